@@ -1,0 +1,37 @@
+// The Backend interface: what a device must provide to run compiled graphs.
+//
+// Small on purpose (see ARCHITECTURE.md): answer the dispatch question for a
+// node, compile a kernel, allocate storage. The native and GPU backends of
+// later issues implement the same interface and pass the same parity suite.
+
+import type { DType, StorageArray } from '../tensor/dtype.js';
+import type { Node } from '../compiler/ir.js';
+import type { Kernel } from '../compiler/kernel.js';
+
+/** How a backend serves a node: its own kernel, a decomposition into primitives, or a rewrite (f16/bf16 computed in float32). */
+export type DispatchChoice = 'native' | 'decompose' | 'rewrite';
+
+/** Dynamic-dim bindings of one run. */
+export type DimEnv = ReadonlyMap<string, number>;
+
+/** A kernel ready to run on a list of slot buffers. */
+export interface CompiledKernel {
+  run(buffers: StorageArray[], env: DimEnv): void;
+  /** Generated source, when there is one (shown by explain with {source: true}). */
+  readonly source?: string;
+}
+
+export interface Backend {
+  readonly name: string;
+  /** The dispatch contract: undefined means this backend cannot run the node at all. */
+  dispatch(node: Node): DispatchChoice | undefined;
+  compileKernel(kernel: Kernel, slotShapes: readonly (readonly (number | string)[])[]): CompiledKernel;
+  alloc(dtype: DType, n: number): StorageArray;
+}
+
+/** A backend as listed by backends(): available or not, and why. */
+export interface BackendStatus {
+  name: string;
+  available: boolean;
+  reason?: string;
+}

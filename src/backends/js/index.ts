@@ -1,0 +1,81 @@
+// The js backend: the pure-TypeScript numerical reference. Every op, every dtype.
+// Fused loops are generated as JS source (see codegen-*.ts); whole-op kernels
+// are plain functions (opaque.ts).
+
+import { type DType, type StorageArray, DTYPE_INFO, allocStorage } from '../../tensor/dtype.js';
+import { resolveShape } from '../../tensor/shape.js';
+import type { Node } from '../../compiler/ir.js';
+import { kindOf } from '../../compiler/primitives.js';
+import type { Kernel } from '../../compiler/kernel.js';
+import type { Backend, CompiledKernel, DimEnv, DispatchChoice } from '../backend.js';
+import { hasRule } from './codegen-expr.js';
+import { genElementwise, genMatmul, genReduce, type Generated, type SlotShapes } from './codegen-loops.js';
+import { makeKernel } from './runtime.js';
+import { OPAQUE_KERNELS } from './opaque.js';
+
+const isStorageType = (d: DType) => DTYPE_INFO[d].compute !== d;
+const envKey = (env: DimEnv) => (env.size === 0 ? '' : [...env].map(([k, v]) => `${k}=${v}`).join(','));
+
+// Ops that only move bits: they serve f16/bf16 storage without a float32 rewrite.
+const BIT_MOVERS = new Set(['cast', 'where', 'gather', 'concat', 'pad']);
+
+function dispatch(n: Node): DispatchChoice | undefined {
+  const k = kindOf(n.op);
+  if (k === 'leaf' || k === 'movement') return 'native';
+  if (k === 'composite') return 'decompose';
+  const dts = [n.dtype, ...n.inputs.map((x) => x.dtype)];
+  if (!BIT_MOVERS.has(n.op) && dts.some(isStorageType)) return 'rewrite';
+  if (k === 'elementwise') return hasRule(n.op, n.inputs[0]!.dtype) ? 'native' : undefined;
+  return 'native';
+}
+
+function compiled(g: Generated, label: string): CompiledKernel {
+  const fn = makeKernel(g.source);
+  let lastKey: string | undefined;
+  let lastParams: number[] = [];
+  return {
+    source: `// ${label}\n${g.source}`,
+    run(buffers: StorageArray[], env: DimEnv) {
+      const key = envKey(env);
+      if (key !== lastKey) {
+        lastParams = g.params(env);
+        lastKey = key;
+      }
+      fn(buffers, lastParams);
+    },
+  };
+}
+
+function compileKernel(k: Kernel, slotShapes: SlotShapes): CompiledKernel {
+  switch (k.kind) {
+    case 'elementwise':
+      return compiled(genElementwise(k, slotShapes), `elementwise ${k.fused.join(' ')}`);
+    case 'reduce':
+      return compiled(genReduce(k, slotShapes, k.epilogue ? (k.epilogue.instrs.find((i) => i.op === 'acc')?.dtype ?? k.outDType) : k.outDType), `reduce ${k.op}`);
+    case 'matmul':
+      return compiled(genMatmul(k, slotShapes), 'matmul');
+    case 'opaque': {
+      const impl = OPAQUE_KERNELS[k.name];
+      if (!impl) throw new Error(`internal: js backend has no kernel for ${k.name}`);
+      return {
+        run(buffers: StorageArray[], env: DimEnv) {
+          impl({
+            out: buffers[k.out]!,
+            ins: k.inputs.map((s) => buffers[s]!),
+            inShapes: k.inShapes.map((s) => resolveShape(s, env)),
+            outShape: resolveShape(k.outShape, env),
+            dtype: k.outDType,
+            attrs: k.attrs,
+          });
+        },
+      };
+    }
+  }
+}
+
+export const jsBackend: Backend = {
+  name: 'js',
+  dispatch,
+  compileKernel,
+  alloc: allocStorage,
+};

@@ -1,0 +1,11 @@
+// Decompositions of composite ops into primitives, for backends without a kernel.
+
+import type { Attrs, Node } from './ir.js';
+import { Tensor } from '../tensor/tensor.js';
+import { logsumexpDecomposed } from '../tensor/ops/reduce.js';
+
+type Decomposition = (inputs: Node[], attrs: Attrs) => Node;
+
+export const DECOMPOSITIONS: Partial<Record<string, Decomposition>> = {
+  logsumexp: ([x], a) => logsumexpDecomposed(new Tensor(x!), a['axes'] as number[]).node,
+};

@@ -1,0 +1,85 @@
+// An Executable: the lowered kernels of one compiled graph, its memory plan,
+// and run(), which binds dynamic dims from the inputs' shapes and executes.
+
+import { type StorageArray, DTYPE_INFO } from '../tensor/dtype.js';
+import { ShapeError } from '../tensor/errors.js';
+import { fmtShape, resolvedSize, type Dim } from '../tensor/shape.js';
+import type { Backend, CompiledKernel } from '../backends/backend.js';
+import type { Kernel, SlotInfo } from './kernel.js';
+import type { MemoryPlan } from './passes/memory-plan.js';
+import type { DispatchRecord } from './passes/legalize.js';
+
+export interface PassRecord {
+  name: string;
+  nodesBefore: number;
+  nodesAfter: number;
+  detail?: string;
+}
+
+export interface CompileReport {
+  device: string;
+  passes: PassRecord[];
+  dispatch: DispatchRecord[];
+  kernels: Kernel[];
+  slots: SlotInfo[];
+  plan: MemoryPlan;
+  inputNames: (string | undefined)[];
+}
+
+export interface RunInput {
+  data: StorageArray;
+  shape: readonly number[];
+}
+
+export class Executable {
+  constructor(
+    readonly backend: Backend,
+    readonly compiled: CompiledKernel[],
+    readonly report: CompileReport,
+    readonly inputSlots: number[],
+    readonly outputSlots: number[],
+  ) {}
+
+  /** Binds dynamic dims from the inputs' shapes (throws ShapeError on mismatch). */
+  bindDims(inputs: readonly RunInput[]): Map<string, number> {
+    const env = new Map<string, number>();
+    const slots = this.report.slots;
+    this.inputSlots.forEach((s, i) => {
+      const want = slots[s]!.shape,
+        got = inputs[i]!.shape;
+      const name = this.report.inputNames[i] ?? `#${i}`;
+      if (want.length !== got.length) throw new ShapeError(`run: input '${name}' expects rank ${want.length} ${fmtShape(want)}, got shape ${fmtShape(got)}`);
+      want.forEach((d: Dim, k) => {
+        const g = got[k]!;
+        if (typeof d === 'number') {
+          if (d !== g) throw new ShapeError(`run: input '${name}' expects ${fmtShape(want)}, got ${fmtShape(got)} (axis ${k})`);
+        } else {
+          const b = env.get(d);
+          if (b !== undefined && b !== g) throw new ShapeError(`run: dynamic dim '${d}' is ${b} from an earlier input but ${g} in input '${name}' ${fmtShape(got)}`);
+          env.set(d, g);
+        }
+      });
+    });
+    return env;
+  }
+
+  /** Runs the graph; returns fresh output storage (owned by the caller). */
+  run(inputs: readonly RunInput[]): StorageArray[] {
+    const env = this.bindDims(inputs);
+    const slots = this.report.slots;
+    const bufs = new Array<StorageArray>(slots.length);
+    this.inputSlots.forEach((s, i) => (bufs[s] = inputs[i]!.data));
+    const physical = this.report.plan.buffers.map((b) => this.backend.alloc(b.dtype, resolvedSize(b.shape, env)));
+    slots.forEach((sl, i) => {
+      if (sl.role !== 'input') bufs[i] = physical[sl.buffer]!;
+    });
+    for (const k of this.compiled) k.run(bufs, env);
+    // An output that is an input (identity graph) is returned as a copy.
+    return this.outputSlots.map((s) => (slots[s]!.role === 'input' ? bufs[s]!.slice() : bufs[s]!));
+  }
+
+  /** Bytes of every planned buffer for one binding of the dims. */
+  bytesFor(env: ReadonlyMap<string, number>): number {
+    return this.report.plan.buffers.reduce((a, b) => a + resolvedSize(b.shape, env) * DTYPE_INFO[b.dtype].itemsize, 0);
+  }
+}

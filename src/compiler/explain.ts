@@ -1,0 +1,111 @@
+// explain(t): the compiled plan of a tensor's graph, as data and as text:
+// kernels with their fused ops, buffers, peak bytes, each node's dispatch choice.
+
+import { DTYPE_INFO } from '../tensor/dtype.js';
+import { fmtShape, staticSize, type Dim } from '../tensor/shape.js';
+import { Tensor } from '../tensor/tensor.js';
+import { executableFor, deviceOf } from './realize.js';
+import { Func, CompiledFunc } from './trace.js';
+import type { CompileReport } from './executable.js';
+import type { DispatchChoice } from '../backends/backend.js';
+import { readsOf } from './passes/memory-plan.js';
+
+export interface KernelPlan {
+  index: number;
+  kind: string;
+  ops: string[];
+  out: { buffer: number; shape: Dim[]; dtype: string };
+  reads: number[];
+}
+export interface BufferPlan {
+  id: number;
+  role: 'intermediate' | 'output';
+  dtype: string;
+  shape: Dim[];
+  bytes: number | undefined;
+  slots: number[];
+}
+export interface Plan {
+  device: string;
+  kernels: KernelPlan[];
+  buffers: BufferPlan[];
+  peakBytes: number | undefined;
+  inPlace: number;
+  reused: number;
+  passes: CompileReport['passes'];
+  dispatch: { op: string; dtype: string; choice: DispatchChoice }[];
+  /** Generated kernel source, when the backend has some. */
+  sources: (string | undefined)[];
+  toString(): string;
+}
+
+function planOf(report: CompileReport, sources: (string | undefined)[]): Plan {
+  const slotBuf = (s: number) => {
+    const sl = report.slots[s]!;
+    return sl.role === 'input' ? -1 - s : sl.buffer;
+  };
+  const kernels = report.kernels.map((k, index) => ({
+    index,
+    kind: k.kind === 'opaque' ? k.name : k.kind,
+    ops: [...k.fused],
+    out: { buffer: slotBuf(k.out), shape: k.outShape, dtype: k.outDType },
+    reads: readsOf(k).map(slotBuf),
+  }));
+  const buffers = report.plan.buffers.map((b) => ({ id: b.id, role: b.role, dtype: b.dtype, shape: b.shape, bytes: b.bytes, slots: b.slots }));
+  const plan: Plan = {
+    device: report.device,
+    kernels,
+    buffers,
+    peakBytes: report.plan.peakBytes,
+    inPlace: report.plan.inPlace,
+    reused: report.plan.reused,
+    passes: report.passes,
+    dispatch: report.dispatch,
+    sources,
+    toString() {
+      const name = (b: number) => (b < 0 ? `in${-1 - b}` : `buf${b}`);
+      const lines = [`plan on '${plan.device}': ${kernels.length} kernel(s), ${buffers.length} buffer(s), peak ${plan.peakBytes ?? 'dynamic'} bytes, ${plan.inPlace} in place, ${plan.reused} reused`];
+      lines.push('passes:');
+      for (const p of plan.passes) lines.push(`  ${p.name.padEnd(14)} ${p.nodesBefore} -> ${p.nodesAfter} nodes${p.detail ? ` (${p.detail})` : ''}`);
+      lines.push('kernels:');
+      for (const k of kernels) lines.push(`  k${k.index} ${k.kind.padEnd(11)} [${k.ops.join(' ')}] ${k.reads.map(name).join(', ')} -> ${name(k.out.buffer)} ${fmtShape(k.out.shape)} ${k.out.dtype}`);
+      lines.push('buffers:');
+      for (const b of buffers) lines.push(`  buf${b.id} ${b.role.padEnd(12)} ${b.dtype} ${fmtShape(b.shape)} ${b.bytes ?? '?'} bytes`);
+      const counts = new Map<string, number>();
+      for (const d of plan.dispatch) counts.set(`${d.op}:${d.dtype}:${d.choice}`, (counts.get(`${d.op}:${d.dtype}:${d.choice}`) ?? 0) + 1);
+      lines.push('dispatch:');
+      for (const [k, n] of counts) {
+        const [op, dt, ch] = k.split(':');
+        lines.push(`  ${op!.padEnd(12)} ${dt!.padEnd(10)} ${ch}${n > 1 ? ` x${n}` : ''}`);
+      }
+      return lines.join('\n');
+    },
+  };
+  return plan;
+}
+
+/**
+ * The compiled plan for computing `what` (tensors, or a Func / compiled Func),
+ * without running it. Prints it unless {print: false}.
+ */
+export function explain(what: Tensor | Tensor[] | Func | CompiledFunc, opts: { print?: boolean } = {}): Plan {
+  let report: CompileReport;
+  let sources: (string | undefined)[] = [];
+  if (what instanceof CompiledFunc) report = what.report;
+  else if (what instanceof Func) report = what.compile().report;
+  else {
+    const roots = (Array.isArray(what) ? what : [what]).map((t) => t.node);
+    const { exe } = executableFor(roots, deviceOf(roots));
+    report = exe.report;
+    sources = exe.compiled.map((c) => c.source);
+  }
+  const plan = planOf(report, sources);
+  if (opts.print ?? true) console.log(plan.toString());
+  return plan;
+}
+
+/** Bytes of a static shape of dtype d (undefined when dynamic). */
+export function bytesOf(shape: Dim[], d: keyof typeof DTYPE_INFO): number | undefined {
+  const n = staticSize(shape);
+  return n === undefined ? undefined : n * DTYPE_INFO[d].itemsize;
+}

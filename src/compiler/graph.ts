@@ -1,0 +1,138 @@
+// The compiler's working graph and the capture of a user DAG into it.
+//
+// capture() walks the user's nodes once, producing the compile-cache key and the
+// leaves in slot order; on a cache hit nothing else is built. buildGraph()
+// clones the DAG into private nodes that passes may rewrite freely.
+
+import { Node, attrsKey, topoSort } from './ir.js';
+import { fmtShape } from '../tensor/shape.js';
+
+/** A graph under compilation: inputs are 'input' nodes whose attrs.slot is their position. */
+export interface Graph {
+  inputs: Node[];
+  outputs: Node[];
+  /** Every node (topological order), possibly including dead ones until DCE runs. */
+  nodes: Node[];
+}
+
+export interface Captured {
+  key: string;
+  /** User leaves ('buffer' or symbolic 'input') in slot order. */
+  leaves: Node[];
+}
+
+/** Walks roots; returns the structural key (leaves numbered by first use) and the leaves. */
+export function capture(roots: readonly Node[], device: string, fixedLeaves: readonly Node[] = []): Captured {
+  const order = topoSort(roots);
+  const index = new Map<Node, number>();
+  const leaves: Node[] = [...fixedLeaves];
+  const leafSlot = new Map<Node, number>();
+  fixedLeaves.forEach((l, i) => leafSlot.set(l, i));
+  const parts: string[] = [device];
+  for (const n of order) {
+    index.set(n, index.size);
+    if (n.op === 'buffer' || n.op === 'input') {
+      let s = leafSlot.get(n);
+      if (s === undefined) {
+        s = leaves.length;
+        leafSlot.set(n, s);
+        leaves.push(n);
+      }
+      parts.push(`L${s}:${n.dtype}:${fmtShape(n.shape)}`);
+    } else if (n.op === 'const') {
+      parts.push(`C:${n.dtype}:${attrsKey(n.attrs)}:${fmtShape(n.shape)}`);
+    } else {
+      let p = `${n.op}:${n.dtype}:${fmtShape(n.shape)}:${attrsKey(n.attrs)}:`;
+      for (const x of n.inputs) p += `${index.get(x)},`;
+      parts.push(p);
+    }
+  }
+  parts.push('->' + roots.map((r) => index.get(r)).join(','));
+  return { key: parts.join('|'), leaves };
+}
+
+/** Clones the user DAG into a private Graph whose leaves are 'input' slot nodes. */
+export function buildGraph(roots: readonly Node[], leaves: readonly Node[], extraNodes: readonly Node[] = []): Graph {
+  const map = new Map<Node, Node>();
+  const inputs = leaves.map((l, slot) => {
+    const n = new Node('input', [], { slot, ...(typeof l.attrs['name'] === 'string' ? { name: l.attrs['name'] } : {}) }, l.shape, l.dtype);
+    map.set(l, n);
+    return n;
+  });
+  const nodes: Node[] = [...inputs];
+  const all = topoSort([...roots, ...extraNodes]);
+  for (const n of all) {
+    if (map.has(n)) continue;
+    // A dead node of a traced builder may use a leaf the outputs never reach: skip it.
+    if (n.op === 'buffer' || n.op === 'input' || n.inputs.some((x) => !map.has(x))) continue;
+    const c = new Node(n.op, n.inputs.map((x) => map.get(x)!), n.attrs, n.shape, n.dtype);
+    c.device = n.device;
+    map.set(n, c);
+    nodes.push(c);
+  }
+  return { inputs, outputs: roots.map((r) => map.get(r)!), nodes };
+}
+
+/**
+ * Rebuilds g bottom-up: `fn` may return a replacement for a node (given its
+ * already-rewritten inputs); otherwise the node is kept, cloned if its inputs changed.
+ */
+export function rewriteGraph(g: Graph, fn: (n: Node, inputs: Node[]) => Node | undefined): Graph {
+  const map = new Map<Node, Node>();
+  const nodes: Node[] = [];
+  const known = new Set<Node>();
+  for (const n of g.nodes) {
+    if (n.op === 'input') {
+      map.set(n, n);
+      nodes.push(n);
+      known.add(n);
+      continue;
+    }
+    const ins = n.inputs.map((x) => map.get(x) ?? x);
+    let r = fn(n, ins);
+    if (r === undefined) {
+      r = ins.every((x, i) => x === n.inputs[i]) ? n : new Node(n.op, ins, n.attrs, n.shape, n.dtype);
+      if (r !== n) r.device = n.device;
+    }
+    map.set(n, r);
+    // New nodes created by fn (and their new inputs) join the list in order.
+    appendNew(nodes, known, r);
+  }
+  return { inputs: g.inputs, outputs: g.outputs.map((o) => map.get(o) ?? o), nodes };
+}
+
+/** Appends r and any of its ancestors not yet in `list` (inputs first). */
+function appendNew(list: Node[], known: Set<Node>, r: Node): void {
+  if (known.has(r)) return;
+  const stack: [Node, number][] = [[r, 0]];
+  const onStack = new Set<Node>([r]);
+  while (stack.length) {
+    const top = stack[stack.length - 1]!;
+    const [n, i] = top;
+    if (i < n.inputs.length) {
+      top[1]++;
+      const c = n.inputs[i]!;
+      if (!known.has(c) && !onStack.has(c)) {
+        onStack.add(c);
+        stack.push([c, 0]);
+      }
+    } else {
+      stack.pop();
+      list.push(n);
+      known.add(n);
+    }
+  }
+}
+
+/** Number of consumers of each node among `nodes` (distinct users). */
+export function consumersOf(nodes: readonly Node[]): Map<Node, Node[]> {
+  const m = new Map<Node, Node[]>();
+  for (const n of nodes) {
+    for (const x of new Set(n.inputs)) {
+      let l = m.get(x);
+      if (!l) m.set(x, (l = []));
+      l.push(n);
+    }
+  }
+  return m;
+}

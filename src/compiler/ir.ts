@@ -1,0 +1,106 @@
+// The IR: a DAG of Nodes, each one primitive applied to input nodes.
+//
+// A Tensor is a handle to a Node; building tensors builds this DAG and does no
+// data work. When a node is materialized it turns into a 'buffer' leaf in place
+// (inputs dropped), so every tensor that shares it sees the data and the graph
+// above a time-stepping loop stays bounded.
+
+import type { DType, StorageArray } from '../tensor/dtype.js';
+import type { Dim, Shape } from '../tensor/shape.js';
+import type { Primitive } from './primitives.js';
+
+let nextId = 1;
+
+// Graph scopes: while graph() traces a builder, every node created is recorded,
+// so that dead code in the builder is visible to (and removed by) DCE.
+const scopes: Node[][] = [];
+export function pushScope(): Node[] {
+  const s: Node[] = [];
+  scopes.push(s);
+  return s;
+}
+export function popScope(): void {
+  scopes.pop();
+}
+
+/** Attributes of a node; plain data so that they can be keyed and compared. */
+export type Attrs = Readonly<Record<string, unknown>>;
+
+export class Node {
+  readonly id = nextId++;
+  op: Primitive;
+  inputs: Node[];
+  attrs: Attrs;
+  readonly shape: readonly Dim[];
+  readonly dtype: DType;
+  /** Host data once realized ('buffer' nodes). */
+  data: StorageArray | undefined;
+  /** Pinned device, if the user chose one for this node. */
+  device: string | undefined;
+
+  constructor(op: Primitive, inputs: Node[], attrs: Attrs, shape: Shape, dtype: DType, data?: StorageArray) {
+    this.op = op;
+    this.inputs = inputs;
+    this.attrs = attrs;
+    this.shape = shape;
+    this.dtype = dtype;
+    this.data = data;
+    this.device = undefined;
+    scopes[scopes.length - 1]?.push(this);
+  }
+
+  /** Turns this node into a leaf holding `data` (materialization). */
+  realize(data: StorageArray): void {
+    this.op = 'buffer';
+    this.inputs = [];
+    this.attrs = {};
+    this.data = data;
+  }
+
+  get isLeaf(): boolean {
+    return this.inputs.length === 0;
+  }
+}
+
+/** Nodes reachable from `roots`, inputs before users (iterative: graphs can be deep). */
+export function topoSort(roots: readonly Node[]): Node[] {
+  const order: Node[] = [];
+  const state = new Map<Node, number>(); // 1 = on stack, 2 = done
+  const stack: [Node, number][] = [];
+  for (const r of roots) {
+    if (state.has(r)) continue;
+    stack.push([r, 0]);
+    state.set(r, 1);
+    while (stack.length) {
+      const top = stack[stack.length - 1]!;
+      const [n, i] = top;
+      if (i < n.inputs.length) {
+        top[1] = i + 1;
+        const c = n.inputs[i]!;
+        if (!state.has(c)) {
+          state.set(c, 1);
+          stack.push([c, 0]);
+        }
+      } else {
+        stack.pop();
+        state.set(n, 2);
+        order.push(n);
+      }
+    }
+  }
+  return order;
+}
+
+/** A stable string for attrs (sorted keys), used by CSE and the compile cache. */
+export function attrsKey(a: Attrs): string {
+  const keys = Object.keys(a).sort();
+  if (keys.length === 0) return '';
+  return keys.map((k) => `${k}=${valueKey(a[k])}`).join(';');
+}
+
+function valueKey(v: unknown): string {
+  if (typeof v === 'number') return Object.is(v, -0) ? '-0' : String(v);
+  if (Array.isArray(v)) return `[${v.map(valueKey).join(',')}]`;
+  if (v && typeof v === 'object') return `{${attrsKey(v as Attrs)}}`;
+  return String(v);
+}

@@ -1,0 +1,27 @@
+// Constant folding: an elementwise op whose inputs are all literals becomes a
+// literal, evaluated by the js reference backend so that folding and running
+// agree bit for bit.
+
+import type { Node } from '../ir.js';
+import { bind, constNode, kindOf, type ElementwiseOp } from '../primitives.js';
+import { type Graph, rewriteGraph } from '../graph.js';
+import { constValue } from './const-value.js';
+import { evaluateScalar } from '../../backends/js/evaluate.js';
+import { DTYPE_INFO } from '../../tensor/dtype.js';
+
+/** Folds elementwise ops over literals; returns the graph and how many folded. */
+export function constFold(g: Graph): { graph: Graph; folded: number } {
+  let folded = 0;
+  const graph = rewriteGraph(g, (n, ins) => {
+    if (kindOf(n.op) !== 'elementwise' || ins.length === 0) return undefined;
+    const vals = ins.map(constValue);
+    if (vals.some((v) => v === undefined)) return undefined;
+    if (ins.some((x) => DTYPE_INFO[x.dtype].compute !== x.dtype)) return undefined;
+    const value = evaluateScalar(n.op as ElementwiseOp, n.attrs, ins.map((x, i) => ({ value: vals[i]!, dtype: x.dtype })), n.dtype);
+    folded++;
+    let c = constNode(value as number | [number, number], n.dtype);
+    if (n.shape.length > 0) c = bind('expand', [bind('reshape', [c], { shape: n.shape.map(() => 1) })], { shape: [...n.shape] });
+    return c;
+  });
+  return { graph, folded };
+}

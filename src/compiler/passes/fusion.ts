@@ -1,0 +1,219 @@
+// Fusion: splits the graph into kernels.
+//
+// A node is "realized" (gets a buffer) when it is an output, a reduction or an
+// opaque op, an input that an opaque op needs contiguous, a reshape input that
+// cannot be viewed without a copy, or an elementwise node whose users fall in
+// different kernels. Everything else fuses into its users' loops: elementwise
+// chains into one loop, a reduction's elementwise producers into its prologue,
+// and elementwise users of a reduction or matmul over its output shape into its
+// epilogue. Movement ops never run: they become the strided view of a load.
+
+import { shapesEqual, isStatic, type Dim } from '../../tensor/shape.js';
+import type { Node } from '../ir.js';
+import { kindOf, type ReduceOp } from '../primitives.js';
+import { type Graph, consumersOf } from '../graph.js';
+import type { Expr, Instr, Kernel, Load, SlotInfo, ViewStep } from '../kernel.js';
+import { chainFolds } from '../view.js';
+import { constValue } from './const-value.js';
+import { attrsKey } from '../ir.js';
+
+export interface FusionOptions {
+  /** When false every compute node is its own kernel (for measuring what fusion buys). */
+  fusion: boolean;
+}
+
+export interface FusedProgram {
+  kernels: Kernel[];
+  slots: SlotInfo[];
+  inputSlots: number[];
+  outputSlots: number[];
+}
+
+const unitOnly = (a: readonly Dim[], b: readonly Dim[]): boolean => shapesEqual(a.filter((d) => d !== 1), b.filter((d) => d !== 1));
+
+export function fuse(g: Graph, opts: FusionOptions): FusedProgram {
+  const nodes = g.nodes;
+  const consumers = consumersOf(nodes);
+  const outputs = new Set(g.outputs);
+  const R = new Set<Node>();
+  const kind = (n: Node) => kindOf(n.op);
+
+  const pureMemo = new Map<Node, boolean>();
+  const pureView = (x: Node): boolean => {
+    if (x.op === 'input' || R.has(x)) return true;
+    if (kind(x) !== 'movement') return false;
+    let v = pureMemo.get(x);
+    if (v === undefined) pureMemo.set(x, (v = pureView(x.inputs[0]!)));
+    return v;
+  };
+  const flatMemo = new Map<Node, boolean>();
+  const flatContiguous = (x: Node): boolean => {
+    if (x.op === 'input' || x.op === 'const' || R.has(x) || constValue(x) !== undefined) return true;
+    let v = flatMemo.get(x);
+    if (v !== undefined) return v;
+    const k = kind(x);
+    v = k === 'elementwise' ? x.inputs.every(flatContiguous) : x.op === 'reshape' ? flatContiguous(x.inputs[0]!) : k !== 'movement';
+    flatMemo.set(x, v);
+    return v;
+  };
+  const staticChainFolds = (n: Node): boolean => {
+    const chain: ViewStep[] = [];
+    let b = n;
+    while (kind(b) === 'movement' && !R.has(b)) {
+      chain.unshift(stepOf(b));
+      b = b.inputs[0]!;
+    }
+    if (!isStatic(b.shape) || chain.some((s) => !isStatic(s.outShape))) return false;
+    return chainFolds(b.shape as number[], chain);
+  };
+
+  // 1. Realization forced by the kind of node.
+  for (const n of nodes) {
+    if (n.op === 'input') continue;
+    const k = kind(n);
+    if (outputs.has(n) || k === 'reduce' || k === 'opaque' || k === 'composite') R.add(n);
+    if ((k === 'opaque' && n.op !== 'matmul') || k === 'composite') {
+      for (const x of n.inputs) if (x.op !== 'input') R.add(x);
+    }
+    if (n.op === 'matmul') for (const x of n.inputs) if (!pureView(x)) R.add(x);
+    if (n.op === 'reshape' && !unitOnly(n.shape, n.inputs[0]!.shape)) {
+      const x = n.inputs[0]!;
+      const ok = pureView(x) ? staticChainFolds(n) : flatContiguous(x);
+      if (!ok && x.op !== 'input') R.add(x);
+    }
+    if (!opts.fusion && (k === 'elementwise' || k === 'reduce')) R.add(n);
+  }
+
+  // 2. Groups, users first: a node joins its users' kernel when they share one.
+  const group = new Map<Node, Node>();
+  for (let i = nodes.length - 1; i >= 0; i--) {
+    const n = nodes[i]!;
+    if (n.op === 'input' || n.op === 'const') continue;
+    if (R.has(n)) {
+      group.set(n, n);
+      continue;
+    }
+    if (pureView(n) || constValue(n) !== undefined) continue;
+    const gs = new Set<Node>();
+    let boundary = false;
+    for (const c of consumers.get(n) ?? []) {
+      const kc = kind(c);
+      const gc = group.get(c);
+      if ((kc === 'elementwise' || kc === 'movement' || kc === 'reduce') && gc) gs.add(gc);
+      else boundary = true;
+    }
+    if (gs.size === 1 && !boundary) group.set(n, [...gs][0]!);
+    else {
+      R.add(n);
+      group.set(n, n);
+    }
+  }
+
+  // 3. Epilogues: elementwise users of a reduction/matmul over its output shape.
+  const epilogueOf = new Map<Node, Node>(); // group root -> reduce/matmul node
+  for (const r of nodes) {
+    if (!R.has(r) || outputs.has(r) || !(kind(r) === 'reduce' || r.op === 'matmul') || !opts.fusion) continue;
+    const cs = consumers.get(r) ?? [];
+    if (cs.length === 0 || !cs.every((c) => kind(c) === 'elementwise')) continue;
+    const roots = new Set(cs.map((c) => group.get(c)));
+    if (roots.size !== 1) continue;
+    const G = [...roots][0]!;
+    if (G === undefined || G === r || epilogueOf.has(G) || kind(G) !== 'elementwise' || !shapesEqual(G.shape, r.shape)) continue;
+    epilogueOf.set(G, r);
+    R.delete(r);
+  }
+
+  // 4. Slots and kernels, in topological order.
+  const slots: SlotInfo[] = [];
+  const slotOf = new Map<Node, number>();
+  for (const x of g.inputs) {
+    slotOf.set(x, slots.length);
+    slots.push({ shape: [...x.shape], dtype: x.dtype, role: 'input', buffer: -1 });
+  }
+  for (const n of nodes) {
+    if (R.has(n) && n.op !== 'input') {
+      slotOf.set(n, slots.length);
+      slots.push({ shape: [...n.shape], dtype: n.dtype, role: outputs.has(n) ? 'output' : 'intermediate', buffer: -1 });
+    }
+  }
+
+  const buildExpr = (root: Node, start: Node, acc: Node | undefined, fused: string[]): Expr => {
+    const instrs: Instr[] = [];
+    const loads: Load[] = [];
+    const loadIndex = new Map<string, number>();
+    const memo = new Map<string, number>();
+    const emit = (n: Node, path: ViewStep[], pk: string): number => {
+      const key = n.op === 'const' ? `c${n.id}` : `${n.id}@${pk}`;
+      const hit = memo.get(key);
+      if (hit !== undefined) return hit;
+      let idx: number;
+      if (n === acc) {
+        instrs.push({ op: 'acc', dtype: n.dtype });
+      } else if (n.op === 'const') {
+        instrs.push({ op: 'const', value: n.attrs['value'] as number | number[], dtype: n.dtype });
+      } else if (n.op === 'input' || (R.has(n) && n !== root)) {
+        const chain = [...path].reverse();
+        const lk = `${slotOf.get(n)}|${pk}`;
+        let li = loadIndex.get(lk);
+        if (li === undefined) {
+          li = loads.length;
+          loads.push({ slot: slotOf.get(n)!, dtype: n.dtype, chain });
+          loadIndex.set(lk, li);
+        }
+        instrs.push({ op: 'load', load: li, dtype: n.dtype });
+      } else if (kind(n) === 'movement') {
+        const st = stepOf(n);
+        fused.push(n.op);
+        return memo.set(key, emit(n.inputs[0]!, [...path, st], pk + '/' + stepKey(st))).get(key)!;
+      } else {
+        if (kind(n) !== 'elementwise') throw new Error(`internal: cannot fuse ${n.op} into a loop`);
+        const args = n.inputs.map((x) => emit(x, path, pk));
+        fused.push(n.op);
+        instrs.push({ op: n.op as Exclude<Instr['op'], 'load' | 'const' | 'acc'>, args, dtype: n.dtype, attrs: n.attrs } as Instr);
+      }
+      idx = instrs.length - 1;
+      memo.set(key, idx);
+      return idx;
+    };
+    emit(start, [], '');
+    return { instrs, loads };
+  };
+
+  const kernels: Kernel[] = [];
+  for (const n of nodes) {
+    if (!R.has(n) || n.op === 'input') continue;
+    const out = slotOf.get(n)!;
+    const fused: string[] = [];
+    const host = epilogueOf.get(n);
+    const base = { out, outDType: n.dtype, outShape: [...n.shape] };
+    const src = host ?? n;
+    if (kind(src) === 'reduce') {
+      fused.push(src.op);
+      const prologue = buildExpr(src, src.inputs[0]!, undefined, fused);
+      const epilogue = host ? buildExpr(n, n, host, fused) : undefined;
+      kernels.push({ kind: 'reduce', ...base, op: src.op as ReduceOp, inShape: [...src.inputs[0]!.shape], axes: src.attrs['axes'] as number[], prologue, epilogue, fused: fused as Kernel['fused'] });
+    } else if (src.op === 'matmul') {
+      fused.push('matmul');
+      const [a, b] = src.inputs.map((x) => buildExpr(src, x, undefined, fused));
+      const epilogue = host ? buildExpr(n, n, host, fused) : undefined;
+      kernels.push({ kind: 'matmul', ...base, a: a!.loads[0]!, b: b!.loads[0]!, aShape: [...src.inputs[0]!.shape], bShape: [...src.inputs[1]!.shape], epilogue, fused: fused as Kernel['fused'] });
+    } else if (kind(n) === 'opaque' || kind(n) === 'composite') {
+      kernels.push({
+        kind: 'opaque', ...base, op: kind(n) === 'composite' ? 'composite' : (n.op as 'cumsum'), name: n.op,
+        inputs: n.inputs.map((x) => slotOf.get(x)!), inShapes: n.inputs.map((x) => [...x.shape]), inDTypes: n.inputs.map((x) => x.dtype),
+        attrs: n.attrs, fused: [n.op] as Kernel['fused'],
+      });
+    } else {
+      kernels.push({ kind: 'elementwise', ...base, expr: buildExpr(n, n, undefined, fused), fused: fused as Kernel['fused'] });
+    }
+  }
+
+  return { kernels, slots, inputSlots: g.inputs.map((x) => slotOf.get(x)!), outputSlots: g.outputs.map((o) => slotOf.get(o)!) };
+}
+
+function stepOf(n: Node): ViewStep {
+  return { op: n.op as ViewStep['op'], attrs: n.attrs, inShape: [...n.inputs[0]!.shape], outShape: [...n.shape] };
+}
+function stepKey(s: ViewStep): string {
+  return `${s.op}(${attrsKey(s.attrs)};${s.inShape.join(',')})`;
+}

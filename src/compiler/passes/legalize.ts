@@ -1,0 +1,48 @@
+// Legalization under the dispatch contract: each node is run natively by the
+// backend, decomposed into primitives, or rewritten (storage types computed in
+// float32). Anything else is a LegalizationError naming op, dtype and backend.
+
+import { LegalizationError } from '../../tensor/errors.js';
+import { DTYPE_INFO, type DType } from '../../tensor/dtype.js';
+import type { Backend, DispatchChoice } from '../../backends/backend.js';
+import { Node } from '../ir.js';
+import { bind } from '../primitives.js';
+import { type Graph, rewriteGraph } from '../graph.js';
+import { DECOMPOSITIONS } from '../decompositions.js';
+
+export interface DispatchRecord {
+  op: string;
+  dtype: DType;
+  choice: DispatchChoice;
+}
+
+const storageCast = (x: Node, d: DType): Node => (x.dtype === d ? x : bind('cast', [x], { dtype: d, storage: true }));
+
+/** f16/bf16 compute: cast storage inputs to float32, run, cast the result back. */
+function computeInFloat32(n: Node, ins: Node[]): Node {
+  const up = (x: Node) => (DTYPE_INFO[x.dtype].compute === 'float32' && x.dtype !== 'float32' ? storageCast(x, 'float32') : x);
+  const r = bind(n.op, ins.map(up), n.attrs);
+  return r.dtype === n.dtype ? r : storageCast(r, n.dtype);
+}
+
+/** Legalizes g for backend; fills `records` with each node's dispatch choice. */
+export function legalize(g: Graph, backend: Backend, records: DispatchRecord[] = []): Graph {
+  let cur = g;
+  for (let round = 0; round < 4; round++) {
+    let changed = false;
+    cur = rewriteGraph(cur, (n, ins) => {
+      if (n.isLeaf || n.attrs['legal'] === true) return undefined;
+      const choice = backend.dispatch(n);
+      if (round === 0 || choice !== 'native') records.push({ op: n.op, dtype: n.dtype, choice: choice ?? 'native' });
+      if (choice === undefined) throw new LegalizationError(n.op, n.inputs[0]?.dtype ?? n.dtype, backend.name);
+      if (choice === 'native') return undefined;
+      changed = true;
+      if (choice === 'rewrite') return computeInFloat32(n, ins);
+      const dec = DECOMPOSITIONS[n.op];
+      if (!dec) throw new LegalizationError(n.op, n.dtype, backend.name, 'backend asked for a decomposition but none is registered');
+      return dec(ins, n.attrs);
+    });
+    if (!changed) break;
+  }
+  return cur;
+}

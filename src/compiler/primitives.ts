@@ -1,0 +1,211 @@
+// The closed set of primitives and their shape/dtype rules.
+//
+// User ops (src/tensor/ops) promote dtypes and make broadcasting explicit, then
+// `bind` a primitive; so elementwise primitives see inputs of one shape, and the
+// rule here only checks it. Derivative and batching rules will be registered per
+// primitive in typed tables keyed by `Primitive`, next to these.
+
+import { DTypeError, ShapeError } from '../tensor/errors.js';
+import type { DType } from '../tensor/dtype.js';
+import { isComplex, realDType, complexDType, isFloat } from '../tensor/dtype.js';
+import { type Dim, type Shape, fmtShape, shapesEqual, staticSize } from '../tensor/shape.js';
+import { type Attrs, Node } from './ir.js';
+
+export const UNARY_OPS = [
+  'neg', 'abs', 'sign', 'exp', 'log', 'log1p', 'expm1', 'sqrt', 'rsqrt',
+  'sin', 'cos', 'tan', 'tanh', 'sinh', 'cosh', 'asin', 'acos', 'atan',
+  'floor', 'ceil', 'round', 'erf', 'sigmoid', 'softplus', 'gelu',
+  'real', 'imag', 'conj', 'angle', 'logicalNot', 'cast',
+] as const;
+export const BINARY_OPS = [
+  'add', 'sub', 'mul', 'div', 'pow', 'maximum', 'minimum', 'atan2',
+  'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'logicalAnd', 'logicalOr', 'complex',
+] as const;
+export const REDUCE_OPS = ['sum', 'prod', 'max', 'min', 'argmax', 'argmin'] as const;
+export const MOVEMENT_OPS = ['reshape', 'permute', 'expand', 'slice'] as const;
+/** Ops that run as whole kernels of their own (not fused into loops). */
+export const OPAQUE_OPS = ['matmul', 'cumsum', 'gather', 'scatterAdd', 'concat', 'pad'] as const;
+/** Ops kept whole in the graph that a backend may run natively or decompose. */
+export const COMPOSITE_OPS = ['logsumexp'] as const;
+export const LEAF_OPS = ['buffer', 'const', 'input'] as const;
+
+export type UnaryOp = (typeof UNARY_OPS)[number];
+export type BinaryOp = (typeof BINARY_OPS)[number];
+export type ReduceOp = (typeof REDUCE_OPS)[number];
+export type MovementOp = (typeof MOVEMENT_OPS)[number];
+export type OpaqueOp = (typeof OPAQUE_OPS)[number];
+export type CompositeOp = (typeof COMPOSITE_OPS)[number];
+export type ElementwiseOp = UnaryOp | BinaryOp | 'where';
+export type Primitive = (typeof LEAF_OPS)[number] | ElementwiseOp | ReduceOp | MovementOp | OpaqueOp | CompositeOp;
+
+export type OpKind = 'leaf' | 'elementwise' | 'reduce' | 'movement' | 'opaque' | 'composite';
+
+interface Abstract {
+  shape: Dim[];
+  dtype: DType;
+}
+/** Shape/dtype rule: checks inputs and attrs, returns the output's abstract value. */
+type InferRule = (inputs: readonly Node[], attrs: Attrs) => Abstract;
+
+interface PrimitiveDef {
+  kind: OpKind;
+  infer: InferRule;
+}
+
+const sameShape = (op: string, xs: readonly Node[]): Dim[] => {
+  const s = xs[0]!.shape;
+  for (const x of xs) {
+    if (!shapesEqual(x.shape, s)) throw new ShapeError(`${op}: primitive expects equal shapes, got ${xs.map((y) => fmtShape(y.shape)).join(', ')}`);
+  }
+  return [...s];
+};
+const sameDType = (op: string, xs: readonly Node[]): DType => {
+  const d = xs[0]!.dtype;
+  for (const x of xs) if (x.dtype !== d) throw new DTypeError(`${op}: primitive expects equal dtypes, got ${xs.map((y) => y.dtype).join(', ')}`);
+  return d;
+};
+
+// Output dtype of unary ops whose result is not the input dtype.
+const UNARY_OUT: Partial<Record<UnaryOp, (d: DType, a: Attrs) => DType>> = {
+  abs: (d) => realDType(d),
+  real: (d) => realDType(d),
+  imag: (d) => realDType(d),
+  angle: (d) => realDType(d),
+  logicalNot: () => 'bool',
+  cast: (_d, a) => a['dtype'] as DType,
+};
+const COMPARISONS = new Set<BinaryOp>(['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'logicalAnd', 'logicalOr']);
+
+const unary = (op: UnaryOp): PrimitiveDef => ({
+  kind: 'elementwise',
+  infer: ([x], a) => ({ shape: [...x!.shape], dtype: UNARY_OUT[op]?.(x!.dtype, a) ?? x!.dtype }),
+});
+const binary = (op: BinaryOp): PrimitiveDef => ({
+  kind: 'elementwise',
+  infer: (xs) => {
+    const shape = sameShape(op, xs);
+    const d = sameDType(op, xs);
+    if (op === 'complex') {
+      if (!isFloat(d)) throw new DTypeError(`complex: expects real floating inputs, got ${d}`);
+      return { shape, dtype: complexDType(d) };
+    }
+    return { shape, dtype: COMPARISONS.has(op) ? 'bool' : d };
+  },
+});
+
+const reduceRule =
+  (op: ReduceOp): InferRule =>
+  ([x], a) => {
+    const axes = a['axes'] as number[];
+    const shape = x!.shape.filter((_, i) => !axes.includes(i));
+    if ((op === 'max' || op === 'min' || op === 'argmax' || op === 'argmin') && isComplex(x!.dtype)) {
+      throw new DTypeError(`${op}: complex values have no order (got ${x!.dtype})`);
+    }
+    return { shape, dtype: op === 'argmax' || op === 'argmin' ? 'int32' : x!.dtype };
+  };
+
+const leaf: PrimitiveDef = { kind: 'leaf', infer: () => { throw new Error('leaves are built directly'); } };
+
+/** The primitive table: every primitive's kind and shape/dtype rule. */
+export const PRIMITIVES: { readonly [P in Primitive]: PrimitiveDef } = {
+  buffer: leaf,
+  const: leaf,
+  input: leaf,
+  ...(Object.fromEntries(UNARY_OPS.map((o) => [o, unary(o)])) as Record<UnaryOp, PrimitiveDef>),
+  ...(Object.fromEntries(BINARY_OPS.map((o) => [o, binary(o)])) as Record<BinaryOp, PrimitiveDef>),
+  where: {
+    kind: 'elementwise',
+    infer: ([c, x, y]) => {
+      if (c!.dtype !== 'bool') throw new DTypeError(`where: condition must be bool, got ${c!.dtype}`);
+      return { shape: sameShape('where', [c!, x!, y!]), dtype: sameDType('where', [x!, y!]) };
+    },
+  },
+  ...(Object.fromEntries(REDUCE_OPS.map((o) => [o, { kind: 'reduce', infer: reduceRule(o) }])) as Record<ReduceOp, PrimitiveDef>),
+  reshape: {
+    kind: 'movement',
+    infer: ([x], a) => {
+      const shape = a['shape'] as Dim[];
+      const n0 = staticSize(x!.shape),
+        n1 = staticSize(shape);
+      if (n0 !== undefined && n1 !== undefined && n0 !== n1) throw new ShapeError(`reshape: cannot reshape ${fmtShape(x!.shape)} (${n0} elements) into ${fmtShape(shape)} (${n1} elements)`);
+      return { shape: [...shape], dtype: x!.dtype };
+    },
+  },
+  permute: {
+    kind: 'movement',
+    infer: ([x], a) => ({ shape: (a['perm'] as number[]).map((p) => x!.shape[p]!), dtype: x!.dtype }),
+  },
+  expand: { kind: 'movement', infer: ([x], a) => ({ shape: [...(a['shape'] as Dim[])], dtype: x!.dtype }) },
+  slice: {
+    kind: 'movement',
+    // attrs: start[i], step[i], size[i] per axis (negative steps walk backwards).
+    infer: ([x], a) => ({ shape: [...(a['size'] as Dim[])], dtype: x!.dtype }),
+  },
+  matmul: {
+    kind: 'opaque',
+    // [...b, m, k] @ [...b, k, n] -> [...b, m, n]; batch dims already broadcast.
+    infer: ([x, y]) => {
+      const r = x!.shape.length;
+      const d = sameDType('matmul', [x!, y!]);
+      if (r < 2 || y!.shape.length !== r || x!.shape[r - 1] !== y!.shape[r - 2] || !shapesEqual(x!.shape.slice(0, -2), y!.shape.slice(0, -2))) {
+        throw new ShapeError(`matmul: primitive expects [...b, m, k] @ [...b, k, n], got ${fmtShape(x!.shape)} @ ${fmtShape(y!.shape)}`);
+      }
+      return { shape: [...x!.shape.slice(0, -1), y!.shape[r - 1]!], dtype: d };
+    },
+  },
+  cumsum: { kind: 'opaque', infer: ([x]) => ({ shape: [...x!.shape], dtype: x!.dtype }) },
+  gather: {
+    kind: 'opaque',
+    // np.take(x, indices, axis): x.shape[:axis] + indices.shape + x.shape[axis+1:]
+    infer: ([x, idx], a) => {
+      const ax = a['axis'] as number;
+      if (idx!.dtype !== 'int32') throw new DTypeError(`gather: indices must be int32, got ${idx!.dtype}`);
+      return { shape: [...x!.shape.slice(0, ax), ...idx!.shape, ...x!.shape.slice(ax + 1)], dtype: x!.dtype };
+    },
+  },
+  scatterAdd: {
+    kind: 'opaque',
+    infer: ([x, idx, upd]) => {
+      if (idx!.dtype !== 'int32') throw new DTypeError(`scatterAdd: indices must be int32, got ${idx!.dtype}`);
+      sameDType('scatterAdd', [x!, upd!]);
+      return { shape: [...x!.shape], dtype: x!.dtype };
+    },
+  },
+  concat: {
+    kind: 'opaque',
+    infer: (xs, a) => {
+      const ax = a['axis'] as number;
+      const d = sameDType('concat', xs);
+      let total: Dim = 0;
+      for (const x of xs) total = typeof total === 'number' && typeof x.shape[ax] === 'number' ? total + (x.shape[ax] as number) : '?';
+      if (total === '?') throw new ShapeError('concat: the concatenated axis must be static');
+      const shape = [...xs[0]!.shape];
+      shape[ax] = total;
+      return { shape, dtype: d };
+    },
+  },
+  pad: {
+    kind: 'opaque',
+    infer: ([x], a) => {
+      const w = a['widths'] as [number, number][];
+      return { shape: x!.shape.map((d, i) => (typeof d === 'number' ? d + w[i]![0] + w[i]![1] : w[i]![0] + w[i]![1] === 0 ? d : '?')), dtype: x!.dtype };
+    },
+  },
+  logsumexp: { kind: 'composite', infer: reduceRule('sum') },
+};
+
+export const kindOf = (op: Primitive): OpKind => PRIMITIVES[op].kind;
+
+/** Creates the node for primitive `op` applied to `inputs`, after its shape/dtype rule. */
+export function bind(op: Primitive, inputs: Node[], attrs: Attrs = {}): Node {
+  const { shape, dtype } = PRIMITIVES[op].infer(inputs, attrs);
+  const n = new Node(op, inputs, attrs, shape, dtype);
+  for (const x of inputs) if (x.device !== undefined) n.device = x.device;
+  return n;
+}
+
+/** Scalar literal node (shape []); value is [re, im] for complex dtypes. */
+export function constNode(value: number | readonly [number, number], dtype: DType): Node {
+  const v = typeof value === 'number' ? (isComplex(dtype) ? [value, 0] : value) : isComplex(dtype) ? [...value] : value[0];
+  return new Node('const', [], { value: v }, [], dtype);
+}

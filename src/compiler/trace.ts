@@ -1,0 +1,132 @@
+// Symbolic graphs: graph(name, g => ...) traces a builder over named inputs and
+// params whose dims may be dynamic symbols; compile() turns the resulting Func
+// into an executable that runs at any binding of those dims without recompiling.
+
+import { Node, pushScope, popScope } from './ir.js';
+import { type DTypeLike, toDType } from '../tensor/dtype.js';
+import { DTypeError, ValueError } from '../tensor/errors.js';
+import { type Dim, fmtShape } from '../tensor/shape.js';
+import { Tensor } from '../tensor/tensor.js';
+import { tensor, type TensorData } from '../tensor/create.js';
+import { executableFor, realize } from './realize.js';
+import { defaultDevice } from '../backends/registry.js';
+import { fromStorage } from '../tensor/create.js';
+import type { Executable } from './executable.js';
+
+/** Outputs of a builder: one tensor, a list, or a record of tensors. */
+export type Outputs = Tensor | Tensor[] | Record<string, Tensor>;
+
+export class GraphBuilder {
+  /** @internal */
+  readonly declared: Node[] = [];
+  /** @internal */
+  readonly kinds: ('input' | 'param')[] = [];
+
+  private declare(kind: 'input' | 'param', name: string, shape: readonly Dim[], dtype: DTypeLike): Tensor {
+    if (this.declared.some((n) => n.attrs['name'] === name)) throw new ValueError(`graph: '${name}' is declared twice`);
+    for (const d of shape) {
+      if (typeof d === 'number' ? !Number.isInteger(d) || d < 0 : d.length === 0) throw new ValueError(`graph: ${kind} '${name}' has an invalid dim ${JSON.stringify(d)} in ${fmtShape(shape)}`);
+    }
+    const n = new Node('input', [], { name, kind }, shape.map((d) => (d === '?' ? `?${name}` : d)), toDType(dtype));
+    this.declared.push(n);
+    this.kinds.push(kind);
+    return new Tensor(n);
+  }
+  /** A named input; dims may be symbols ('batch', or '?' for one private to this input). */
+  input(name: string, shape: readonly Dim[], dtype: DTypeLike = 'float64'): Tensor {
+    return this.declare('input', name, shape, dtype);
+  }
+  /** A named parameter (an input that transforms will differentiate by default). */
+  param(name: string, shape: readonly Dim[], dtype: DTypeLike = 'float64'): Tensor {
+    return this.declare('param', name, shape, dtype);
+  }
+}
+
+/** A traced function of named inputs. */
+export class Func {
+  constructor(
+    readonly name: string,
+    /** @internal */ readonly declared: Node[],
+    /** @internal */ readonly kinds: ('input' | 'param')[],
+    /** @internal */ readonly outputs: Node[],
+    /** @internal */ readonly outputKeys: string[] | 'single' | 'list',
+    /** @internal every node the builder created (dead ones included, for DCE) */ readonly created: Node[],
+  ) {}
+
+  get inputNames(): string[] {
+    return this.declared.map((n) => n.attrs['name'] as string);
+  }
+  get paramNames(): string[] {
+    return this.declared.filter((_, i) => this.kinds[i] === 'param').map((n) => n.attrs['name'] as string);
+  }
+
+  /** Compiles for a device (cached: compiling the same Func twice is a cache hit). */
+  compile(opts: { device?: string } = {}): CompiledFunc {
+    return new CompiledFunc(this, opts.device ?? defaultDevice());
+  }
+}
+
+/** graph(name, g => ...): traces the builder into a Func. */
+export function graph(name: string, build: (g: GraphBuilder) => Outputs): Func {
+  const g = new GraphBuilder();
+  const created = pushScope();
+  let out: Outputs;
+  try {
+    out = build(g);
+  } finally {
+    popScope();
+  }
+  let nodes: Node[];
+  let keys: string[] | 'single' | 'list';
+  if (out instanceof Tensor) (nodes = [out.node]), (keys = 'single');
+  else if (Array.isArray(out)) (nodes = out.map((t) => t.node)), (keys = 'list');
+  else (keys = Object.keys(out)), (nodes = keys.map((k) => (out as Record<string, Tensor>)[k]!.node));
+  if (nodes.length === 0) throw new ValueError(`graph '${name}': the builder returned no outputs`);
+  return new Func(name, g.declared, g.kinds, nodes, keys, created);
+}
+
+export class CompiledFunc {
+  private readonly exe: Executable;
+  private readonly leaves: Node[];
+  constructor(
+    readonly func: Func,
+    readonly device: string,
+  ) {
+    const r = executableFor(func.outputs, device, func.declared, func.created);
+    this.exe = r.exe;
+    this.leaves = r.leaves;
+  }
+
+  /** The compile report (passes, kernels, plan) of this executable. */
+  get report() {
+    return this.exe.report;
+  }
+
+  /** Runs with named inputs (tensors, TypedArrays or nested arrays). */
+  run(inputs: Record<string, Tensor | TensorData>): Outputs {
+    const f = this.func;
+    const vals = f.declared.map((n) => {
+      const name = n.attrs['name'] as string;
+      if (!(name in inputs)) throw new ValueError(`${f.name}.run: missing input '${name}' (expected ${f.inputNames.join(', ')})`);
+      const v = inputs[name]!;
+      const t = v instanceof Tensor ? v : tensor(v as TensorData, { dtype: n.dtype });
+      if (t.dtype !== n.dtype) throw new DTypeError(`${f.name}.run: input '${name}' must be ${n.dtype}, got ${t.dtype}`);
+      realize([t.node]);
+      return t;
+    });
+    for (const k of Object.keys(inputs)) if (!f.inputNames.includes(k)) throw new ValueError(`${f.name}.run: unknown input '${k}' (expected ${f.inputNames.join(', ')})`);
+    const extra = this.leaves.slice(f.declared.length);
+    realize(extra);
+    const outs = this.exe.run([...vals.map((t) => ({ data: t.node.data!, shape: t.shape })), ...extra.map((l) => ({ data: l.data!, shape: l.shape as number[] }))]);
+    const env = this.exe.bindDims(vals.map((t) => ({ data: t.node.data!, shape: t.shape })));
+    const tensors = outs.map((d, i) => fromStorage(d, f.outputs[i]!.shape.map((x) => (typeof x === 'number' ? x : env.get(x)!)), f.outputs[i]!.dtype, this.device));
+    if (f.outputKeys === 'single') return tensors[0]!;
+    if (f.outputKeys === 'list') return tensors;
+    return Object.fromEntries(f.outputKeys.map((k, i) => [k, tensors[i]!]));
+  }
+}
+
+/** compile(graphOrFunc, {device}): the executable form of a Func. */
+export function compile(f: Func, opts: { device?: string } = {}): CompiledFunc {
+  return f.compile(opts);
+}

@@ -1,0 +1,185 @@
+// Creating tensors: from JS data, and the NumPy constructors (zeros, arange, eye...).
+
+import { Node } from '../compiler/ir.js';
+import { constNode, bind } from '../compiler/primitives.js';
+import { type DType, type DTypeLike, toDType, isComplex, DTYPE_INFO, defaultDTypeFor, type StorageArray } from './dtype.js';
+import { ShapeError, ValueError, DTypeError } from './errors.js';
+import { fmtShape } from './shape.js';
+import { encodeValues } from './storage.js';
+import { Tensor } from './tensor.js';
+
+/** A complex literal in nested data. */
+export interface ComplexValue { re: number; im: number }
+export type NestedData = number | boolean | ComplexValue | readonly NestedData[];
+export type TensorData = NestedData | ArrayBufferView | Tensor;
+
+export interface TensorOptions {
+  dtype?: DTypeLike;
+  shape?: readonly number[];
+  device?: string;
+}
+
+const isComplexValue = (v: unknown): v is ComplexValue => typeof v === 'object' && v !== null && 're' in v && 'im' in v;
+
+/** Wraps storage that the caller gives up (no copy) as a realized tensor. */
+export function fromStorage(data: StorageArray, shape: readonly number[], dtype: DType, device?: string): Tensor {
+  const n = shape.reduce((a, b) => a * b, 1);
+  if (data.length !== n * DTYPE_INFO[dtype].lanes) throw new ShapeError(`tensor: ${data.length} storage values do not fill shape ${fmtShape(shape)} of ${dtype}`);
+  const node = new Node('buffer', [], {}, shape, dtype, data);
+  node.device = device;
+  return new Tensor(node);
+}
+
+function typedArrayDType(a: ArrayBufferView): DType {
+  if (a instanceof Float64Array) return 'float64';
+  if (a instanceof Float32Array) return 'float32';
+  if (a instanceof Int32Array || a instanceof Int16Array || a instanceof Int8Array || a instanceof Uint16Array || a instanceof Uint8Array || a instanceof Uint8ClampedArray) return 'int32';
+  throw new DTypeError(`tensor: unsupported TypedArray ${a.constructor.name}; expected Float64Array, Float32Array, Int32Array or a smaller integer array`);
+}
+
+/**
+ * tensor(data, {dtype, shape, device}): nested arrays of numbers/booleans/{re, im},
+ * or a TypedArray (keeps its dtype: Float32Array → float32; smaller ints → int32).
+ * Plain numbers default to float64. For complex dtypes a TypedArray holds
+ * interleaved (re, im) pairs. With `shape`, flat data is laid out row-major.
+ */
+export function tensor(data: TensorData, opts: TensorOptions = {}): Tensor {
+  if (data instanceof Tensor) return opts.dtype ? data.cast(opts.dtype) : data;
+  let dtype = opts.dtype !== undefined ? toDType(opts.dtype) : undefined;
+  let values: ArrayLike<number>;
+  let shape: number[];
+  if (ArrayBuffer.isView(data)) {
+    if (data instanceof DataView || typeof (data as unknown as { length?: unknown }).length !== 'number') throw new DTypeError('tensor: DataView is not supported; pass a TypedArray');
+    if (data instanceof BigInt64Array || data instanceof BigUint64Array) throw new DTypeError('tensor: BigInt arrays are not supported; convert to Int32Array or Float64Array');
+    const arr = data as unknown as ArrayLike<number>;
+    if (dtype === 'float16' || dtype === 'bfloat16') {
+      if (data instanceof Uint16Array) return fromStorage(data.slice(), opts.shape ?? [data.length], dtype, opts.device);
+    }
+    dtype ??= typedArrayDType(data);
+    values = arr;
+    const lanes = DTYPE_INFO[dtype].lanes;
+    if (arr.length % lanes !== 0) throw new ShapeError(`tensor: complex data needs interleaved (re, im) pairs, got ${arr.length} values`);
+    shape = [arr.length / lanes];
+  } else {
+    const inferred = inferShape(data as NestedData);
+    shape = inferred.shape;
+    const flat: number[] = [];
+    const cplx = inferred.kind === 'c' || (dtype !== undefined && isComplex(dtype));
+    flatten(data as NestedData, flat, cplx);
+    dtype ??= defaultDTypeFor(inferred.kind);
+    if (cplx && !isComplex(dtype)) throw new DTypeError(`tensor: complex data cannot be stored as ${dtype}`);
+    values = flat;
+  }
+  let storage = encodeValues(values, dtype);
+  if (storage === values) storage = storage.slice();
+  if (opts.shape) {
+    const n = opts.shape.reduce((a, b) => a * b, 1);
+    const have = shape.reduce((a, b) => a * b, 1);
+    if (n !== have) throw new ShapeError(`tensor: ${have} values cannot fill shape ${fmtShape(opts.shape)} (${n} elements)`);
+    shape = [...opts.shape];
+  }
+  return fromStorage(storage, shape, dtype, opts.device);
+}
+
+function inferShape(data: NestedData): { shape: number[]; kind: 'b' | 'i' | 'f' | 'c' } {
+  const shape: number[] = [];
+  let d: NestedData = data;
+  while (Array.isArray(d)) {
+    shape.push(d.length);
+    if (d.length === 0) break;
+    d = d[0] as NestedData;
+  }
+  let kind: 'b' | 'i' | 'f' | 'c' = 'b';
+  const visit = (v: NestedData, depth: number, path: number[]): void => {
+    if (depth < shape.length) {
+      if (!Array.isArray(v) || v.length !== shape[depth]) {
+        throw new ValueError(`tensor: ragged nested data at index [${path.join(', ')}]: expected ${Array.isArray(v) ? 'length ' + shape[depth] : 'a list'} (shape ${fmtShape(shape)}), got ${Array.isArray(v) ? 'length ' + v.length : typeof v}`);
+      }
+      v.forEach((x, i) => visit(x as NestedData, depth + 1, [...path, i]));
+      return;
+    }
+    if (typeof v === 'boolean') return;
+    if (typeof v === 'number') {
+      if (kind === 'b') kind = 'f';
+      return;
+    }
+    if (isComplexValue(v)) {
+      kind = 'c';
+      return;
+    }
+    throw new ValueError(`tensor: element at [${path.join(', ')}] is ${Array.isArray(v) ? 'a list (ragged data)' : typeof v}; expected a number, boolean or {re, im}`);
+  };
+  visit(data, 0, []);
+  return { shape, kind };
+}
+
+function flatten(d: NestedData, out: number[], cplx: boolean): void {
+  if (Array.isArray(d)) {
+    for (const x of d) flatten(x as NestedData, out, cplx);
+    return;
+  }
+  const v = d as number | boolean | ComplexValue;
+  if (isComplexValue(v)) out.push(v.re, v.im);
+  else {
+    out.push(typeof v === 'boolean' ? (v ? 1 : 0) : v);
+    if (cplx) out.push(0);
+  }
+}
+
+/** A tensor of `shape` filled with `value` (a broadcast literal; no memory until used). */
+export function full(shape: readonly number[], value: number | boolean, opts: { dtype?: DTypeLike; device?: string } = {}): Tensor {
+  checkShape('full', shape);
+  const dtype = opts.dtype ? toDType(opts.dtype) : typeof value === 'boolean' ? 'bool' : 'float64';
+  let c = constNode(Number(value), dtype);
+  if (shape.length > 0) c = bind('expand', [bind('reshape', [c], { shape: shape.map(() => 1) })], { shape: [...shape] });
+  if (opts.device) c.device = opts.device;
+  return new Tensor(c);
+}
+export const zeros = (shape: readonly number[], opts: { dtype?: DTypeLike; device?: string } = {}): Tensor => full(shape, 0, opts);
+export const ones = (shape: readonly number[], opts: { dtype?: DTypeLike; device?: string } = {}): Tensor => full(shape, 1, opts);
+export const zerosLike = (t: Tensor): Tensor => full(t.shape, 0, { dtype: t.dtype });
+export const onesLike = (t: Tensor): Tensor => full(t.shape, 1, { dtype: t.dtype });
+
+function checkShape(op: string, shape: readonly number[]): void {
+  if (!Array.isArray(shape) || shape.some((d) => !Number.isInteger(d) || d < 0)) {
+    throw new ShapeError(`${op}: shape must be a list of non-negative integers, got ${JSON.stringify(shape)}`);
+  }
+}
+
+/** arange(stop) / arange(start, stop, step): float64 by default like NumPy for float steps. */
+export function arange(start: number, stop?: number, step = 1, opts: { dtype?: DTypeLike } = {}): Tensor {
+  if (stop === undefined) [start, stop] = [0, start];
+  if (step === 0 || !Number.isFinite(step)) throw new ValueError(`arange: step must be finite and non-zero, got ${step}`);
+  const n = Math.max(0, Math.ceil((stop - start) / step));
+  const dtype = opts.dtype ? toDType(opts.dtype) : 'float64';
+  const v = new Float64Array(n);
+  for (let i = 0; i < n; i++) v[i] = start + i * step;
+  return fromStorage(encodeValues(v, dtype), [n], dtype);
+}
+
+/** linspace(start, stop, num = 50, {endpoint = true}) like NumPy. */
+export function linspace(start: number, stop: number, num = 50, opts: { endpoint?: boolean; dtype?: DTypeLike } = {}): Tensor {
+  if (!Number.isInteger(num) || num < 0) throw new ValueError(`linspace: num must be a non-negative integer, got ${num}`);
+  const endpoint = opts.endpoint ?? true;
+  const div = endpoint ? num - 1 : num;
+  const step = div > 0 ? (stop - start) / div : NaN;
+  const v = new Float64Array(num);
+  for (let i = 0; i < num; i++) v[i] = div > 0 ? start + i * step : start;
+  if (endpoint && num > 1) v[num - 1] = stop;
+  const dtype = opts.dtype ? toDType(opts.dtype) : 'float64';
+  return fromStorage(encodeValues(v, dtype), [num], dtype);
+}
+
+/** eye(n, m = n, {k, dtype}): ones on the k-th diagonal. */
+export function eye(n: number, m = n, opts: { k?: number; dtype?: DTypeLike } = {}): Tensor {
+  checkShape('eye', [n, m]);
+  const dtype = opts.dtype ? toDType(opts.dtype) : 'float64';
+  const k = opts.k ?? 0;
+  const lanes = DTYPE_INFO[dtype].lanes;
+  const v = new Float64Array(n * m * lanes);
+  for (let i = 0; i < n; i++) {
+    const j = i + k;
+    if (j >= 0 && j < m) v[(i * m + j) * lanes] = 1;
+  }
+  return fromStorage(encodeValues(v, dtype), [n, m], dtype);
+}

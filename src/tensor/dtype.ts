@@ -1,0 +1,173 @@
+// DTypes: names, aliases, storage, and NumPy's promotion rules.
+//
+// Storage is what a buffer holds; compute is what kernels compute in. float16 and
+// bfloat16 are storage types (bits in a Uint16Array) computed in float32.
+// Complex values are interleaved (re, im) in a float array of twice the length.
+
+import { DTypeError } from './errors.js';
+
+export const DTYPES = [
+  'bool',
+  'int32',
+  'float16',
+  'bfloat16',
+  'float32',
+  'float64',
+  'complex64',
+  'complex128',
+] as const;
+export type DType = (typeof DTYPES)[number];
+
+/** Every name a user may pass for a dtype. */
+export type DTypeLike = DType | keyof typeof ALIASES;
+
+const ALIASES = {
+  b: 'bool',
+  i32: 'int32',
+  int: 'int32',
+  f16: 'float16',
+  half: 'float16',
+  bf16: 'bfloat16',
+  f32: 'float32',
+  float: 'float32',
+  f64: 'float64',
+  double: 'float64',
+  c64: 'complex64',
+  c128: 'complex128',
+  complex: 'complex128',
+} as const satisfies Record<string, DType>;
+
+/** Normalizes a dtype name or alias; throws DTypeError for unknown names. */
+export function toDType(d: string): DType {
+  if ((DTYPES as readonly string[]).includes(d)) return d as DType;
+  const a = (ALIASES as Record<string, DType>)[d];
+  if (a) return a;
+  throw new DTypeError(`unknown dtype '${d}'; expected one of ${DTYPES.join(', ')} or an alias (${Object.keys(ALIASES).join(', ')})`);
+}
+
+export type StorageArray = Uint8Array | Int32Array | Uint16Array | Float32Array | Float64Array;
+type StorageCtor = { new (n: number): StorageArray; BYTES_PER_ELEMENT: number };
+
+interface DTypeInfo {
+  /** Typed array that stores it (complex: 2 floats per element). */
+  storage: StorageCtor;
+  /** Scalars per element in storage (2 for complex). */
+  lanes: 1 | 2;
+  /** Bytes per element. */
+  itemsize: number;
+  kind: 'b' | 'i' | 'f' | 'c';
+  /** The dtype kernels compute in. */
+  compute: DType;
+}
+
+export const DTYPE_INFO: { readonly [D in DType]: DTypeInfo } = {
+  bool: { storage: Uint8Array, lanes: 1, itemsize: 1, kind: 'b', compute: 'bool' },
+  int32: { storage: Int32Array, lanes: 1, itemsize: 4, kind: 'i', compute: 'int32' },
+  float16: { storage: Uint16Array, lanes: 1, itemsize: 2, kind: 'f', compute: 'float32' },
+  bfloat16: { storage: Uint16Array, lanes: 1, itemsize: 2, kind: 'f', compute: 'float32' },
+  float32: { storage: Float32Array, lanes: 1, itemsize: 4, kind: 'f', compute: 'float32' },
+  float64: { storage: Float64Array, lanes: 1, itemsize: 8, kind: 'f', compute: 'float64' },
+  complex64: { storage: Float32Array, lanes: 2, itemsize: 8, kind: 'c', compute: 'complex64' },
+  complex128: { storage: Float64Array, lanes: 2, itemsize: 16, kind: 'c', compute: 'complex128' },
+};
+
+export const isComplex = (d: DType): boolean => DTYPE_INFO[d].kind === 'c';
+export const isFloat = (d: DType): boolean => DTYPE_INFO[d].kind === 'f';
+export const isInexact = (d: DType): boolean => isFloat(d) || isComplex(d);
+export const isIntegral = (d: DType): boolean => d === 'int32' || d === 'bool';
+
+/** Allocates zeroed storage for n elements of dtype d. */
+export function allocStorage(d: DType, n: number): StorageArray {
+  const info = DTYPE_INFO[d];
+  return new info.storage(n * info.lanes);
+}
+
+/** Real dtype of the components of a complex dtype (identity for real dtypes). */
+export function realDType(d: DType): DType {
+  return d === 'complex64' ? 'float32' : d === 'complex128' ? 'float64' : d;
+}
+
+/** Complex dtype whose components are d (float64 → complex128, others → complex64). */
+export function complexDType(d: DType): DType {
+  if (isComplex(d)) return d;
+  return d === 'float64' || d === 'int32' ? 'complex128' : 'complex64';
+}
+
+/** Smallest inexact dtype that holds d (int32/bool → float64, NumPy's true_divide rule). */
+export function inexactDType(d: DType): DType {
+  return isInexact(d) ? d : 'float64';
+}
+
+// NumPy's promotion lattice for arrays (np.promote_types), extended with bfloat16
+// the way JAX and PyTorch do it (bfloat16 ⊔ float16 = float32). int32 ⊔ float16 and
+// int32 ⊔ float32 are float64 in NumPy (the float must hold every int32 exactly).
+const ORDER: DType[] = ['bool', 'int32', 'float16', 'bfloat16', 'float32', 'float64', 'complex64', 'complex128'];
+const PROMOTE: Record<DType, Record<DType, DType>> = (() => {
+  const t = {} as Record<DType, Record<DType, DType>>;
+  const rule = (a: DType, b: DType): DType => {
+    if (a === b) return a;
+    if (a === 'bool') return b;
+    if (b === 'bool') return a;
+    const ka = DTYPE_INFO[a].kind,
+      kb = DTYPE_INFO[b].kind;
+    if (a === 'int32' || b === 'int32') {
+      const o = a === 'int32' ? b : a;
+      return DTYPE_INFO[o].kind === 'c' ? 'complex128' : 'float64';
+    }
+    if (ka === 'c' || kb === 'c') {
+      const wide = a === 'float64' || b === 'float64' || a === 'complex128' || b === 'complex128';
+      return wide ? 'complex128' : 'complex64';
+    }
+    if ((a === 'float16' && b === 'bfloat16') || (a === 'bfloat16' && b === 'float16')) return 'float32';
+    return ORDER.indexOf(a) > ORDER.indexOf(b) ? a : b;
+  };
+  for (const a of DTYPES) {
+    t[a] = {} as Record<DType, DType>;
+    for (const b of DTYPES) t[a][b] = rule(a, b);
+  }
+  return t;
+})();
+
+/** np.result_type for two array dtypes. */
+export function promoteTypes(a: DType, b: DType): DType {
+  return PROMOTE[a][b];
+}
+
+/** The full promotion table, for docs and tests. */
+export function promotionTable(): Record<DType, Record<DType, DType>> {
+  return PROMOTE;
+}
+
+/** Kind of a plain JS scalar: booleans are 'b', integers 'i', other numbers 'f'. */
+export type ScalarKind = 'b' | 'i' | 'f' | 'c';
+
+const KIND_RANK = { b: 0, i: 1, f: 2, c: 3 } as const;
+
+/**
+ * NEP 50 ("weak scalars"): a plain JS number combined with a tensor takes the
+ * tensor's dtype when the tensor's kind already covers the scalar's kind;
+ * otherwise the default dtype of the scalar's kind (int32, float64, complex128),
+ * with complex keeping the tensor's precision (float32 + 1j → complex64).
+ */
+export function promoteWithScalar(t: DType, k: ScalarKind): DType {
+  const tk = DTYPE_INFO[t].kind;
+  if (KIND_RANK[tk] >= KIND_RANK[k]) return t;
+  if (k === 'i') return 'int32';
+  if (k === 'f') return 'float64';
+  return complexDType(t === 'float32' || t === 'float16' || t === 'bfloat16' ? 'float32' : 'float64');
+}
+
+/** Default dtype for data given as plain JS values. */
+export function defaultDTypeFor(k: ScalarKind): DType {
+  return k === 'b' ? 'bool' : k === 'c' ? 'complex128' : 'float64';
+}
+
+/** Dtype of a TypedArray's elements (complex cannot be told apart: the caller says). */
+export function dtypeOfTypedArray(a: ArrayBufferView): DType | undefined {
+  if (a instanceof Float64Array) return 'float64';
+  if (a instanceof Float32Array) return 'float32';
+  if (a instanceof Int32Array) return 'int32';
+  if (a instanceof Uint8Array) return 'bool';
+  if (a instanceof Uint16Array) return 'float16';
+  return undefined;
+}

@@ -1,0 +1,36 @@
+// Typed errors. Every message names the op, what it received and what it expected.
+
+/** Base class of every error rlx throws on purpose. */
+export class RlxError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = new.target.name;
+  }
+}
+
+/** Shapes that do not fit the op (broadcasting, reshape sizes, axes out of range...). */
+export class ShapeError extends RlxError {}
+
+/** A dtype the op does not accept, or an unknown dtype name. */
+export class DTypeError extends RlxError {}
+
+/** Input values that cannot be turned into a tensor or a parameter out of its domain. */
+export class ValueError extends RlxError {}
+
+/** No backend can run this node: names the op, the dtype and the backend. */
+export class LegalizationError extends RlxError {
+  constructor(
+    readonly op: string,
+    readonly dtype: string,
+    readonly backend: string,
+    detail = '',
+  ) {
+    super(`cannot lower op '${op}' with dtype ${dtype} on backend '${backend}': no native kernel, decomposition or rewrite${detail ? ` (${detail})` : ''}`);
+  }
+}
+
+/** A device name that is unknown or whose backend is not available. */
+export class DeviceError extends RlxError {}
+
+/** An index out of range (slicing, select, gather, scatterAdd). */
+export class IndexError extends RlxError {}

@@ -1,0 +1,107 @@
+// Elementwise user ops: NumPy promotion, explicit broadcasting, then one primitive.
+
+import { bind, constNode, type BinaryOp, type UnaryOp } from '../../compiler/primitives.js';
+import type { Node } from '../../compiler/ir.js';
+import { type DType, type DTypeLike, type ScalarKind, toDType, promoteTypes, promoteWithScalar, isComplex, isInexact, DTYPE_INFO, realDType } from '../dtype.js';
+import { DTypeError, ValueError } from '../errors.js';
+import { broadcastShapes, shapesEqual, type Dim } from '../shape.js';
+import { Tensor, type Operand } from '../tensor.js';
+
+const scalarKind = (v: number | boolean): ScalarKind => (typeof v === 'boolean' ? 'b' : Number.isInteger(v) ? 'i' : 'f');
+
+/** Broadcasts node x to `shape` with reshape (new leading 1s) + expand. */
+export function broadcastNode(x: Node, shape: readonly Dim[]): Node {
+  if (shapesEqual(x.shape, shape)) return x;
+  let n = x;
+  if (n.shape.length < shape.length) n = bind('reshape', [n], { shape: [...Array(shape.length - n.shape.length).fill(1), ...n.shape] });
+  if (!shapesEqual(n.shape, shape)) n = bind('expand', [n], { shape: [...shape] });
+  return n;
+}
+
+export function castNode(x: Node, d: DType): Node {
+  return x.dtype === d ? x : bind('cast', [x], { dtype: d });
+}
+
+/** A JS scalar as a literal node of dtype d. */
+function literal(v: number | boolean, d: DType): Node {
+  return constNode(typeof v === 'boolean' ? Number(v) : v, d);
+}
+
+// Ops whose result is inexact: integer inputs are first cast to the smallest float
+// that holds them (NumPy: bool → float16, int32 → float64).
+const FLOAT_UNARY = new Set<UnaryOp>(['exp', 'log', 'log1p', 'expm1', 'sqrt', 'rsqrt', 'sin', 'cos', 'tan', 'tanh', 'sinh', 'cosh', 'asin', 'acos', 'atan', 'erf', 'sigmoid', 'softplus', 'gelu', 'angle']);
+const FLOAT_BINARY = new Set<BinaryOp>(['div', 'atan2']);
+const REAL_ONLY_UNARY = new Set<UnaryOp>(['floor', 'ceil', 'round', 'erf', 'gelu', 'softplus']);
+const REAL_ONLY_BINARY = new Set<BinaryOp>(['maximum', 'minimum', 'atan2', 'lt', 'le', 'gt', 'ge', 'complex']);
+
+const floatFor = (d: DType): DType => (isInexact(d) ? d : d === 'bool' ? 'float16' : 'float64');
+
+/** Applies a unary op with NumPy's dtype rules. */
+export function unary(op: UnaryOp, x: Tensor): Tensor {
+  let n = x.node;
+  const d = n.dtype;
+  if (isComplex(d) && REAL_ONLY_UNARY.has(op)) throw new DTypeError(`${op}: not defined for complex input (got ${d})`);
+  if (d === 'bool' && (op === 'neg' || op === 'sign')) throw new DTypeError(`${op}: not supported for bool input (NumPy raises too); cast to int32 or a float first`);
+  if (!isInexact(d)) {
+    if (op === 'floor' || op === 'ceil' || op === 'round' || op === 'real' || op === 'conj') return x;
+    if (op === 'imag') return new Tensor(broadcastNode(literal(0, d), n.shape));
+  } else if (!isComplex(d)) {
+    if (op === 'real' || op === 'conj') return x;
+    if (op === 'imag') return new Tensor(broadcastNode(literal(0, d), n.shape));
+  }
+  if (FLOAT_UNARY.has(op)) n = castNode(n, floatFor(d));
+  return new Tensor(bind(op, [n]));
+}
+
+/** Applies a binary op: scalars are weak (NEP 50), tensors promote and broadcast. */
+export function binary(op: BinaryOp, a: Operand, b: Operand): Tensor {
+  if (!(a instanceof Tensor) && !(b instanceof Tensor)) throw new ValueError(`${op}: expected at least one tensor operand`);
+  let dt: DType;
+  if (a instanceof Tensor && b instanceof Tensor) dt = promoteTypes(a.dtype, b.dtype);
+  else if (a instanceof Tensor) dt = promoteWithScalar(a.dtype, scalarKind(b as number | boolean));
+  else dt = promoteWithScalar((b as Tensor).dtype, scalarKind(a as number | boolean));
+  if (isComplex(dt) && REAL_ONLY_BINARY.has(op)) throw new DTypeError(`${op}: complex values have no order / not defined for complex (got ${dt})`);
+  if (dt === 'bool' && op === 'sub') throw new DTypeError('sub: not supported for bool operands (NumPy raises too); use logicalXor or cast to int32');
+  if (FLOAT_BINARY.has(op)) dt = floatFor(dt);
+  if (dt === 'bool' && op === 'pow') dt = 'int32';
+  const an = a instanceof Tensor ? castNode(a.node, dt) : literal(a, dt);
+  const bn = b instanceof Tensor ? castNode(b.node, dt) : literal(b, dt);
+  const shape = broadcastShapes(op, an.shape, bn.shape);
+  return new Tensor(bind(op, [broadcastNode(an, shape), broadcastNode(bn, shape)]));
+}
+
+/** cast(x, dtype) like NumPy astype (floats → int32 truncate; complex → real drops imag). */
+export function cast(x: Tensor, dtype: DTypeLike): Tensor {
+  return new Tensor(castNode(x.node, toDType(dtype)));
+}
+
+/** where(cond, x, y): NumPy broadcasting of all three; x and y promote. */
+export function where(cond: Tensor, x: Operand, y: Operand): Tensor {
+  let dt: DType;
+  if (x instanceof Tensor && y instanceof Tensor) dt = promoteTypes(x.dtype, y.dtype);
+  else if (x instanceof Tensor) dt = promoteWithScalar(x.dtype, scalarKind(y as number));
+  else if (y instanceof Tensor) dt = promoteWithScalar(y.dtype, scalarKind(x as number));
+  else dt = scalarKind(x as number) === 'b' && scalarKind(y as number) === 'b' ? 'bool' : 'float64';
+  const xn = x instanceof Tensor ? castNode(x.node, dt) : literal(x, dt);
+  const yn = y instanceof Tensor ? castNode(y.node, dt) : literal(y, dt);
+  const c = cond.dtype === 'bool' ? cond.node : bind('ne', [cond.node, broadcastNode(literal(0, cond.dtype), cond.node.shape)]);
+  const shape = broadcastShapes('where', c.shape, xn.shape, yn.shape);
+  return new Tensor(bind('where', [broadcastNode(c, shape), broadcastNode(xn, shape), broadcastNode(yn, shape)]));
+}
+
+/** clip(x, lo, hi) = minimum(maximum(x, lo), hi); null skips a bound. */
+export function clip(x: Tensor, lo: number | Tensor | null, hi: number | Tensor | null): Tensor {
+  let r = x;
+  if (lo !== null && lo !== undefined) r = binary('maximum', r, lo);
+  if (hi !== null && hi !== undefined) r = binary('minimum', r, hi);
+  return r;
+}
+
+/** complex(re, im): builds a complex tensor from real parts (broadcast). */
+export function complex(re: Operand, im: Operand): Tensor {
+  const d = (t: Operand): DType => (t instanceof Tensor ? (isInexact(t.dtype) ? realDType(t.dtype) : 'float64') : 'float64');
+  let dt: DType = re instanceof Tensor && im instanceof Tensor ? promoteTypes(d(re), d(im)) : re instanceof Tensor ? d(re) : d(im);
+  if (DTYPE_INFO[dt].compute === 'float32' && dt !== 'float32') dt = 'float32';
+  if (isComplex(dt)) throw new DTypeError(`complex: inputs must be real, got ${dt}`);
+  return binary('complex', re instanceof Tensor ? re.cast(dt) : re, im instanceof Tensor ? im.cast(dt) : im);
+}

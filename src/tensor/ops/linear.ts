@@ -1,0 +1,45 @@
+// matmul (NumPy semantics: 1-D promotion, broadcast batch dims), dot, outer.
+
+import { bind } from '../../compiler/primitives.js';
+import { promoteTypes } from '../dtype.js';
+import { ShapeError } from '../errors.js';
+import { broadcastShapes, fmtShape } from '../shape.js';
+import { Tensor } from '../tensor.js';
+import { broadcastNode, castNode } from './elementwise.js';
+import { reshape } from './movement.js';
+
+/** a @ b: [..., m, k] @ [..., k, n] → [..., m, n]; 1-D operands get a unit dim added and removed. */
+export function matmul(a: Tensor, b: Tensor): Tensor {
+  if (a.ndim === 0 || b.ndim === 0) throw new ShapeError(`matmul: operands must be at least 1-D, got ${fmtShape(a.node.shape)} @ ${fmtShape(b.node.shape)}`);
+  let dt = promoteTypes(a.dtype, b.dtype);
+  const isBool = dt === 'bool';
+  if (isBool) dt = 'int32';
+  let an = castNode(a.node, dt),
+    bn = castNode(b.node, dt);
+  const aVec = a.ndim === 1,
+    bVec = b.ndim === 1;
+  if (aVec) an = bind('reshape', [an], { shape: [1, an.shape[0]!] });
+  if (bVec) bn = bind('reshape', [bn], { shape: [bn.shape[0]!, 1] });
+  const k1 = an.shape[an.shape.length - 1]!,
+    k2 = bn.shape[bn.shape.length - 2]!;
+  if (k1 !== k2) throw new ShapeError(`matmul: contraction dims differ: ${fmtShape(a.node.shape)} @ ${fmtShape(b.node.shape)} (${k1} vs ${k2})`);
+  const batch = broadcastShapes('matmul', an.shape.slice(0, -2), bn.shape.slice(0, -2));
+  an = broadcastNode(an, [...batch, ...an.shape.slice(-2)]);
+  bn = broadcastNode(bn, [...batch, ...bn.shape.slice(-2)]);
+  let out = new Tensor(bind('matmul', [an, bn]));
+  const shape = [...batch, ...(aVec ? [] : [an.shape[an.shape.length - 2]!]), ...(bVec ? [] : [bn.shape[bn.shape.length - 1]!])];
+  if (aVec || bVec) out = reshape(out, shape);
+  return isBool ? out.ne(0) : out;
+}
+
+/** NumPy dot for scalars, vectors and matrices (no conjugation). */
+export function dot(a: Tensor, b: Tensor): Tensor {
+  if (a.ndim === 0 || b.ndim === 0) return a.mul(b);
+  if (a.ndim <= 2 && b.ndim <= 2) return matmul(a, b);
+  throw new ShapeError(`dot: only defined here for up to 2-D operands, got ${fmtShape(a.node.shape)} and ${fmtShape(b.node.shape)}; use matmul for batches`);
+}
+
+/** Outer product of the flattened inputs. */
+export function outer(a: Tensor, b: Tensor): Tensor {
+  return reshape(a, [-1, 1]).mul(reshape(b, [1, -1]));
+}
