@@ -29,8 +29,15 @@ Where the outputs come from:
     overflows is scaled first (NumPy 2 returns 0+1j there, which is a bug).
   * crsqrt = 1/sqrt(z) (NumPy's division of NumPy's sqrt), csigmoid in high
     precision for finite z (stable form; non-finite via NumPy).
-  * erf/erfc: scipy.special; gelu, sigmoid (expit), softplus (logaddexp),
-    round (np.round, half to even), sign (np.sign): NumPy/SciPy.
+  * erf: scipy.special.erf.  erfc: the C library's erfc (Python's math.erfc on
+    glibc), because SciPy's Cephes erfc rounds x*x before exponentiating and so
+    loses ~x^2 ulps for large x (5e-14 relative at x = 22) and flushes erfc(x)
+    to 0 from x ~ 26.6 where the true value is still a subnormal; the script
+    checks that the two agree to 1e-12 where the result is normal.
+    gelu = 0.5 x (1 + erf(x/sqrt2)) (through erfc for x < 0), sigmoid in the
+    stable form (scipy's expit underflows to 0 below x = -709 where the true
+    value is subnormal), softplus (np.logaddexp), round (np.round, half to
+    even), sign (np.sign): NumPy/SciPy.
   * float16: NumPy's float64 -> float16 cast, which rounds directly from the
     double (no double rounding through float32).
   * bfloat16: NumPy has no bfloat16, so the reference is an independent
@@ -94,14 +101,33 @@ def _compute_pi(digits):
             return total
 
         pi = 4 * (4 * arctan_inv(5) - arctan_inv(239))
-    return +pi
+    return pi  # no unary plus: that would round to the caller's precision
 
 
 PI_BIG = _compute_pi(1100)
 
 
+def d_expm1(x):
+    """exp(x) - 1 for a float x, ~60 significant digits even for tiny x."""
+    with localcontext() as ctx:
+        ctx.prec = 90
+        xd = Decimal(x)
+        if abs(xd) < Decimal('1e-5'):
+            total = Decimal(0)
+            term = Decimal(1)
+            k = 0
+            while True:
+                k += 1
+                term = term * xd / k
+                if term == 0 or abs(term) < abs(total) * Decimal(10) ** -95:
+                    break
+                total += term
+            return total
+        return xd.exp() - 1
+
+
 def d_sincos(y):
-    """(sin y, cos y) in ~60 significant digits for a float y (|y| < 1e1000)."""
+    """(sin y, cos y) in ~60 significant digits for a float or Decimal y (|y| < 1e1000)."""
     yd = Decimal(y)
     with localcontext() as ctx:
         ctx.prec = 90 + max(0, yd.adjusted())
@@ -251,9 +277,22 @@ def ref_expm1(x, y):
         return (float(re), float(im))
     s, c = d_sincos(y)
     with localcontext() as ctx:
+        ctx.prec = 1100
+        half_y = Decimal(y) / 2  # exact
+    sh, _ = d_sincos(half_y)
+    with localcontext() as ctx:
         ctx.prec = 80
-        e = Decimal(x).exp()
-        return (d_float(e * c - 1), d_float(e * s))
+        em1 = d_expm1(x)
+        # exp(x)cos(y) - 1 = expm1(x)cos(y) - 2 sin^2(y/2), free of cancellation in decimal too
+        re = d_float(em1 * c - 2 * sh * sh)
+        im = d_float((em1 + 1) * s)
+    if re == 0:
+        # underflowed to zero: the zero's sign is the formula's (rlx and NumPy)
+        with np.errstate(all='ignore'):
+            fv = float(np.expm1(x) * np.cos(y) - 2 * np.sin(y / 2.0) ** 2)
+        if fv == 0:
+            re = fv
+    return (re, im)
 
 
 def ref_sigmoid(x, y):
@@ -511,13 +550,22 @@ def main():
     xs = real_inputs()
     arr = np.array(xs, dtype=np.float64)
     s12 = math.sqrt(0.5)
+    erfc = np.array([math.erfc(v) for v in xs])
     with np.errstate(all='ignore'):
-        gelu = np.where(arr < 0, 0.5 * arr * sc.erfc(-(arr * s12)), 0.5 * arr * (1.0 + sc.erf(arr * s12)))
+        cephes = sc.erfc(arr)
+        normal = np.isfinite(arr) & (np.abs(erfc) > 1e-300)
+        assert np.all(np.abs(cephes[normal] - erfc[normal]) <= 1e-12 * np.abs(erfc[normal])), \
+            'scipy and libm erfc disagree'
+        erfc_neg = np.array([math.erfc(-(v * s12)) for v in xs])
+        gelu = np.where(arr < 0, 0.5 * arr * erfc_neg, 0.5 * arr * (1.0 + sc.erf(arr * s12)))
+        ex = np.exp(np.minimum(arr, 0.0))
+        sigmoid = np.where(arr < 0, ex / (1.0 + ex), 1.0 / (1.0 + np.exp(-np.maximum(arr, 0.0))))
+        sigmoid = np.where(np.isnan(arr), np.nan, sigmoid)
         real = {
             'erf': sc.erf(arr),
-            'erfc': sc.erfc(arr),
+            'erfc': erfc,
             'gelu': gelu,
-            'sigmoid': sc.expit(arr),
+            'sigmoid': sigmoid,
             'softplus': np.logaddexp(0.0, arr),
             'roundHalfEven': np.round(arr),
             'sign': np.sign(arr),

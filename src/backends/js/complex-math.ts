@@ -147,6 +147,7 @@ function logAbs(x: number, y: number): number {
     b = t;
   }
   if (a > TWO_P1000) return Math.log(hypot(a * 0.25, b * 0.25)) + 2 * LN2;
+  if (a < TWO_M1000) return Math.log(hypot(a * TWO_P600, b * TWO_P600)) - 600 * LN2; // |z| may be subnormal
   if (a >= 0.5 && a <= 1.5) {
     const h2 = a * a + b * b;
     if (h2 >= 0.5 && h2 <= 2) {
@@ -179,7 +180,7 @@ export function cexp(x: number, y: number): void {
       CX[1] = NaN;
     } else if (x === -Infinity) {
       CX[0] = 0;
-      CX[1] = 0;
+      CX[1] = copysign(0, y); // Annex G leaves the signs open; glibc copies y's
     } else {
       CX[0] = NaN;
       CX[1] = NaN;
@@ -327,7 +328,7 @@ export function csinh(x: number, y: number): void {
       CX[0] = x;
       CX[1] = y;
     } else if (y !== y || isInf(y)) {
-      CX[0] = x;
+      CX[0] = Infinity; // sign unspecified by Annex G; glibc returns +inf
       CX[1] = NaN;
     } else {
       CX[0] = x * Math.cos(y);
@@ -368,7 +369,7 @@ export function ccosh(x: number, y: number): void {
   }
   if (x !== x) {
     CX[0] = NaN;
-    CX[1] = y === 0 ? 0 : NaN;
+    CX[1] = y === 0 ? y : NaN; // cosh(NaN ± i0) = NaN ± i0 (glibc keeps y's sign)
     return;
   }
   if (isInf(x)) {
@@ -549,7 +550,7 @@ export function casinh(x: number, y: number): void {
       CX[0] = x;
       CX[1] = NaN;
     } else if (isInf(y)) {
-      CX[0] = y;
+      CX[0] = Infinity; // asinh(NaN ± i inf): sign unspecified, glibc returns +inf
       CX[1] = NaN;
     } else if (y === 0) {
       CX[0] = NaN;
@@ -648,8 +649,8 @@ export function cacosh(x: number, y: number): void {
     CX[0] = Math.abs(ry);
     CX[1] = rx;
   } else if (ry !== ry) {
-    CX[0] = ry;
-    CX[1] = ry;
+    CX[0] = ry; // acosh(±0 + i NaN) = NaN + i pi/2, as glibc
+    CX[1] = rx;
   } else {
     CX[0] = Math.abs(ry);
     CX[1] = copysign(rx, y);
@@ -994,6 +995,10 @@ export function csign(x: number, y: number): void {
   if (h === Infinity) {
     a *= 0.25;
     b *= 0.25;
+    h = hypot(a, b);
+  } else if (h < TWO_M1000) {
+    a *= TWO_P600; // keep |z| out of the subnormals
+    b *= TWO_P600;
     h = hypot(a, b);
   }
   CX[0] = a / h;

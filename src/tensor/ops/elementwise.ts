@@ -99,6 +99,10 @@ export function clip(x: Tensor, lo: number | Tensor | null, hi: number | Tensor 
 
 /** complex(re, im): builds a complex tensor from real parts (broadcast). */
 export function complex(re: Operand, im: Operand): Tensor {
+  if (!(re instanceof Tensor) && !(im instanceof Tensor)) {
+    const c = bind('complex', [literal(re, 'float64'), literal(im, 'float64')]);
+    return new Tensor(c);
+  }
   const d = (t: Operand): DType => (t instanceof Tensor ? (isInexact(t.dtype) ? realDType(t.dtype) : 'float64') : 'float64');
   let dt: DType = re instanceof Tensor && im instanceof Tensor ? promoteTypes(d(re), d(im)) : re instanceof Tensor ? d(re) : d(im);
   if (DTYPE_INFO[dt].compute === 'float32' && dt !== 'float32') dt = 'float32';
