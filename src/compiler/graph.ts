@@ -5,7 +5,6 @@
 // clones the DAG into private nodes that passes may rewrite freely.
 
 import { Node, attrsKey, topoSort } from './ir.js';
-import { fmtShape } from '../tensor/shape.js';
 
 /** A graph under compilation: inputs are 'input' nodes whose attrs.slot is their position. */
 export interface Graph {
@@ -38,11 +37,11 @@ export function capture(roots: readonly Node[], device: string, fixedLeaves: rea
         leafSlot.set(n, s);
         leaves.push(n);
       }
-      parts.push(`L${s}:${n.dtype}:${fmtShape(n.shape)}`);
+      parts.push(`L${s}:${n.dtype}:${n.shape.join(",")}`);
     } else if (n.op === 'const') {
-      parts.push(`C:${n.dtype}:${attrsKey(n.attrs)}:${fmtShape(n.shape)}`);
+      parts.push(`C:${n.dtype}:${attrsKey(n.attrs)}:${n.shape.join(",")}`);
     } else {
-      let p = `${n.op}:${n.dtype}:${fmtShape(n.shape)}:${attrsKey(n.attrs)}:`;
+      let p = `${n.op}:${n.dtype}:${n.shape.join(",")}:${attrsKey(n.attrs)}:`;
       for (const x of n.inputs) p += `${index.get(x)},`;
       parts.push(p);
     }

@@ -12,14 +12,10 @@
 // even on its bit pattern.
 
 const F64 = new Float64Array(1);
-const F64_HI = new Uint32Array(F64.buffer, 4, 1); // little-endian high word
+const F64_WORDS = new Uint32Array(F64.buffer);
+const HI = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 1 : 0; // high word index (endianness)
 const F32 = new Float32Array(1);
 const U32 = new Uint32Array(F32.buffer);
-
-// Probe endianness once; every supported Node platform is little-endian, but a
-// wrong answer here would silently corrupt every half conversion.
-F64[0] = -2;
-if (F64_HI[0] !== 0xc0000000) throw new Error('half.ts assumes a little-endian platform');
 
 // POW2[k + 32] = 2^k for -32 <= k <= 32, built by exact doubling (Math.pow is
 // not specified to be exact).
@@ -70,7 +66,7 @@ function rintPos(s: number): number {
 /** IEEE binary16 bits nearest to the double x (ties to even; overflow -> inf; NaN -> quiet NaN with x's sign). */
 export function f32ToF16Bits(x: number): number {
   F64[0] = x;
-  const hi = F64_HI[0]!;
+  const hi = F64_WORDS[HI]!;
   const sign = (hi >>> 16) & 0x8000;
   if (x !== x) return sign | 0x7e00;
   const a = Math.abs(x);

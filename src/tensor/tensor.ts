@@ -66,6 +66,11 @@ export class Tensor {
     realize([this.node]);
     return decodeStorage(this.node.data!, this.dtype);
   }
+  /** Computes the data now (no copy) and returns this tensor, now a leaf. */
+  realize(): this {
+    realize([this.node]);
+    return this;
+  }
   /** Async toArray: compiles and runs without blocking the event loop's other work longer than needed. */
   async data(): Promise<Float64Array | Float32Array | Int32Array | Uint8Array> {
     await realizeAsync([this.node]);

@@ -87,7 +87,9 @@ export function genElementwise(k: ElementwiseKernel, slotShapes: SlotShapes): Ge
     'let o = 0;',
     openLoops(0, R, (l) => `d${l}`, [['a', loads.length]]),
   ];
-  const body = emitExpr(k.expr, 'v', (i) => readElem(`A${i}`, offAt('a', i, R), loads[i]!.dtype));
+  // Collapsed: contiguous loads index with the loop counter itself, broadcast scalars with 0.
+  const off = (i: number) => (collapse ? (modes[i] === 'flat' ? 'i0' : '0') : offAt('a', i, R));
+  const body = emitExpr(k.expr, 'v', (i) => readElem(`A${i}`, off(i), loads[i]!.dtype));
   src.push(body.code, writeElem('OUT', 'o', body.result, k.outDType), 'o++;', '}'.repeat(R));
   const params: ParamFn = (env) => {
     const shape = resolveShape(k.outShape, env);
@@ -158,13 +160,16 @@ export function genReduce(k: ReduceKernel, slotShapes: SlotShapes, reduceDType: 
     'let o = 0;',
     openLoops(0, K, (l) => `d${l}`, [['a', pl.length], ['e', el.length]]),
     cplx ? `let accr = ${init}, acci = 0;` : `let acc = ${init}, ai = 0, kk = 0;`,
+    collapse ? 'const row = i0 * d1;' : '',
     openLoops(K, Q, (l) => `d${l}`, [['a', pl.length]]),
   ];
-  const body = emitExpr(k.prologue, 'v', (i) => readElem(`A${i}`, offAt('a', i, K + Q), pl[i]!.dtype));
+  const pOff = (i: number) => (collapse ? (pm[i] === 'flat' ? 'row + i1' : '0') : offAt('a', i, K + Q));
+  const eOff = (i: number) => (collapse ? (em[i] === 'flat' ? 'i0' : '0') : offAt('e', i, K));
+  const body = emitExpr(k.prologue, 'v', (i) => readElem(`A${i}`, pOff(i), pl[i]!.dtype));
   src.push(body.code, accumulate(k.op, body.result, cplx && isComplex(inDType)), '}'.repeat(Q));
   let result: Val = accValue(k.op, reduceDType);
   if (k.epilogue) {
-    const ep = emitExpr(k.epilogue, 'w', (i) => readElem(`E${i}`, offAt('e', i, K), el[i]!.dtype), result);
+    const ep = emitExpr(k.epilogue, 'w', (i) => readElem(`E${i}`, eOff(i), el[i]!.dtype), result);
     src.push(ep.code);
     result = ep.result;
   }

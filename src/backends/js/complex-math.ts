@@ -4,9 +4,9 @@
 // these per element. To keep that loop free of allocation, closures and boxed
 // results, every function that yields a complex number writes it to the
 // module-level CX (CX[0] = re, CX[1] = im) and returns nothing; the kernel reads
-// CX immediately after the call. Real-valued results (cabs, cangle) are
-// returned directly. Nothing here is reentrant in the sense of holding CX across
-// a call to another function of this module unless noted in the code.
+// CX immediately after the call (any later call into this module, including
+// the ones these functions make internally, overwrites it). Real-valued results
+// (cabs, cangle) are returned directly.
 //
 // Results follow NumPy, which calls the C99 Annex G functions of the platform
 // libm: the same branch cuts, the same signed zeros on the cuts, the same
@@ -21,9 +21,8 @@
 /** Output slot for complex results: CX[0] = real part, CX[1] = imaginary part. */
 export const CX = new Float64Array(2);
 
-const PIO2 = Math.PI / 2;
-const PIO2_HI = 1.5707963267948966; // pi/2 rounded
-const PIO2_LO = 6.123233995736766e-17; // pi/2 - PIO2_HI
+const PIO2 = Math.PI / 2; // 1.5707963267948966, pi/2 rounded
+const PIO2_LO = 6.123233995736766e-17; // pi/2 - PIO2
 const LN2 = Math.LN2;
 const E = Math.E;
 const EPS = 2.220446049250313e-16; // 2^-52
@@ -625,7 +624,7 @@ export function cacos(x: number, y: number): void {
     return;
   }
   if (ax < SQRT_6_EPS / 4 && ay < SQRT_6_EPS / 4) {
-    CX[0] = PIO2_HI - (x - PIO2_LO); // pi/2 - z + O(z^3)
+    CX[0] = PIO2 - (x - PIO2_LO); // pi/2 - z + O(z^3)
     CX[1] = -y;
     return;
   }

@@ -15,7 +15,8 @@
 // Everything here is allocation-free and returns plain numbers.
 
 const SCRATCH = new Float64Array(1);
-const SCRATCH_LO = new Uint32Array(SCRATCH.buffer, 0, 1); // low word (little-endian)
+const SCRATCH_WORDS = new Uint32Array(SCRATCH.buffer);
+const LO = new Uint8Array(new Uint32Array([1]).buffer)[0] === 1 ? 0 : 1; // low word index (endianness)
 
 // erf(x) = x + x*R(x^2) on |x| < 0.84375
 const EFX = 1.28379167095512586316e-1; // 2/sqrt(pi) - 1
@@ -77,7 +78,7 @@ const SB5 = 2.55305040643316442583e3;
 const SB6 = 4.74528541206955367215e2;
 const SB7 = -2.24409524465858183362e1;
 
-/** erf(|x|)-ish core for |x| < 0.84375: returns R(x^2) with erf(x) = x + x*R. */
+/** R(x^2) with erf(x) = x + x*R, for |x| < 0.84375. */
 function erfSmallR(x: number): number {
   const z = x * x;
   const r = PP0 + z * (PP1 + z * (PP2 + z * (PP3 + z * PP4)));
@@ -108,7 +109,7 @@ function erfcTail(ax: number): number {
   // z = ax with the low 32 bits cleared, so z*z is exact and
   // -ax^2 = -z^2 + (z - ax)(z + ax) without rounding error in the big part.
   SCRATCH[0] = ax;
-  SCRATCH_LO[0] = 0;
+  SCRATCH_WORDS[LO] = 0;
   const z = SCRATCH[0]!;
   return (Math.exp(-z * z - 0.5625) * Math.exp((z - ax) * (z + ax) + r / q)) / ax;
 }

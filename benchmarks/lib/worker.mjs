@@ -1,0 +1,54 @@
+// Runs ONE run of ONE row's rlx side in a fresh process and prints JSON on the
+// last stdout line. Started by run.mjs as:
+//   node --expose-gc benchmarks/lib/worker.mjs <suite file> <row id> <timing JSON>
+// A fresh process per run keeps rows from sharing JIT state, compile cache or
+// heap garbage, and makes "several runs" sample process-to-process variance too.
+
+import { pathToFileURL, fileURLToPath } from 'node:url';
+import { dirname, resolve } from 'node:path';
+import { checksum } from './inputs.mjs';
+
+const here = dirname(fileURLToPath(import.meta.url));
+const [suiteFile, rowId, timingJson] = process.argv.slice(2);
+const timing = JSON.parse(timingJson);
+
+const suite = (await import(pathToFileURL(suiteFile).href)).default;
+const row = suite.rows.find((r) => r.id === rowId);
+if (!row) throw new Error(`row ${rowId} not in suite ${suite.name}`);
+const rlx = await import(pathToFileURL(resolve(here, '../../dist/index.js')).href);
+
+const gc = globalThis.gc ?? (() => {});
+const made = await row.rlx(rlx, { timing });
+const spec = typeof made === 'function' ? { fn: made } : made;
+const { fn } = spec;
+
+let out;
+const samples = [];
+try {
+  spec.before?.();
+  for (let w = 0; w < timing.warmup; w++) out = fn();
+  spec.afterWarmup?.();
+  gc();
+  for (let i = 0; i < timing.reps; i++) {
+    if (timing.gc === 'sample') gc();
+    const t0 = process.hrtime.bigint();
+    for (let k = 0; k < timing.inner; k++) out = fn();
+    const t1 = process.hrtime.bigint();
+    samples.push(Number(t1 - t0) / 1e9 / timing.inner);
+  }
+} finally {
+  spec.after?.();
+}
+const info = spec.info ? spec.info() : undefined;
+const isArr = ArrayBuffer.isView(out) && !(out instanceof DataView);
+const mem = process.memoryUsage();
+process.stdout.write(
+  '\n' +
+    JSON.stringify({
+      samples,
+      checksum: isArr ? checksum(out) : undefined,
+      info,
+      memory: { rssMB: Math.round(mem.rss / 2 ** 20), arrayBuffersMB: Math.round(mem.arrayBuffers / 2 ** 20) },
+    }) +
+    '\n',
+);

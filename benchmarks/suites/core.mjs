@@ -1,0 +1,102 @@
+// Core suite: what the fusing compiler and the compile cache buy on the JS backend.
+//
+// Row shape (see benchmarks/README.md):
+//   { id, description, timing?: { warmup, reps, inner, runs, gc },
+//     rlx: async (rlx, ctx) => fn | { fn, before?, afterWarmup?, after?, info? },
+//     peers: { numpy: { script: 'core.py', case: '<case>', args: {...} } } }
+// fn() is the timed call; if it returns a TypedArray, its checksum is compared
+// with the peer's result.
+
+import { ramp } from '../lib/inputs.mjs';
+
+const N = 10_000_000;
+const SMALL = 100;
+
+/** sqrt(a*a + b*b) * c + 1 on three realized float64 tensors of n elements. */
+function chain(rlx, n) {
+  const a = rlx.tensor(ramp(n, 1));
+  const b = rlx.tensor(ramp(n, 3));
+  const c = rlx.tensor(ramp(n, 7));
+  // A fresh lazy expression each call; toArray() realizes it AND copies the
+  // result (the only public materializers, toArray/data, both copy).
+  const expr = () => a.mul(a).add(b.mul(b)).sqrt().mul(c).add(1);
+  return { a, b, c, expr };
+}
+
+function kernelsOf(rlx, t) {
+  const plan = rlx.explain(t);
+  return { kernels: plan.kernels.length, peakMB: plan.peakBytes === undefined ? undefined : +(plan.peakBytes / 2 ** 20).toFixed(1) };
+}
+
+const big = { warmup: 1, reps: 5, inner: 1, runs: 3 };
+
+export default {
+  name: 'core',
+  description: 'Fused vs unfused elementwise chains on 10M float64, and the per-call cost of a compile-cache hit.',
+  rows: [
+    {
+      id: 'fused-chain-10M',
+      description: 'sqrt(a*a+b*b)*c+1, 10M float64, fusion on; fresh expression per call, toArray() (includes a 80 MB copy)',
+      timing: big,
+      rlx: (rlx) => {
+        const { expr } = chain(rlx, N);
+        let plan;
+        return {
+          fn: () => expr().toArray(),
+          afterWarmup: () => { plan = kernelsOf(rlx, expr()); },
+          info: () => plan,
+        };
+      },
+      peers: { numpy: { script: 'core.py', case: 'chain', args: { n: N } } },
+    },
+    {
+      id: 'unfused-chain-10M',
+      description: 'same expression with rlx.config.fusion = false (one kernel per op); NumPy is unfused anyway',
+      timing: big,
+      rlx: (rlx) => {
+        const { expr } = chain(rlx, N);
+        const saved = rlx.config.fusion;
+        let plan;
+        return {
+          fn: () => expr().toArray(),
+          before: () => { rlx.config.fusion = false; },
+          afterWarmup: () => { plan = kernelsOf(rlx, expr()); },
+          after: () => { rlx.config.fusion = saved; },
+          info: () => plan,
+        };
+      },
+      peers: { numpy: { script: 'core.py', case: 'chain', args: { n: N } } },
+    },
+    {
+      id: 'cached-5op-100',
+      description: 'abs(exp(x*2+1)-y) on 100 float64, fresh expression per call, toArray(); every call after the first is a compile-cache hit',
+      timing: { warmup: 2000, reps: 30, inner: 200, runs: 5 },
+      rlx: (rlx) => {
+        const x = rlx.tensor(ramp(SMALL, 1));
+        const y = rlx.tensor(ramp(SMALL, 3));
+        rlx.clearCache();
+        let s0;
+        return {
+          fn: () => x.mul(2).add(1).exp().sub(y).abs().toArray(),
+          afterWarmup: () => { s0 = rlx.cacheStats(); },
+          // Counters over the timed calls only: hits should equal timedCalls, misses 0.
+          info: () => {
+            const s = rlx.cacheStats();
+            return { hits: s.hits - s0.hits, misses: s.misses - s0.misses, compiles: s.compiles - s0.compiles, cached: s.size };
+          },
+        };
+      },
+      peers: { numpy: { script: 'core.py', case: 'five_op', args: { n: SMALL } } },
+    },
+    {
+      id: 'copy-10M',
+      description: 'reference: toArray() of an already-realized 10M float64 tensor = the copy the chain rows pay, vs ndarray.copy()',
+      timing: big,
+      rlx: (rlx) => {
+        const a = rlx.tensor(ramp(N, 1));
+        return () => a.toArray();
+      },
+      peers: { numpy: { script: 'core.py', case: 'copy', args: { n: N } } },
+    },
+  ],
+};
