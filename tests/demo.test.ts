@@ -13,4 +13,11 @@ describe('demo (built package)', () => {
     expect(Number(m![1])).toBeLessThan(1e-5);
     expect(out).toMatch(/1 kernel\(s\)/);
   });
+
+  it("another package can import { tensor } from 'rlx' (exports map + types), and the bin runs", () => {
+    const out = execFileSync(process.execPath, ['--input-type=module', '-e', "import { tensor } from 'rlx'; console.log(JSON.stringify(tensor([1, 2]).add(1).tolist()))"], { encoding: 'utf8' });
+    expect(out.trim()).toBe('[2,3]');
+    expect(existsSync('dist/index.d.ts')).toBe(true);
+    expect(execFileSync(process.execPath, ['dist/cli.js', 'info'], { encoding: 'utf8' })).toMatch(/^js\s+available/m);
+  });
 });

@@ -228,3 +228,15 @@ describe('lazy graphs', () => {
     expect(Array.from(d)).toEqual([1, 2, 3]);
   });
 });
+
+describe('epilogue legality', () => {
+  it('a view of a value derived from a reduction is not fused as an epilogue', () => {
+    const x = rlx.tensor([[1, 2], [3, 4], [5, 6]]);
+    const y = x.sum(1).mul(2); // [6, 14, 22]
+    const z = y.add(y.flip());
+    expect(z.tolist()).toEqual([28, 28, 28]);
+    const w = x.sum(1).mul(2).add(1); // a plain epilogue still fuses
+    expect(rlx.explain(w, { print: false }).kernels).toHaveLength(1);
+    expect(w.tolist()).toEqual([7, 15, 23]);
+  });
+});

@@ -119,8 +119,21 @@ export function fuse(g: Graph, opts: FusionOptions): FusedProgram {
     if (roots.size !== 1) continue;
     const G = [...roots][0]!;
     if (G === undefined || G === r || epilogueOf.has(G) || kind(G) !== 'elementwise' || !shapesEqual(G.shape, r.shape)) continue;
+    if (movesReducedValue(G, r)) continue;
     epilogueOf.set(G, r);
     R.delete(r);
+  }
+
+  // An epilogue sees the reduced value only at its own output index: a view
+  // (flip, transpose...) of something computed from r inside G would need others.
+  function movesReducedValue(G: Node, r: Node): boolean {
+    const dep = new Set<Node>([r]);
+    for (const m of nodes) {
+      if (group.get(m) !== G || !m.inputs.some((x) => dep.has(x))) continue;
+      if (kind(m) === 'movement') return true;
+      dep.add(m);
+    }
+    return false;
   }
 
   // 4. Slots and kernels, in topological order.
