@@ -10,6 +10,7 @@ import type { DType } from '../tensor/dtype.js';
 import { isComplex, realDType, complexDType, isFloat } from '../tensor/dtype.js';
 import { type Dim, type Shape, fmtShape, shapesEqual, staticSize } from '../tensor/shape.js';
 import { type Attrs, Node } from './ir.js';
+import { f16BitsToF32, f32ToF16Bits, bf16BitsToF32, f32ToBf16Bits } from '../tensor/half.js';
 
 export const UNARY_OPS = [
   'neg', 'abs', 'sign', 'exp', 'log', 'log1p', 'expm1', 'sqrt', 'rsqrt',
@@ -206,6 +207,27 @@ export function bind(op: Primitive, inputs: Node[], attrs: Attrs = {}): Node {
 
 /** Scalar literal node (shape []); value is [re, im] for complex dtypes. */
 export function constNode(value: number | readonly [number, number], dtype: DType): Node {
-  const v = typeof value === 'number' ? (isComplex(dtype) ? [value, 0] : value) : isComplex(dtype) ? [...value] : value[0];
+  // A literal takes its dtype's precision first (NEP 50: f32 tensor * 0.1 uses float32(0.1)).
+  const r = (x: number) => roundToDType(x, dtype);
+  const v = typeof value === 'number' ? (isComplex(dtype) ? [r(value), 0] : r(value)) : isComplex(dtype) ? [r(value[0]), r(value[1])] : r(value[0]);
   return new Node('const', [], { value: v }, [], dtype);
+}
+
+/** x rounded to the values dtype d can hold (casting semantics for literals). */
+export function roundToDType(x: number, d: DType): number {
+  switch (d) {
+    case 'float32':
+    case 'complex64':
+      return Math.fround(x);
+    case 'float16':
+      return f16BitsToF32(f32ToF16Bits(x));
+    case 'bfloat16':
+      return bf16BitsToF32(f32ToBf16Bits(Math.fround(x)));
+    case 'int32':
+      return Math.trunc(x) | 0;
+    case 'bool':
+      return x !== 0 ? 1 : 0;
+    default:
+      return x;
+  }
 }

@@ -211,6 +211,28 @@ export function splitComplex(a: NArr): { re: NArr; im: NArr } {
   return { re: { shape: [...a.shape], data: re }, im: { shape: [...a.shape], data: im } };
 }
 
+// ---- scalar references without a Math.* counterpart ----------------------------
+
+/** erf by the everywhere-positive series erf(x) = 2/√π · e^{-x²} · Σ x^{2n+1} 2^n / (1·3···(2n+1)). */
+export function naiveErf(x: number): number {
+  if (Number.isNaN(x)) return NaN;
+  if (Math.abs(x) > 6) return Math.sign(x);
+  let term = x,
+    sum = x;
+  for (let n = 1; n < 500 && Math.abs(term) > 1e-17 * Math.abs(sum); n++) {
+    term *= (2 * x * x) / (2 * n + 1);
+    sum += term;
+  }
+  return (2 / Math.sqrt(Math.PI)) * Math.exp(-x * x) * sum;
+}
+
+/** NumPy's round: half to even. */
+export function roundHalfEven(x: number): number {
+  if (!Number.isFinite(x)) return x;
+  if (Math.abs(x - Math.trunc(x)) === 0.5) return 2 * Math.round(x / 2);
+  return Math.round(x);
+}
+
 // ---- reductions ----------------------------------------------------------------
 
 export type ReduceKind = 'sum' | 'prod' | 'max' | 'min' | 'mean';

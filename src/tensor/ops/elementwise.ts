@@ -2,7 +2,7 @@
 
 import { bind, constNode, type BinaryOp, type UnaryOp } from '../../compiler/primitives.js';
 import type { Node } from '../../compiler/ir.js';
-import { type DType, type DTypeLike, type ScalarKind, toDType, promoteTypes, promoteWithScalar, isComplex, isInexact, DTYPE_INFO, realDType } from '../dtype.js';
+import { type DType, type DTypeLike, type ScalarKind, toDType, inexactDType, promoteTypes, promoteWithScalar, isComplex, isInexact, DTYPE_INFO, realDType } from '../dtype.js';
 import { DTypeError, ValueError } from '../errors.js';
 import { broadcastShapes, shapesEqual, type Dim } from '../shape.js';
 import { Tensor, type Operand } from '../tensor.js';
@@ -62,7 +62,8 @@ export function binary(op: BinaryOp, a: Operand, b: Operand): Tensor {
   else dt = promoteWithScalar((b as Tensor).dtype, scalarKind(a as number | boolean));
   if (isComplex(dt) && REAL_ONLY_BINARY.has(op)) throw new DTypeError(`${op}: complex values have no order / not defined for complex (got ${dt})`);
   if (dt === 'bool' && op === 'sub') throw new DTypeError('sub: not supported for bool operands (NumPy raises too); use logicalXor or cast to int32');
-  if (FLOAT_BINARY.has(op)) dt = floatFor(dt);
+  if (op === 'div') dt = inexactDType(dt); // true division: bool/int32 → float64
+  else if (FLOAT_BINARY.has(op)) dt = floatFor(dt);
   if (dt === 'bool' && op === 'pow') dt = 'int32';
   const an = a instanceof Tensor ? castNode(a.node, dt) : literal(a, dt);
   const bn = b instanceof Tensor ? castNode(b.node, dt) : literal(b, dt);
