@@ -205,12 +205,12 @@ export function bind(op: Primitive, inputs: Node[], attrs: Attrs = {}): Node {
   return n;
 }
 
-/** Scalar literal node (shape []); value is [re, im] for complex dtypes. */
-export function constNode(value: number | readonly [number, number], dtype: DType): Node {
+/** Literal node: one value broadcast to `shape` (no storage); [re, im] for complex dtypes. */
+export function constNode(value: number | readonly [number, number], dtype: DType, shape: Shape = []): Node {
   // A literal takes its dtype's precision first (NEP 50: f32 tensor * 0.1 uses float32(0.1)).
   const r = (x: number) => roundToDType(x, dtype);
   const v = typeof value === 'number' ? (isComplex(dtype) ? [r(value), 0] : r(value)) : isComplex(dtype) ? [r(value[0]), r(value[1])] : r(value[0]);
-  return new Node('const', [], { value: v }, [], dtype);
+  return new Node('const', [], { value: v }, shape, dtype);
 }
 
 /** x rounded to the values dtype d can hold (casting semantics for literals). */

@@ -1,7 +1,7 @@
 // Creating tensors: from JS data, and the NumPy constructors (zeros, arange, eye...).
 
 import { Node } from '../compiler/ir.js';
-import { constNode, bind } from '../compiler/primitives.js';
+import { constNode } from '../compiler/primitives.js';
 import { type DType, type DTypeLike, toDType, isComplex, DTYPE_INFO, defaultDTypeFor, type StorageArray } from './dtype.js';
 import { ShapeError, ValueError, DTypeError } from './errors.js';
 import { fmtShape } from './shape.js';
@@ -130,8 +130,7 @@ function flatten(d: NestedData, out: number[], cplx: boolean): void {
 export function full(shape: readonly number[], value: number | boolean, opts: { dtype?: DTypeLike; device?: string } = {}): Tensor {
   checkShape('full', shape);
   const dtype = opts.dtype ? toDType(opts.dtype) : typeof value === 'boolean' ? 'bool' : 'float64';
-  let c = constNode(Number(value), dtype);
-  if (shape.length > 0) c = bind('expand', [bind('reshape', [c], { shape: shape.map(() => 1) })], { shape: [...shape] });
+  const c = constNode(Number(value), dtype, shape);
   if (opts.device) c.device = opts.device;
   return new Tensor(c);
 }

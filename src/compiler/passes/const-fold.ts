@@ -3,7 +3,7 @@
 // agree bit for bit.
 
 import type { Node } from '../ir.js';
-import { bind, constNode, kindOf, type ElementwiseOp } from '../primitives.js';
+import { constNode, kindOf, type ElementwiseOp } from '../primitives.js';
 import { type Graph, rewriteGraph } from '../graph.js';
 import { constValue } from './const-value.js';
 import { evaluateScalar } from '../../backends/js/evaluate.js';
@@ -19,9 +19,7 @@ export function constFold(g: Graph): { graph: Graph; folded: number } {
     if (ins.some((x) => DTYPE_INFO[x.dtype].compute !== x.dtype)) return undefined;
     const value = evaluateScalar(n.op as ElementwiseOp, n.attrs, ins.map((x, i) => ({ value: vals[i]!, dtype: x.dtype })), n.dtype);
     folded++;
-    let c = constNode(value as number | [number, number], n.dtype);
-    if (n.shape.length > 0) c = bind('expand', [bind('reshape', [c], { shape: n.shape.map(() => 1) })], { shape: [...n.shape] });
-    return c;
+    return constNode(value as number | [number, number], n.dtype, n.shape);
   });
   return { graph, folded };
 }

@@ -28,12 +28,14 @@ function computeInFloat32(n: Node, ins: Node[]): Node {
 /** Legalizes g for backend; fills `records` with each node's dispatch choice. */
 export function legalize(g: Graph, backend: Backend, records: DispatchRecord[] = []): Graph {
   let cur = g;
+  const seen = new Set<Node>();
   for (let round = 0; round < 4; round++) {
     let changed = false;
     cur = rewriteGraph(cur, (n, ins) => {
       if (n.isLeaf || n.attrs['legal'] === true) return undefined;
       const choice = backend.dispatch(n);
-      if (round === 0 || choice !== 'native') records.push({ op: n.op, dtype: n.dtype, choice: choice ?? 'native' });
+      if (!seen.has(n)) records.push({ op: n.op, dtype: n.dtype, choice: choice ?? 'native' });
+      seen.add(n);
       if (choice === undefined) throw new LegalizationError(n.op, n.inputs[0]?.dtype ?? n.dtype, backend.name);
       if (choice === 'native') return undefined;
       changed = true;

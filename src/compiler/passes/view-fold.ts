@@ -3,7 +3,7 @@
 // becomes a single strided view at lowering time.
 
 import { shapesEqual, type Dim } from '../../tensor/shape.js';
-import type { Node } from '../ir.js';
+import { Node } from '../ir.js';
 import { bind } from '../primitives.js';
 import { type Graph, rewriteGraph } from '../graph.js';
 
@@ -25,6 +25,8 @@ function foldNode(n: Node, ins: Node[]): Node | undefined {
   const x = ins[0]!;
   if (!['reshape', 'permute', 'expand', 'slice'].includes(n.op)) return undefined;
   if (isIdentity(n, x)) return x;
+  // A view of a literal is the literal at the new shape.
+  if (x.op === 'const') return new Node('const', [], x.attrs, n.shape, x.dtype);
   if (x.op !== n.op) return undefined;
   const inner = x.inputs[0]!;
   switch (n.op) {

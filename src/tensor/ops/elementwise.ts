@@ -12,6 +12,7 @@ const scalarKind = (v: number | boolean): ScalarKind => (typeof v === 'boolean' 
 /** Broadcasts node x to `shape` with reshape (new leading 1s) + expand. */
 export function broadcastNode(x: Node, shape: readonly Dim[]): Node {
   if (shapesEqual(x.shape, shape)) return x;
+  if (x.op === 'const') return constNode(x.attrs['value'] as number, x.dtype, shape);
   let n = x;
   if (n.shape.length < shape.length) n = bind('reshape', [n], { shape: [...Array(shape.length - n.shape.length).fill(1), ...n.shape] });
   if (!shapesEqual(n.shape, shape)) n = bind('expand', [n], { shape: [...shape] });
@@ -23,8 +24,8 @@ export function castNode(x: Node, d: DType): Node {
 }
 
 /** A JS scalar as a literal node of dtype d. */
-function literal(v: number | boolean, d: DType): Node {
-  return constNode(typeof v === 'boolean' ? Number(v) : v, d);
+function literal(v: number | boolean, d: DType, shape: readonly Dim[] = []): Node {
+  return constNode(typeof v === 'boolean' ? Number(v) : v, d, shape);
 }
 
 // Ops whose result is inexact: integer inputs are first cast to the smallest float
@@ -44,10 +45,10 @@ export function unary(op: UnaryOp, x: Tensor): Tensor {
   if (d === 'bool' && (op === 'neg' || op === 'sign')) throw new DTypeError(`${op}: not supported for bool input (NumPy raises too); cast to int32 or a float first`);
   if (!isInexact(d)) {
     if (op === 'floor' || op === 'ceil' || op === 'round' || op === 'real' || op === 'conj') return x;
-    if (op === 'imag') return new Tensor(broadcastNode(literal(0, d), n.shape));
+    if (op === 'imag') return new Tensor(literal(0, d, n.shape));
   } else if (!isComplex(d)) {
     if (op === 'real' || op === 'conj') return x;
-    if (op === 'imag') return new Tensor(broadcastNode(literal(0, d), n.shape));
+    if (op === 'imag') return new Tensor(literal(0, d, n.shape));
   }
   if (FLOAT_UNARY.has(op)) n = castNode(n, floatFor(d));
   return new Tensor(bind(op, [n]));
@@ -65,9 +66,9 @@ export function binary(op: BinaryOp, a: Operand, b: Operand): Tensor {
   if (op === 'div') dt = inexactDType(dt); // true division: bool/int32 → float64
   else if (FLOAT_BINARY.has(op)) dt = floatFor(dt);
   if (dt === 'bool' && op === 'pow') dt = 'int32';
-  const an = a instanceof Tensor ? castNode(a.node, dt) : literal(a, dt);
-  const bn = b instanceof Tensor ? castNode(b.node, dt) : literal(b, dt);
-  const shape = broadcastShapes(op, an.shape, bn.shape);
+  const shape = broadcastShapes(op, a instanceof Tensor ? a.node.shape : [], b instanceof Tensor ? b.node.shape : []);
+  const an = a instanceof Tensor ? castNode(a.node, dt) : literal(a, dt, shape);
+  const bn = b instanceof Tensor ? castNode(b.node, dt) : literal(b, dt, shape);
   return new Tensor(bind(op, [broadcastNode(an, shape), broadcastNode(bn, shape)]));
 }
 
@@ -83,10 +84,10 @@ export function where(cond: Tensor, x: Operand, y: Operand): Tensor {
   else if (x instanceof Tensor) dt = promoteWithScalar(x.dtype, scalarKind(y as number));
   else if (y instanceof Tensor) dt = promoteWithScalar(y.dtype, scalarKind(x as number));
   else dt = scalarKind(x as number) === 'b' && scalarKind(y as number) === 'b' ? 'bool' : 'float64';
-  const xn = x instanceof Tensor ? castNode(x.node, dt) : literal(x, dt);
-  const yn = y instanceof Tensor ? castNode(y.node, dt) : literal(y, dt);
-  const c = cond.dtype === 'bool' ? cond.node : bind('ne', [cond.node, broadcastNode(literal(0, cond.dtype), cond.node.shape)]);
-  const shape = broadcastShapes('where', c.shape, xn.shape, yn.shape);
+  const shape = broadcastShapes('where', cond.node.shape, x instanceof Tensor ? x.node.shape : [], y instanceof Tensor ? y.node.shape : []);
+  const xn = x instanceof Tensor ? castNode(x.node, dt) : literal(x, dt, shape);
+  const yn = y instanceof Tensor ? castNode(y.node, dt) : literal(y, dt, shape);
+  const c = cond.dtype === 'bool' ? cond.node : bind('ne', [cond.node, literal(0, cond.dtype, cond.node.shape)]);
   return new Tensor(bind('where', [broadcastNode(c, shape), broadcastNode(xn, shape), broadcastNode(yn, shape)]));
 }
 
