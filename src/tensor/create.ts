@@ -3,7 +3,8 @@
 import { Node } from '../compiler/ir.js';
 import { constNode } from '../compiler/primitives.js';
 import { type DType, type DTypeLike, toDType, isComplex, DTYPE_INFO, defaultDTypeFor, type StorageArray } from './dtype.js';
-import { ShapeError, ValueError, DTypeError } from './errors.js';
+import { ShapeError, ValueError, DTypeError, DeviceError } from './errors.js';
+import { deviceNames } from '../backends/registry.js';
 import { fmtShape } from './shape.js';
 import { encodeValues } from './storage.js';
 import { Tensor } from './tensor.js';
@@ -44,6 +45,7 @@ function typedArrayDType(a: ArrayBufferView): DType {
  * interleaved (re, im) pairs. With `shape`, flat data is laid out row-major.
  */
 export function tensor(data: TensorData, opts: TensorOptions = {}): Tensor {
+  checkDevice('tensor', opts.device);
   if (data instanceof Tensor) return opts.dtype ? data.cast(opts.dtype) : data;
   let dtype = opts.dtype !== undefined ? toDType(opts.dtype) : undefined;
   let values: ArrayLike<number>;
@@ -129,6 +131,7 @@ function flatten(d: NestedData, out: number[], cplx: boolean): void {
 /** A tensor of `shape` filled with `value` (a broadcast literal; no memory until used). */
 export function full(shape: readonly number[], value: number | boolean, opts: { dtype?: DTypeLike; device?: string } = {}): Tensor {
   checkShape('full', shape);
+  checkDevice('full', opts.device);
   const dtype = opts.dtype ? toDType(opts.dtype) : typeof value === 'boolean' ? 'bool' : 'float64';
   const c = constNode(Number(value), dtype, shape);
   if (opts.device) c.device = opts.device;
@@ -138,6 +141,12 @@ export const zeros = (shape: readonly number[], opts: { dtype?: DTypeLike; devic
 export const ones = (shape: readonly number[], opts: { dtype?: DTypeLike; device?: string } = {}): Tensor => full(shape, 1, opts);
 export const zerosLike = (t: Tensor): Tensor => full(t.shape, 0, { dtype: t.dtype });
 export const onesLike = (t: Tensor): Tensor => full(t.shape, 1, { dtype: t.dtype });
+
+function checkDevice(op: string, device: string | undefined): void {
+  if (device !== undefined && !deviceNames().includes(device)) {
+    throw new DeviceError(`${op}: device '${device}' is not available (available: ${deviceNames().join(', ')}; see backends())`);
+  }
+}
 
 function checkShape(op: string, shape: readonly number[]): void {
   if (!Array.isArray(shape) || shape.some((d) => !Number.isInteger(d) || d < 0)) {
