@@ -5,4 +5,8 @@ export const config = {
   fusion: true,
   /** Compiled graphs kept in the cache (least recently used are dropped). */
   cacheSize: 2048,
+  /** Lazy graphs deeper than this are computed up to here when the next op is bound. */
+  maxGraphDepth: 2000,
+  /** Ops fused into one kernel at most (bounds generated code size and compile recursion). */
+  maxKernelOps: 1000,
 };

@@ -18,6 +18,8 @@ export interface Captured {
   key: string;
   /** User leaves ('buffer' or symbolic 'input') in slot order. */
   leaves: Node[];
+  /** Every node above the roots, inputs first. */
+  order: Node[];
 }
 
 /** Walks roots; returns the structural key (leaves numbered by first use) and the leaves. */
@@ -47,7 +49,7 @@ export function capture(roots: readonly Node[], device: string, fixedLeaves: rea
     }
   }
   parts.push('->' + roots.map((r) => index.get(r)).join(','));
-  return { key: parts.join('|'), leaves };
+  return { key: parts.join('|'), leaves, order };
 }
 
 /** Clones the user DAG into a private Graph whose leaves are 'input' slot nodes. */

@@ -37,6 +37,12 @@ export class Node {
   data: StorageArray | undefined;
   /** Pinned device, if the user chose one for this node. */
   device: string | undefined;
+  /** Nodes that use this one (distinct users, counted at construction). */
+  users = 0;
+  /** Longest path to a leaf, as of construction (an upper bound once inputs are realized; see refreshDepth). */
+  depth: number;
+  /** Depends on a symbolic graph input (cannot be computed outside a compiled graph). */
+  symbolic: boolean;
 
   constructor(op: Primitive, inputs: Node[], attrs: Attrs, shape: Shape, dtype: DType, data?: StorageArray) {
     this.op = op;
@@ -46,11 +52,22 @@ export class Node {
     this.dtype = dtype;
     this.data = data;
     this.device = undefined;
+    let depth = 0,
+      symbolic = op === 'input';
+    for (const x of new Set(inputs)) {
+      x.users++;
+      if (x.depth >= depth) depth = x.depth + 1;
+      symbolic ||= x.symbolic;
+    }
+    this.depth = depth;
+    this.symbolic = symbolic;
     scopes[scopes.length - 1]?.push(this);
   }
 
   /** Turns this node into a leaf holding `data` (materialization). */
   realize(data: StorageArray): void {
+    for (const x of new Set(this.inputs)) x.users--;
+    this.depth = 0;
     this.op = 'buffer';
     this.inputs = [];
     this.attrs = {};
@@ -60,6 +77,16 @@ export class Node {
   get isLeaf(): boolean {
     return this.inputs.length === 0;
   }
+}
+
+/** Recomputes the exact depth of n (its inputs may have been realized since it was built). */
+export function refreshDepth(n: Node): number {
+  for (const m of topoSort([n])) {
+    let d = 0;
+    for (const x of m.inputs) if (x.depth >= d) d = x.depth + 1;
+    m.depth = d;
+  }
+  return n.depth;
 }
 
 /** Nodes reachable from `roots`, inputs before users (iterative: graphs can be deep). */

@@ -9,7 +9,9 @@ import { DTypeError, ShapeError } from '../tensor/errors.js';
 import type { DType } from '../tensor/dtype.js';
 import { isComplex, realDType, complexDType, isFloat } from '../tensor/dtype.js';
 import { type Dim, type Shape, fmtShape, shapesEqual, staticSize } from '../tensor/shape.js';
-import { type Attrs, Node } from './ir.js';
+import { type Attrs, Node, refreshDepth } from './ir.js';
+import { config } from './config.js';
+import { realize } from './realize.js';
 import { f16BitsToF32, f32ToF16Bits, bf16BitsToF32, f32ToBf16Bits } from '../tensor/half.js';
 
 export const UNARY_OPS = [
@@ -200,6 +202,10 @@ export const kindOf = (op: Primitive): OpKind => PRIMITIVES[op].kind;
 /** Creates the node for primitive `op` applied to `inputs`, after its shape/dtype rule. */
 export function bind(op: Primitive, inputs: Node[], attrs: Attrs = {}): Node {
   const { shape, dtype } = PRIMITIVES[op].infer(inputs, attrs);
+  // A lazy graph never grows without bound: past the depth limit the deepest
+  // inputs are computed now (they become leaves).
+  const deep = inputs.filter((x) => x.depth >= config.maxGraphDepth && !x.symbolic && refreshDepth(x) >= config.maxGraphDepth);
+  if (deep.length) realize(deep);
   const n = new Node(op, inputs, attrs, shape, dtype);
   for (const x of inputs) if (x.device !== undefined) n.device = x.device;
   return n;

@@ -4,6 +4,7 @@
 import { DeviceError, ValueError } from '../tensor/errors.js';
 import { defaultDevice } from '../backends/registry.js';
 import type { Node } from './ir.js';
+import { kindOf } from './primitives.js';
 import { capture, buildGraph } from './graph.js';
 import { cacheGet, cachePut } from './cache.js';
 import { compileGraph } from './compile.js';
@@ -17,15 +18,43 @@ export function deviceOf(roots: readonly Node[]): string {
   return pinned.size ? [...pinned][0]! : defaultDevice();
 }
 
+/**
+ * Interior nodes of the graph above `roots` that some node outside this graph also
+ * uses: computing them now (as extra outputs) keeps a loop that realizes only part
+ * of its state (x but not v in x += v dt; v -= x dt) from growing v's graph forever.
+ * Views are followed down to the computation they view.
+ */
+export function escapingNodes(order: readonly Node[], roots: readonly Node[]): Node[] {
+  const inGraph = new Map<Node, number>();
+  for (const n of order) for (const x of new Set(n.inputs)) inGraph.set(x, (inGraph.get(x) ?? 0) + 1);
+  const rootSet = new Set(roots);
+  const extra = new Set<Node>();
+  for (const n of order) {
+    if (n.isLeaf || rootSet.has(n) || n.symbolic || n.users <= (inGraph.get(n) ?? 0)) continue;
+    let m = n;
+    while (kindOf(m.op) === 'movement') m = m.inputs[0]!;
+    if (!m.isLeaf && !rootSet.has(m)) extra.add(m);
+  }
+  return [...extra];
+}
+
 /** Executable for the graph above `roots` (compiled on a cache miss). */
-export function executableFor(roots: readonly Node[], device: string, fixedLeaves: readonly Node[] = [], extraNodes: readonly Node[] = []): { exe: Executable; leaves: Node[] } {
-  const cap = capture(roots, `${device}${config.fusion ? '' : ':nofuse'}`, fixedLeaves);
+export function executableFor(roots: readonly Node[], device: string, fixedLeaves: readonly Node[] = [], extraNodes: readonly Node[] = []): { exe: Executable; leaves: Node[]; roots: readonly Node[] } {
+  const tag = `${device}${config.fusion ? '' : ':nofuse'}`;
+  let cap = capture(roots, tag, fixedLeaves);
+  if (fixedLeaves.length === 0) {
+    const extra = escapingNodes(cap.order, roots);
+    if (extra.length) {
+      roots = [...roots, ...extra];
+      cap = capture(roots, tag);
+    }
+  }
   let exe = cacheGet(cap.key);
   if (!exe) {
     exe = compileGraph(buildGraph(roots, cap.leaves, extraNodes), { device, fusion: config.fusion });
     cachePut(cap.key, exe);
   }
-  return { exe, leaves: cap.leaves };
+  return { exe, leaves: cap.leaves, roots };
 }
 
 /** Computes the data of every root that is not a leaf yet. */
@@ -33,12 +62,12 @@ export function realize(roots: readonly Node[]): void {
   const pending = [...new Set(roots.filter((n) => n.op !== 'buffer'))];
   if (pending.length === 0) return;
   const device = deviceOf(pending);
-  const { exe, leaves } = executableFor(pending, device);
+  const { exe, leaves, roots: all } = executableFor(pending, device);
   for (const l of leaves) {
     if (l.op === 'input') throw new ValueError(`cannot compute a tensor that depends on the symbolic input '${String(l.attrs['name'])}' of a graph; compile the graph and run it instead`);
   }
   const outs = exe.run(leaves.map((l) => ({ data: l.data!, shape: l.shape as number[] })));
-  pending.forEach((n, i) => n.realize(outs[i]!));
+  all.forEach((n, i) => n.realize(outs[i]!));
 }
 
 /** Async realize: yields to the event loop first (the js backend then computes on this thread). */

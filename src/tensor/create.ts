@@ -46,7 +46,7 @@ function typedArrayDType(a: ArrayBufferView): DType {
  */
 export function tensor(data: TensorData, opts: TensorOptions = {}): Tensor {
   checkDevice('tensor', opts.device);
-  if (data instanceof Tensor) return opts.dtype ? data.cast(opts.dtype) : data;
+  if (data instanceof Tensor) return opts.dtype !== undefined ? data.cast(opts.dtype) : data;
   let dtype = opts.dtype !== undefined ? toDType(opts.dtype) : undefined;
   let values: ArrayLike<number>;
   let shape: number[];
@@ -132,7 +132,7 @@ function flatten(d: NestedData, out: number[], cplx: boolean): void {
 export function full(shape: readonly number[], value: number | boolean, opts: { dtype?: DTypeLike; device?: string } = {}): Tensor {
   checkShape('full', shape);
   checkDevice('full', opts.device);
-  const dtype = opts.dtype ? toDType(opts.dtype) : typeof value === 'boolean' ? 'bool' : 'float64';
+  const dtype = opts.dtype !== undefined ? toDType(opts.dtype) : typeof value === 'boolean' ? 'bool' : 'float64';
   const c = constNode(Number(value), dtype, shape);
   if (opts.device) c.device = opts.device;
   return new Tensor(c);
@@ -159,7 +159,7 @@ export function arange(start: number, stop?: number, step = 1, opts: { dtype?: D
   if (stop === undefined) [start, stop] = [0, start];
   if (step === 0 || !Number.isFinite(step)) throw new ValueError(`arange: step must be finite and non-zero, got ${step}`);
   const n = Math.max(0, Math.ceil((stop - start) / step));
-  const dtype = opts.dtype ? toDType(opts.dtype) : 'float64';
+  const dtype = opts.dtype !== undefined ? toDType(opts.dtype) : 'float64';
   const v = new Float64Array(n);
   for (let i = 0; i < n; i++) v[i] = start + i * step;
   return fromStorage(encodeValues(v, dtype), [n], dtype);
@@ -174,14 +174,14 @@ export function linspace(start: number, stop: number, num = 50, opts: { endpoint
   const v = new Float64Array(num);
   for (let i = 0; i < num; i++) v[i] = div > 0 ? start + i * step : start;
   if (endpoint && num > 1) v[num - 1] = stop;
-  const dtype = opts.dtype ? toDType(opts.dtype) : 'float64';
+  const dtype = opts.dtype !== undefined ? toDType(opts.dtype) : 'float64';
   return fromStorage(encodeValues(v, dtype), [num], dtype);
 }
 
 /** eye(n, m = n, {k, dtype}): ones on the k-th diagonal. */
 export function eye(n: number, m = n, opts: { k?: number; dtype?: DTypeLike } = {}): Tensor {
   checkShape('eye', [n, m]);
-  const dtype = opts.dtype ? toDType(opts.dtype) : 'float64';
+  const dtype = opts.dtype !== undefined ? toDType(opts.dtype) : 'float64';
   const k = opts.k ?? 0;
   const lanes = DTYPE_INFO[dtype].lanes;
   const v = new Float64Array(n * m * lanes);

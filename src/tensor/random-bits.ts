@@ -11,15 +11,22 @@
 //     iota(count) cut into two halves that are hashed as pairs (i, h + i).
 //
 // The code lives in ./random/: options.ts (layout option, argument checks),
-// threefry.ts (the hash), keys.ts (PRNGKey data, split, fold_in), bits.ts (raw
-// bits), samplers.ts (uniform, normal, Bernoulli, randint) and erfinv.ts. This
-// module keeps the original import path and exactly the original exports.
+// threefry.ts (the hash, keys: PRNGKey data, split, fold_in, and raw bits),
+// samplers.ts (uniform, normal, Bernoulli, randint) and erfinv.ts. This module
+// keeps the original import path and exactly the original exports.
 
 export type { ThreefryLayout, RandomOptions } from './random/options.js';
 export { DEFAULT_LAYOUT } from './random/options.js';
-export { threefry2x32, threefry2x32Into, threefry2x32Jax } from './random/threefry.js';
-export { keyData, splitKeyData, foldIn } from './random/keys.js';
-export { randomBits32, randomBits64 } from './random/bits.js';
+export {
+  threefry2x32,
+  threefry2x32Into,
+  threefry2x32Jax,
+  keyData,
+  splitKeyData,
+  foldIn,
+  randomBits32,
+  randomBits64,
+} from './random/threefry.js';
 export { erfinv } from './random/erfinv.js';
 export type { BernoulliOptions } from './random/samplers.js';
 export {

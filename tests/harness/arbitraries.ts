@@ -13,7 +13,7 @@ import { sizeOf, type NArr } from './naive.js';
  * two cores; RLX_FC_RUNS=500 (say) turns the same properties into a soak test.
  */
 const envRuns = Number(process.env['RLX_FC_RUNS']);
-export const RUNS = Number.isFinite(envRuns) && envRuns > 0 ? envRuns : 40;
+export const RUNS = Number.isFinite(envRuns) && envRuns > 0 ? envRuns : 100;
 /** Fewer runs for the expensive properties (every axis subset, matmul, chained views). */
 export const FEW = Math.max(5, Math.round(RUNS / 2));
 

@@ -104,6 +104,24 @@ describe('naive reference against NumPy / CPython', () => {
     expect(() => N.reduce(N.filled([3, 0], 0), 'max', 1)).toThrow(N.NaiveShapeError);
     expect(N.reduce(N.filled([0, 3], 0), 'max', 1).shape).toEqual([0]);
   });
+  it('roundF16 matches np.float16; roundBF16 rounds to 8 significant bits, ties to even', () => {
+    const f16: [number, number][] = [
+      [0.1, 0.0999755859375],
+      [65519, 65504],
+      [65520, Infinity],
+      [2 ** -24, 5.960464477539063e-8],
+      [2 ** -25, 0],
+      [3 * 2 ** -25, 1.1920928955078125e-7],
+      [1 / 3, 0.333251953125],
+      [-2.7182818, -2.71875],
+    ];
+    for (const [x, want] of f16) expect(N.roundF16(x), String(x)).toBe(want);
+    expect(N.roundBF16(0.1)).toBe(0.10009765625);
+    expect(N.roundBF16(1 + 2 ** -8)).toBe(1);
+    expect(N.roundBF16(1 + 3 * 2 ** -8)).toBe(1 + 2 ** -6);
+    expect(N.roundBF16(3.4e38)).toBe(Infinity);
+    expect(N.roundBF16(NaN)).toBeNaN();
+  });
   it('broadcasting and concat/stack', () => {
     expect(N.broadcastShapes([2, 1, 3], [4, 1], [])).toEqual([2, 4, 3]);
     expect(() => N.broadcastShapes([2, 3], [3, 2])).toThrow(N.NaiveShapeError);

@@ -233,6 +233,30 @@ export function roundHalfEven(x: number): number {
   return Math.round(x);
 }
 
+
+/** Round-to-nearest-even onto a binary float grid with `mant` fraction bits, min exponent emin, largest finite value max. */
+function roundToGrid(x: number, mant: number, emin: number, max: number): number {
+  if (!Number.isFinite(x) || x === 0) return x;
+  const a = Math.abs(x);
+  let e = Math.floor(Math.log2(a));
+  if (2 ** e > a) e--;
+  else if (2 ** (e + 1) <= a) e++;
+  e = Math.max(e, emin);
+  const ulp = 2 ** (e - mant);
+  const q = a / ulp;
+  let r = Math.floor(q);
+  const frac = q - r;
+  if (frac > 0.5 || (frac === 0.5 && r % 2 === 1)) r++;
+  const v = r * ulp;
+  return Math.sign(x) * (v > max ? Infinity : v);
+}
+
+/** Nearest IEEE half (float16) value, ties to even; overflow to ±inf. */
+export const roundF16 = (x: number): number => roundToGrid(x, 10, -14, 65504);
+
+/** Nearest bfloat16 value (8-bit significand, float32 exponent range), ties to even. */
+export const roundBF16 = (x: number): number => roundToGrid(x, 7, -126, (2 - 2 ** -7) * 2 ** 127);
+
 // ---- reductions ----------------------------------------------------------------
 
 export type ReduceKind = 'sum' | 'prod' | 'max' | 'min' | 'mean';

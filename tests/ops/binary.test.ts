@@ -53,6 +53,7 @@ describe.each(DEVICES)('binary elementwise ops on %s', (device) => {
         fc.property(pairArb(lhs, rhs), ([a, b]) => {
           const r = toTensor(a, device)[op](toTensor(b, device));
           expect(r.dtype).toBe('float64');
+          expect(r.device, 'the result stays pinned to the device of its inputs').toBe(device);
           expectTensor(r, N.binary(a, b, f), tol, `${op} [${a.shape}] [${b.shape}]`);
         }),
         runs(),

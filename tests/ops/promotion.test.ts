@@ -70,37 +70,46 @@ describe.each(DEVICES)('ops produce the promoted dtypes on %s', (device) => {
   const two = (dt: DType) => rlx.full([2], dt === 'bool' ? 1 : 2, { dtype: dt }).on(device);
 
   it('add / mul / maximum of every dtype pair: dtype from the table, values computed in it', () => {
+    const bad: string[] = [];
+    const check = (what: string, got: unknown, want: unknown) => {
+      if (JSON.stringify(got) !== JSON.stringify(want)) bad.push(`${what}: got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);
+    };
     for (const x of ORDER) {
       for (const y of ORDER) {
         const want = expected(x, y);
-        const s = one(x).add(two(y));
-        expect(s.dtype, `${x} + ${y}`).toBe(want);
         const vy = y === 'bool' ? 1 : 2; // two('bool') is True
-        const vals = [...s.toArray()];
-        if (want === 'bool') expect(vals, `${x} + ${y}`).toEqual([1, 1]);
-        else if (want === 'complex64' || want === 'complex128') expect(vals, `${x} + ${y}`).toEqual([1 + vy, 0, 1 + vy, 0]);
-        else expect(vals, `${x} + ${y}`).toEqual([1 + vy, 1 + vy]);
-        expect(one(x).mul(two(y)).dtype, `${x} * ${y}`).toBe(want);
+        const s = one(x).add(two(y));
+        check(`${x} + ${y} dtype`, s.dtype, want);
+        const sum = want === 'bool' ? 1 : 1 + vy;
+        check(`${x} + ${y} values`, [...s.toArray()], want.startsWith('complex') ? [sum, 0, sum, 0] : [sum, sum]);
+        check(`${x} * ${y} dtype`, one(x).mul(two(y)).dtype, want);
         if (!want.startsWith('complex')) {
-          expect(one(x).maximum(two(y)).dtype, `maximum(${x}, ${y})`).toBe(want);
-          expect([...one(x).maximum(two(y)).toArray()], `maximum(${x}, ${y})`).toEqual([vy, vy]);
+          check(`maximum(${x}, ${y}) dtype`, one(x).maximum(two(y)).dtype, want);
+          check(`maximum(${x}, ${y}) values`, [...one(x).maximum(two(y)).toArray()], [vy, vy]);
         }
       }
     }
+    expect(bad, `${bad.length} of ${ORDER.length ** 2} pairs wrong`).toEqual([]);
   });
 
   it('comparisons give bool for every real pair; where promotes its branches', () => {
     const cond = rlx.tensor([true, false]).on(device);
+    const bad: string[] = [];
     for (const x of ORDER) {
       for (const y of ORDER) {
         if (!x.startsWith('complex') && !y.startsWith('complex')) {
-          expect(one(x).lt(two(y)).dtype).toBe('bool');
-          expect([...one(x).lt(two(y)).toArray()], `${x} < ${y}`).toEqual(y === 'bool' ? [0, 0] : [1, 1]);
+          const r = one(x).lt(two(y));
+          if (r.dtype !== 'bool') bad.push(`${x} < ${y} dtype ${r.dtype}`);
+          const v = [...r.toArray()];
+          const want = y === 'bool' ? [0, 0] : [1, 1];
+          if (JSON.stringify(v) !== JSON.stringify(want)) bad.push(`${x} < ${y}: got ${JSON.stringify(v)}, want ${JSON.stringify(want)}`);
         }
-        expect(one(x).eq(two(y)).dtype).toBe('bool');
-        expect(rlx.where(cond, one(x), two(y)).dtype, `where(${x}, ${y})`).toBe(expected(x, y));
+        if (one(x).eq(two(y)).dtype !== 'bool') bad.push(`${x} == ${y} not bool`);
+        const w = rlx.where(cond, one(x), two(y));
+        if (w.dtype !== expected(x, y)) bad.push(`where(${x}, ${y}) dtype ${w.dtype}`);
       }
     }
+    expect(bad, `${bad.length} wrong`).toEqual([]);
   });
 
   it('division is inexact: int32 / int32 → float64, and bool / bool → float64 like NumPy (np.true_divide)', () => {

@@ -211,6 +211,16 @@ describe.each(DEVICES)('matmul / dot / outer on %s', (device) => {
     );
   });
 
+  it('matmul with constant operands (ones / zeros / full, i.e. lazy literals) and with eye', () => {
+    const m = rlx.tensor([[1, 2], [3, 4]]).on(device);
+    expect([...rlx.ones([2, 2]).on(device).matmul(rlx.ones([2, 2]).on(device)).toArray()]).toEqual([2, 2, 2, 2]);
+    expect([...rlx.full([2, 2], 3).on(device).matmul(m).toArray()]).toEqual([12, 18, 12, 18]);
+    expect([...m.matmul(rlx.full([2, 2], 3).on(device)).toArray()]).toEqual([9, 9, 21, 21]);
+    expect([...rlx.ones([3]).on(device).dot(rlx.ones([3]).on(device)).toArray()]).toEqual([3]);
+    expect([...rlx.zeros([2, 0]).on(device).matmul(rlx.zeros([0, 3]).on(device)).toArray()]).toEqual([0, 0, 0, 0, 0, 0]);
+    expect([...rlx.eye(2).on(device).matmul(m).toArray()]).toEqual([1, 2, 3, 4]);
+  });
+
   it('dot / outer; matmul dtypes (bool@bool → bool, int32@int32 → int32, float32@float64 → float64)', () => {
     const v = rlx.tensor([1, 2, 3]).on(device);
     expect(v.dot(v).item()).toBe(14);

@@ -9,8 +9,7 @@ import * as rlx from '../../src/index.js';
 import { ax, ix, rg, s, tail } from '../../src/index.js';
 import { DEVICES } from '../harness/devices.js';
 import * as N from '../harness/naive.js';
-import { broadcastShapesArb, expectTensor, FEW, narrOf, RUNS, runs, shapeArb } from '../harness/arbitraries.js';
-import { toTensor } from '../harness/arbitraries.js';
+import { broadcastShapesArb, expectTensor, FEW, narrOf, RUNS, runs, shapeArb, toTensor } from '../harness/arbitraries.js';
 
 const EXACT = { rtol: 0, atol: 0 };
 
@@ -285,6 +284,46 @@ describe.each(DEVICES)('views on %s', (device) => {
     expectTensor(v1, N.slice(iota([3, 4]), [{ step: -1 }, { start: 1, stop: 3 }]), EXACT, 'v1');
     expectTensor(v2, N.unary(N.transpose(iota([3, 4])), (x) => x + 1), EXACT, 'v2');
     expectTensor(v1.add(v1), N.unary(N.slice(iota([3, 4]), [{ step: -1 }, { start: 1, stop: 3 }]), (x) => 2 * x), EXACT, 'v1 + v1 after realize');
+  });
+});
+
+describe.each(DEVICES)('views of non-float64 data on %s', (device) => {
+  const DTS = ['int32', 'float32', 'float16', 'bfloat16', 'bool', 'complex64', 'complex128'] as const;
+  type DT = (typeof DTS)[number] | 'float64';
+  /** A chain on dtype dt: [tensor, naive] (small integers, exact in every dtype; bool 0/1; complex (k, -k/2)). */
+  const chainOf = (shape: number[], steps: Step[], dt: DT): [rlx.Tensor, N.NArr] => {
+    const cplx = dt.startsWith('complex');
+    const n = N.sizeOf(shape);
+    const vals = Array.from({ length: n }, (_, i) => (dt === 'bool' ? (i % 3 === 0 ? 1 : 0) : (i % 50) - 20));
+    const a0: N.NArr = cplx ? N.make(shape, vals.flatMap((v) => [v, -v / 2]), true) : N.make(shape, vals);
+    let t = rlx.tensor(Float64Array.from(a0.data), { shape, dtype: dt }).on(device);
+    let a = a0;
+    for (const st of steps) [t, a] = applyStep(t, a, st);
+    return [t, a];
+  };
+
+  it('random view chains on int32 / float32 / float16 / bfloat16 / bool / complex data, then x + x', () => {
+    fc.assert(
+      fc.property(shapeArb(), fc.array(stepArb, { minLength: 1, maxLength: 4 }), fc.constantFrom(...DTS), (shape, steps, dt) => {
+        const [t, a] = chainOf(shape, steps, dt);
+        expect(t.dtype).toBe(dt);
+        const twice = dt === 'bool' ? a : { ...a, data: a.data.map((v) => 2 * v) };
+        expectTensor(t.add(t), twice, EXACT, `${dt} x + x after the chain ${JSON.stringify(steps)} from [${shape}]`);
+      }),
+      runs(),
+    );
+  });
+
+  it('a bare view chain (no op on top) realizes to the viewed values, every dtype', () => {
+    fc.assert(
+      fc.property(shapeArb(), fc.array(stepArb, { minLength: 1, maxLength: 4 }), fc.constantFrom('float64', ...DTS), (shape, steps, dt) => {
+        const [t, a] = chainOf(shape, steps, dt);
+        expectTensor(t, a, EXACT, `${dt} bare chain ${JSON.stringify(steps)} from [${shape}]`);
+      }),
+      runs(),
+    );
+    // The smallest case: a transposed matrix flattened.
+    expect([...rlx.tensor([[0, 1], [2, 3]]).on(device).T.reshape(-1).toArray()]).toEqual([0, 2, 1, 3]);
   });
 });
 

@@ -7,6 +7,7 @@ import type { ElementwiseKernel, Instr } from '../../compiler/kernel.js';
 import type { ElementwiseOp } from '../../compiler/primitives.js';
 import { genElementwise } from './codegen-loops.js';
 import { makeKernel } from './runtime.js';
+import { decodeStorage } from '../../tensor/storage.js';
 
 const cache = new Map<string, (B: unknown[], P: number[]) => void>();
 
@@ -20,5 +21,6 @@ export function evaluateScalar(op: ElementwiseOp, attrs: Attrs, args: { value: n
   if (!fn) cache.set(g.source, (fn = makeKernel(g.source)));
   const out = allocStorage(outDType, 1);
   fn([out], g.params(new Map()));
-  return DTYPE_INFO[outDType].lanes === 2 ? [out[0]!, out[1]!] : out[0]!;
+  const v = decodeStorage(out, outDType); // float16/bfloat16 storage holds bits
+  return DTYPE_INFO[outDType].lanes === 2 ? [v[0]!, v[1]!] : v[0]!;
 }

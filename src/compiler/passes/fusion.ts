@@ -16,6 +16,7 @@ import type { Expr, Instr, Kernel, Load, SlotInfo, ViewStep } from '../kernel.js
 import { chainFolds } from '../view.js';
 import { constValue } from './const-value.js';
 import { attrsKey } from '../ir.js';
+import { config } from '../config.js';
 
 export interface FusionOptions {
   /** When false every compute node is its own kernel (for measuring what fusion buys). */
@@ -46,19 +47,13 @@ export function fuse(g: Graph, opts: FusionOptions): FusedProgram {
     if (v === undefined) pureMemo.set(x, (v = pureView(x.inputs[0]!)));
     return v;
   };
-  const flatMemo = new Map<Node, boolean>();
-  const flatContiguous = (x: Node): boolean => {
-    if (x.op === 'input' || x.op === 'const' || R.has(x) || constValue(x) !== undefined) return true;
-    let v = flatMemo.get(x);
-    if (v !== undefined) return v;
-    const k = kind(x);
-    v = k === 'elementwise' ? x.inputs.every(flatContiguous) : x.op === 'reshape' ? flatContiguous(x.inputs[0]!) : k !== 'movement';
-    flatMemo.set(x, v);
-    return v;
-  };
+  // Whether a node reads its inputs in row-major order all the way down (so a
+  // reshape above it needs no copy). Filled in topological order below.
+  const flat = new Map<Node, boolean>();
+  const flatContiguous = (x: Node): boolean => R.has(x) || (flat.get(x) ?? true);
   const staticChainFolds = (n: Node): boolean => {
-    const chain: ViewStep[] = [];
-    let b = n;
+    const chain: ViewStep[] = [stepOf(n)];
+    let b = n.inputs[0]!;
     while (kind(b) === 'movement' && !R.has(b)) {
       chain.unshift(stepOf(b));
       b = b.inputs[0]!;
@@ -68,6 +63,14 @@ export function fuse(g: Graph, opts: FusionOptions): FusedProgram {
   };
 
   // 1. Realization forced by the kind of node.
+  for (const n of nodes) {
+    const k0 = kind(n);
+    if (outputs.has(n) || k0 === 'reduce' || k0 === 'opaque' || k0 === 'composite') R.add(n);
+  }
+  for (const n of nodes) {
+    const k0 = kind(n);
+    flat.set(n, n.op === 'input' || n.op === 'const' || R.has(n) || k0 === 'elementwise' ? n.inputs.every(flatContiguous) : n.op === 'reshape' ? flatContiguous(n.inputs[0]!) : k0 !== 'movement');
+  }
   for (const n of nodes) {
     if (n.op === 'input') continue;
     const k = kind(n);
@@ -86,6 +89,7 @@ export function fuse(g: Graph, opts: FusionOptions): FusedProgram {
 
   // 2. Groups, users first: a node joins its users' kernel when they share one.
   const group = new Map<Node, Node>();
+  const groupSize = new Map<Node, number>();
   for (let i = nodes.length - 1; i >= 0; i--) {
     const n = nodes[i]!;
     if (n.op === 'input' || n.op === 'const') continue;
@@ -102,8 +106,11 @@ export function fuse(g: Graph, opts: FusionOptions): FusedProgram {
       if ((kc === 'elementwise' || kc === 'movement' || kc === 'reduce') && gc) gs.add(gc);
       else boundary = true;
     }
-    if (gs.size === 1 && !boundary) group.set(n, [...gs][0]!);
-    else {
+    const g1 = gs.size === 1 && !boundary ? [...gs][0]! : undefined;
+    if (g1 && (groupSize.get(g1) ?? 0) < config.maxKernelOps) {
+      group.set(n, g1);
+      groupSize.set(g1, (groupSize.get(g1) ?? 0) + 1);
+    } else {
       R.add(n);
       group.set(n, n);
     }
@@ -156,13 +163,13 @@ export function fuse(g: Graph, opts: FusionOptions): FusedProgram {
     const loadIndex = new Map<string, number>();
     const memo = new Map<string, number>();
     const emit = (n: Node, path: ViewStep[], pk: string): number => {
-      const key = n.op === 'const' ? `c${n.id}` : `${n.id}@${pk}`;
+      const key = n.op === 'const' && !R.has(n) ? `c${n.id}` : `${n.id}@${pk}`;
       const hit = memo.get(key);
       if (hit !== undefined) return hit;
       let idx: number;
       if (n === acc) {
         instrs.push({ op: 'acc', dtype: n.dtype });
-      } else if (n.op === 'const') {
+      } else if (n.op === 'const' && !(R.has(n) && n !== root)) {
         instrs.push({ op: 'const', value: n.attrs['value'] as number | number[], dtype: n.dtype });
       } else if (n.op === 'input' || (R.has(n) && n !== root)) {
         const chain = [...path].reverse();

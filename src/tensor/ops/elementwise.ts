@@ -105,7 +105,10 @@ export function complex(re: Operand, im: Operand): Tensor {
     const c = bind('complex', [literal(re, 'float64'), literal(im, 'float64')]);
     return new Tensor(c);
   }
-  const d = (t: Operand): DType => (t instanceof Tensor ? (isInexact(t.dtype) ? realDType(t.dtype) : 'float64') : 'float64');
+  const d = (t: Operand): DType => {
+    if (t instanceof Tensor && isComplex(t.dtype)) throw new DTypeError(`complex: real and imaginary parts must be real, got ${t.dtype}`);
+    return t instanceof Tensor ? (isInexact(t.dtype) ? t.dtype : 'float64') : 'float64';
+  };
   let dt: DType = re instanceof Tensor && im instanceof Tensor ? promoteTypes(d(re), d(im)) : re instanceof Tensor ? d(re) : d(im);
   if (DTYPE_INFO[dt].compute === 'float32' && dt !== 'float32') dt = 'float32';
   if (isComplex(dt)) throw new DTypeError(`complex: inputs must be real, got ${dt}`);

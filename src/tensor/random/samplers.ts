@@ -6,10 +6,10 @@
 // integer reduction with redraws), separate from how the bits are made.
 
 import { type RandomOptions, checkCount, checkKey, layoutOf } from './options.js';
-import { KS_PARITY, OUT0, OUT1, TWO32, fry } from './threefry.js';
-import { foldIn, splitKeyData } from './keys.js';
-import { randomBits32, randomBits64 } from './bits.js';
+import { foldIn, randomBits32, randomBits64, splitKeyData, threefry2x32 } from './threefry.js';
 import { erfinv } from './erfinv.js';
+
+const TWO32 = 4294967296;
 
 function checkRange(op: string, lo: number, hi: number): void {
   if (!Number.isFinite(lo) || !Number.isFinite(hi) || !(lo < hi) || !Number.isFinite(hi - lo)) {
@@ -182,8 +182,8 @@ export function randint(key: Uint32Array, n: number, lo: number, hi: number, opt
     let r = reduce64Unbiased(high[i]!, low[i]!, span);
     for (let attempt = 0; r < 0; attempt++) {
       const k = foldIn(foldIn(key, 0xffffffff), attempt);
-      fry(k[0]! | 0, k[1]! | 0, (k[0]! ^ k[1]! ^ KS_PARITY) | 0, 0, i | 0);
-      r = reduce64Unbiased(OUT0 >>> 0, OUT1 >>> 0, span);
+      const [h, l] = threefry2x32(k[0]!, k[1]!, 0, i); // i < n < 2^32
+      r = reduce64Unbiased(h, l, span);
     }
     out[i] = lo + r;
   }

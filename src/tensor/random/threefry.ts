@@ -1,23 +1,25 @@
 // Threefry-2x32-20 (Random123; JAX's _threefry2x32_lowering), the hash every
-// random draw is built on.
+// random draw is built on, and the functions that run it over counters: the
+// raw hash (threefry2x32*), keys (PRNGKey data, split, fold_in) and raw bits
+// (random_bits 32/64), each in both counter layouts.
 //
-// Why this file exists: the block function `fry` is the hot inner loop of
-// keys.ts, bits.ts and samplers.ts; it writes its two output words to the
-// module-level OUT0/OUT1 (read by importers as live bindings right after each
-// call) so those loops allocate nothing. The public threefry2x32* functions
-// expose the raw hash.
+// Why this file exists: the block function `fry` writes its two output words to
+// the module-level OUT0/OUT1 so the hot loops allocate nothing. Every loop that
+// calls it per element lives in this module on purpose: fry and OUT0/OUT1 stay
+// private (exported, V8 keeps the variables in cells and those loops measured
+// about 10% slower), and samplers.ts goes through the public functions.
 
-import { checkKey } from './options.js';
+import { type RandomOptions, checkCount, checkKey, layoutOf } from './options.js';
 
-export const KS_PARITY = 0x1bd11bda;
-export const TWO32 = 4294967296;
+const KS_PARITY = 0x1bd11bda;
+const TWO32 = 4294967296;
 
 // Output of the last fry() call; module-level so the hot loops allocate nothing.
-export let OUT0 = 0;
-export let OUT1 = 0;
+let OUT0 = 0;
+let OUT1 = 0;
 
 /** One Threefry-2x32-20 block; k2 = k0 ^ k1 ^ KS_PARITY. Results land in OUT0/OUT1 as int32. */
-export function fry(k0: number, k1: number, k2: number, c0: number, c1: number): void {
+function fry(k0: number, k1: number, k2: number, c0: number, c1: number): void {
   let x0 = (c0 + k0) | 0;
   let x1 = (c1 + k1) | 0;
   // rounds 1-4: rotations 13, 15, 26, 6
@@ -105,4 +107,133 @@ export function threefry2x32Jax(key: Uint32Array, count: Uint32Array): Uint32Arr
     if (j < n) out[j] = OUT1;
   }
   return out;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Keys
+
+const INT64_MIN = -(2n ** 63n);
+const UINT64_END = 2n ** 64n;
+
+/**
+ * JAX's PRNGKey(seed) data: the seed as 64 bits, [hi32, lo32]; so [0, s] for 0 <= s < 2^32 and
+ * two's complement for negative seeds (JAX with jax_enable_x64). Accepts [-2^63, 2^64).
+ */
+export function keyData(seed: number | bigint): Uint32Array {
+  let s: bigint;
+  if (typeof seed === 'bigint') {
+    s = seed;
+  } else {
+    if (typeof seed !== 'number' || !Number.isInteger(seed)) {
+      throw new RangeError(`keyData: seed must be an integer, got ${String(seed)}`);
+    }
+    s = BigInt(seed);
+  }
+  if (s < INT64_MIN || s >= UINT64_END) {
+    throw new RangeError(`keyData: seed must lie in [-2^63, 2^64), got ${String(seed)}`);
+  }
+  const u = BigInt.asUintN(64, s);
+  return new Uint32Array([Number(u >> 32n), Number(u & 0xffffffffn)]);
+}
+
+/** jax.random.split(key, num) as raw data: num keys laid out as [k0_0, k0_1, k1_0, k1_1, ...]. */
+export function splitKeyData(key: Uint32Array, num: number, opts?: RandomOptions): Uint32Array {
+  checkKey('splitKeyData', key);
+  checkCount('splitKeyData', 'num', num);
+  const layout = layoutOf('splitKeyData', opts);
+  const a = key[0]! | 0;
+  const b = key[1]! | 0;
+  const c = (key[0]! ^ key[1]! ^ KS_PARITY) | 0;
+  const out = new Uint32Array(2 * num);
+  if (layout === 'partitionable') {
+    // _threefry_split_foldlike: key i = threefry(key, (i >> 32, i & 0xffffffff)).
+    for (let i = 0; i < num; i++) {
+      fry(a, b, c, Math.floor(i / TWO32) | 0, i | 0);
+      out[2 * i] = OUT0;
+      out[2 * i + 1] = OUT1;
+    }
+  } else {
+    // _threefry_split_original: threefry_2x32(key, iota(2 num)) reshaped to (num, 2); the pairs
+    // hashed are (i, num + i), whose first words fill out[0..num) and second words out[num..2num).
+    if (2 * num >= TWO32) throw new RangeError(`splitKeyData: legacy layout needs 2*num < 2^32, got num=${num}`);
+    for (let i = 0; i < num; i++) {
+      fry(a, b, c, i, (num + i) | 0);
+      out[i] = OUT0;
+      out[num + i] = OUT1;
+    }
+  }
+  return out;
+}
+
+/** jax.random.fold_in(key, data): threefry(key, (0, data)); data is a uint32 (negative int32 wraps). */
+export function foldIn(key: Uint32Array, data: number): Uint32Array {
+  checkKey('foldIn', key);
+  if (!Number.isInteger(data) || data < -2147483648 || data >= TWO32) {
+    throw new RangeError(`foldIn: data must be an integer in [-2^31, 2^32), got ${String(data)}`);
+  }
+  fry(key[0]! | 0, key[1]! | 0, (key[0]! ^ key[1]! ^ KS_PARITY) | 0, 0, data | 0);
+  return new Uint32Array([OUT0, OUT1]);
+}
+
+// ---------------------------------------------------------------------------------------------
+// Raw bits
+
+/** JAX's random_bits(key, 32, (n,)): n uint32 words. */
+export function randomBits32(key: Uint32Array, n: number, opts?: RandomOptions): Uint32Array {
+  checkKey('randomBits32', key);
+  checkCount('randomBits32', 'n', n);
+  const layout = layoutOf('randomBits32', opts);
+  const a = key[0]! | 0;
+  const b = key[1]! | 0;
+  const c = (key[0]! ^ key[1]! ^ KS_PARITY) | 0;
+  const out = new Uint32Array(n);
+  if (layout === 'partitionable') {
+    // _threefry_random_bits_partitionable: bits1 ^ bits2 of threefry(key, (hi32(i), lo32(i))).
+    for (let i = 0; i < n; i++) {
+      fry(a, b, c, Math.floor(i / TWO32) | 0, i | 0);
+      out[i] = OUT0 ^ OUT1;
+    }
+  } else {
+    // _threefry_random_bits_original: threefry_2x32(key, iota(n)); h = ceil(n/2), pairs (i, h+i),
+    // the last second counter is the zero pad when n is odd (its second word is dropped).
+    if (n >= TWO32 - 1) throw new RangeError(`randomBits32: legacy layout needs n < 2^32 - 1, got ${n}`);
+    const h = Math.ceil(n / 2);
+    for (let i = 0; i < h; i++) {
+      const j = h + i;
+      fry(a, b, c, i, j < n ? j | 0 : 0);
+      out[i] = OUT0;
+      if (j < n) out[j] = OUT1;
+    }
+  }
+  return out;
+}
+
+/** JAX's random_bits(key, 64, (n,)) as two uint32 arrays: value i = hi[i] * 2^32 + lo[i]. */
+export function randomBits64(key: Uint32Array, n: number, opts?: RandomOptions): { hi: Uint32Array; lo: Uint32Array } {
+  checkKey('randomBits64', key);
+  checkCount('randomBits64', 'n', n);
+  const layout = layoutOf('randomBits64', opts);
+  const a = key[0]! | 0;
+  const b = key[1]! | 0;
+  const c = (key[0]! ^ key[1]! ^ KS_PARITY) | 0;
+  const hi = new Uint32Array(n);
+  const lo = new Uint32Array(n);
+  if (layout === 'partitionable') {
+    // (bits1 << 32) | bits2 of threefry(key, (hi32(i), lo32(i))).
+    for (let i = 0; i < n; i++) {
+      fry(a, b, c, Math.floor(i / TWO32) | 0, i | 0);
+      hi[i] = OUT0;
+      lo[i] = OUT1;
+    }
+  } else {
+    // threefry_2x32(key, iota(2n)) split in two halves: high words from the first, low words
+    // from the second, i.e. pair (i, n + i) gives (hi, lo).
+    if (2 * n >= TWO32 - 1) throw new RangeError(`randomBits64: legacy layout needs 2n < 2^32 - 1, got n=${n}`);
+    for (let i = 0; i < n; i++) {
+      fry(a, b, c, i, (n + i) | 0);
+      hi[i] = OUT0;
+      lo[i] = OUT1;
+    }
+  }
+  return { hi, lo };
 }
