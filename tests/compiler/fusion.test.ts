@@ -240,3 +240,30 @@ describe('epilogue legality', () => {
     expect(w.tolist()).toEqual([7, 15, 23]);
   });
 });
+
+describe('deep graphs', () => {
+  it('a traced chain of 5000 ops compiles (kernels capped in size) and runs', () => {
+    const f = rlx.graph('deep', (g) => {
+      let x = g.input('x', ['n']);
+      for (let i = 0; i < 5000; i++) x = i % 2 ? x.add(1) : x.mul(1.0001);
+      return x;
+    });
+    const cf = f.compile();
+    expect(cf.report.kernels.length).toBeGreaterThan(1);
+    const out = (cf.run({ x: [0, 1] }) as rlx.Tensor).toArray();
+    let a = 0,
+      b = 1;
+    for (let i = 0; i < 5000; i++) (a = i % 2 ? a + 1 : a * 1.0001), (b = i % 2 ? b + 1 : b * 1.0001);
+    expect(out[0]).toBeCloseTo(a, 9);
+    expect(out[1]).toBeCloseTo(b, 9);
+  });
+
+  it('an interior value another tensor still uses is computed once and kept', () => {
+    const a = rlx.tensor([1, 2, 3]);
+    const shared = a.exp();
+    const other = shared.mul(2); // a user outside the next graph
+    expect(shared.add(1).sum().item()).toBeCloseTo(Math.E + Math.exp(2) + Math.exp(3) + 3, 12);
+    expect(shared.isRealized).toBe(true);
+    expect(rlx.explain(other, { print: false }).kernels[0]!.ops).toEqual(['mul']);
+  });
+});
