@@ -173,7 +173,8 @@ export class Tensor {
   angle(): Tensor { return ew.unary('angle', this); }
   square(): Tensor { return ew.binary('mul', this, this); }
   clip(lo: number | Tensor | null, hi: number | Tensor | null): Tensor { return ew.clip(this, lo, hi); }
-  /** where(cond, this, other) with cond = this tensor as a bool mask: use the free function `where`. */
+  /** Elements of this where cond is true, of `other` elsewhere (torch's x.where(cond, y)). */
+  where(cond: Tensor, other: Operand): Tensor { return ew.where(cond, this, other); }
   cast(dtype: DTypeLike): Tensor { return ew.cast(this, dtype); }
   astype(dtype: DTypeLike): Tensor { return ew.cast(this, dtype); }
 

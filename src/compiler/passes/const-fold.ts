@@ -7,7 +7,6 @@ import { constNode, kindOf, type ElementwiseOp } from '../primitives.js';
 import { type Graph, rewriteGraph } from '../graph.js';
 import { constValue } from './const-value.js';
 import { evaluateScalar } from '../../backends/js/evaluate.js';
-import { DTYPE_INFO } from '../../tensor/dtype.js';
 
 /** Folds elementwise ops over literals; returns the graph and how many folded. */
 export function constFold(g: Graph): { graph: Graph; folded: number } {
@@ -16,7 +15,6 @@ export function constFold(g: Graph): { graph: Graph; folded: number } {
     if (kindOf(n.op) !== 'elementwise' || ins.length === 0) return undefined;
     const vals = ins.map(constValue);
     if (vals.some((v) => v === undefined)) return undefined;
-    if (ins.some((x) => DTYPE_INFO[x.dtype].compute !== x.dtype)) return undefined;
     const value = evaluateScalar(n.op as ElementwiseOp, n.attrs, ins.map((x, i) => ({ value: vals[i]!, dtype: x.dtype })), n.dtype);
     folded++;
     return constNode(value as number | [number, number], n.dtype, n.shape);
