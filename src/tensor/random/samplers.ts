@@ -9,7 +9,7 @@ import { type RandomOptions, checkCount, checkKey, layoutOf } from './options.js
 import { foldIn, randomBits32, randomBits64, splitKeyData, threefry2x32 } from './threefry.js';
 import { erfinv } from './erfinv.js';
 
-const TWO32 = 4294967296;
+const TWO32 = 4294967296; // local on purpose, like the one in threefry.ts: it is read per element
 
 function checkRange(op: string, lo: number, hi: number): void {
   if (!Number.isFinite(lo) || !Number.isFinite(hi) || !(lo < hi) || !Number.isFinite(hi - lo)) {
@@ -182,8 +182,8 @@ export function randint(key: Uint32Array, n: number, lo: number, hi: number, opt
     let r = reduce64Unbiased(high[i]!, low[i]!, span);
     for (let attempt = 0; r < 0; attempt++) {
       const k = foldIn(foldIn(key, 0xffffffff), attempt);
-      const [h, l] = threefry2x32(k[0]!, k[1]!, 0, i); // i < n < 2^32
-      r = reduce64Unbiased(h, l, span);
+      const w = threefry2x32(k[0]!, k[1]!, 0, i); // threefry(k, (0, i)); i < n < 2^32
+      r = reduce64Unbiased(w[0], w[1], span);
     }
     out[i] = lo + r;
   }

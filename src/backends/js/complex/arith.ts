@@ -7,8 +7,8 @@
 // infinities in products) and their own scratch state (rdE/rdF, mulRe/mulIm),
 // which stays private here. Results go to the shared register CX (core.ts).
 
-import { CX, DBL_MAX, EPS, TWO_M1000, TWO_P600, copysign, hypot, isInf } from './core.js';
-import { cexp, clog, csqrt } from './elementary.js';
+import { CX, DBL_MAX, EPS, TWO_M1000, TWO_P600, hypot } from './core.js';
+import { cexp, clog, copysign, csqrt, isInf } from './elementary.js';
 
 /** NumPy's own Smith division (used for non-finite operands and zero divisors, where its special values are the reference). */
 function cdivNumpy(ar: number, ai: number, br: number, bi: number): void {

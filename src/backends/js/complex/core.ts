@@ -3,10 +3,10 @@
 // Why this file exists: every complex function of the pure-JS backend writes its
 // result to one output register, CX, which generated kernels read right after
 // each call; there must be exactly one such register, so it is defined here and
-// imported by elementary.ts, inverse.ts and arith.ts. The same goes for the
-// IEEE helpers (signbit, copysign, hypot) and the exact log|z| near |z| = 1 that
-// more than one of those files needs. See ../complex-math.ts for the conventions
-// (results in CX, NumPy / C99 Annex G semantics).
+// imported by elementary.ts, inverse.ts and arith.ts. The same goes for hypot
+// and the exact log|z| near |z| = 1 that more than one of those files needs.
+// See ../complex-math.ts for the conventions (results in CX, NumPy / C99
+// Annex G semantics).
 
 /** Output slot for complex results: CX[0] = real part, CX[1] = imaginary part. */
 export const CX = new Float64Array(2);
@@ -21,21 +21,6 @@ const TWO_P500 = 3.273390607896142e150; // 2^500
 const TWO_M500 = 3.054936363499605e-151; // 2^-500
 export const TWO_M1000 = 9.332636185032189e-302; // 2^-1000
 const SPLITTER = 134217729; // 2^27 + 1, Veltkamp split constant
-
-/** True for -0 and for negative numbers (NaN counts as positive). */
-export function signbit(x: number): boolean {
-  return x < 0 || (x === 0 && 1 / x < 0);
-}
-
-/** |a| with the sign of b (b = ±0 honoured; NaN b counts as positive). */
-export function copysign(a: number, b: number): number {
-  const m = Math.abs(a);
-  return signbit(b) ? -m : m;
-}
-
-export function isInf(x: number): boolean {
-  return x === Infinity || x === -Infinity;
-}
 
 /** sqrt(x^2 + y^2) without spurious overflow/underflow; hypot(±inf, NaN) = inf. */
 export function hypot(x: number, y: number): number {

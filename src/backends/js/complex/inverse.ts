@@ -8,7 +8,8 @@
 // scratch state (hullCore, clogLarge); keeping them together keeps that state
 // private. Results go to the shared register CX (core.ts).
 
-import { CX, DBL_MAX, EPS, LN2, copysign, hypot, isInf, signbit } from './core.js';
+import { CX, DBL_MAX, EPS, LN2, hypot } from './core.js';
+import { copysign, isInf, signbit } from './elementary.js';
 
 const PIO2 = Math.PI / 2; // 1.5707963267948966, pi/2 rounded
 const PIO2_LO = 6.123233995736766e-17; // pi/2 - PIO2
