@@ -23,6 +23,11 @@ export function cachePut(key: string, e: Executable): void {
   while (table.size > config.cacheSize) table.delete(table.keys().next().value!);
 }
 
+/** Counts a hit served by a cache in front of this one (jit's signature cache). */
+export function recordHit(): void {
+  stats.hits++;
+}
+
 /** Hit/miss/compile counters and the number of cached executables. */
 export function cacheStats(): { hits: number; misses: number; compiles: number; size: number } {
   return { ...stats, size: table.size };

@@ -8,4 +8,5 @@ type Decomposition = (inputs: Node[], attrs: Attrs) => Node;
 
 export const DECOMPOSITIONS: Partial<Record<string, Decomposition>> = {
   logsumexp: ([x], a) => logsumexpDecomposed(new Tensor(x!), a['axes'] as number[]).node,
+  custom: (xs) => xs[xs.length - 1]!,
 };

@@ -43,6 +43,10 @@ export class Node {
   depth: number;
   /** Depends on a symbolic graph input (cannot be computed outside a compiled graph). */
   symbolic: boolean;
+  /** Depends on a value being differentiated: realizing keeps `history` for autodiff. */
+  tracked: boolean;
+  /** What a tracked node was before it was realized (its op, inputs and attrs). */
+  history: { op: Primitive; inputs: Node[]; attrs: Attrs } | undefined;
 
   constructor(op: Primitive, inputs: Node[], attrs: Attrs, shape: Shape, dtype: DType, data?: StorageArray) {
     this.op = op;
@@ -53,20 +57,25 @@ export class Node {
     this.data = data;
     this.device = undefined;
     let depth = 0,
-      symbolic = op === 'input';
+      symbolic = op === 'input',
+      tracked = false;
     for (const x of new Set(inputs)) {
       x.users++;
       if (x.depth >= depth) depth = x.depth + 1;
       symbolic ||= x.symbolic;
+      tracked ||= x.tracked;
     }
     this.depth = depth;
     this.symbolic = symbolic;
+    this.tracked = tracked;
+    this.history = undefined;
     scopes[scopes.length - 1]?.push(this);
   }
 
   /** Turns this node into a leaf holding `data` (materialization). */
   realize(data: StorageArray): void {
-    for (const x of new Set(this.inputs)) x.users--;
+    if (this.tracked && this.inputs.length) this.history = { op: this.op, inputs: this.inputs, attrs: this.attrs };
+    else for (const x of new Set(this.inputs)) x.users--;
     this.depth = 0;
     this.op = 'buffer';
     this.inputs = [];
@@ -77,6 +86,18 @@ export class Node {
   get isLeaf(): boolean {
     return this.inputs.length === 0;
   }
+}
+
+/** Inputs as autodiff sees them: a realized tracked node still has its history. */
+export const parentsOf = (n: Node): Node[] => n.history?.inputs ?? n.inputs;
+/** The primitive that produced n (its history's op once realized). */
+export const producerOf = (n: Node): Primitive => n.history?.op ?? n.op;
+/** Attrs of the primitive that produced n. */
+export const attrsOf = (n: Node): Attrs => n.history?.attrs ?? n.attrs;
+
+/** topoSort over autodiff parents (history included). */
+export function topoSortHistory(roots: readonly Node[]): Node[] {
+  return topoSortBy(roots, parentsOf);
 }
 
 /** Recomputes the exact depth of n (its inputs may have been realized since it was built). */
@@ -91,6 +112,10 @@ export function refreshDepth(n: Node): number {
 
 /** Nodes reachable from `roots`, inputs before users (iterative: graphs can be deep). */
 export function topoSort(roots: readonly Node[]): Node[] {
+  return topoSortBy(roots, (n) => n.inputs);
+}
+
+function topoSortBy(roots: readonly Node[], parents: (n: Node) => Node[]): Node[] {
   const order: Node[] = [];
   const state = new Map<Node, number>(); // 1 = on stack, 2 = done
   const stack: [Node, number][] = [];
@@ -101,9 +126,10 @@ export function topoSort(roots: readonly Node[]): Node[] {
     while (stack.length) {
       const top = stack[stack.length - 1]!;
       const [n, i] = top;
-      if (i < n.inputs.length) {
+      const ps = parents(n);
+      if (i < ps.length) {
         top[1] = i + 1;
-        const c = n.inputs[i]!;
+        const c = ps[i]!;
         if (!state.has(c)) {
           state.set(c, 1);
           stack.push([c, 0]);

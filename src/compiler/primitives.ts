@@ -19,6 +19,8 @@ export const UNARY_OPS = [
   'sin', 'cos', 'tan', 'tanh', 'sinh', 'cosh', 'asin', 'acos', 'atan',
   'floor', 'ceil', 'round', 'erf', 'sigmoid', 'softplus', 'gelu',
   'real', 'imag', 'conj', 'angle', 'logicalNot', 'cast',
+  // Identity whose derivative is zero (removed by simplification before lowering).
+  'stopGradient',
 ] as const;
 export const BINARY_OPS = [
   'add', 'sub', 'mul', 'div', 'pow', 'maximum', 'minimum', 'atan2',
@@ -29,7 +31,7 @@ export const MOVEMENT_OPS = ['reshape', 'permute', 'expand', 'slice'] as const;
 /** Ops that run as whole kernels of their own (not fused into loops). */
 export const OPAQUE_OPS = ['matmul', 'cumsum', 'gather', 'scatterAdd', 'concat', 'pad'] as const;
 /** Ops kept whole in the graph that a backend may run natively or decompose. */
-export const COMPOSITE_OPS = ['logsumexp'] as const;
+export const COMPOSITE_OPS = ['logsumexp', 'custom'] as const;
 export const LEAF_OPS = ['buffer', 'const', 'input'] as const;
 
 export type UnaryOp = (typeof UNARY_OPS)[number];
@@ -195,6 +197,8 @@ export const PRIMITIVES: { readonly [P in Primitive]: PrimitiveDef } = {
     },
   },
   logsumexp: { kind: 'composite', infer: reduceRule('sum') },
+  // custom(inputs..., value): value with user-given derivative rules (attrs.rule).
+  custom: { kind: 'composite', infer: (xs) => ({ shape: [...xs[xs.length - 1]!.shape], dtype: xs[xs.length - 1]!.dtype }) },
 };
 
 export const kindOf = (op: Primitive): OpKind => PRIMITIVES[op].kind;

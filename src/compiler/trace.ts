@@ -4,7 +4,10 @@
 
 import { Node, pushScope, popScope } from './ir.js';
 import { type DTypeLike, toDType } from '../tensor/dtype.js';
-import { DTypeError, ValueError } from '../tensor/errors.js';
+import { DTypeError, ValueError, TransformError } from '../tensor/errors.js';
+import { bind, constNode } from './primitives.js';
+import { reverseMode, requireDifferentiable } from './transforms/autodiff.js';
+import { batchGraph } from './transforms/vmap.js';
 import { type Dim, fmtShape } from '../tensor/shape.js';
 import { Tensor } from '../tensor/tensor.js';
 import { tensor, type TensorData } from '../tensor/create.js';
@@ -63,6 +66,51 @@ export class Func {
   /** Compiles for a device (cached: compiling the same Func twice is a cache hit). */
   compile(opts: { device?: string } = {}): CompiledFunc {
     return new CompiledFunc(this, opts.device ?? defaultDevice());
+  }
+  /** Same as compile(): the Func is already a whole traced graph. */
+  jit(opts: { device?: string } = {}): CompiledFunc {
+    return this.compile(opts);
+  }
+
+  /**
+   * A Func of the same inputs returning {name: d out / d name} for the named inputs
+   * (default: the params, or every input if there are none). The Func must return one real scalar.
+   */
+  grad(names?: string[]): Func {
+    const wrt = names ?? (this.paramNames.length ? this.paramNames : this.inputNames);
+    const nodes = wrt.map((nm) => {
+      const n = this.declared.find((d) => d.attrs['name'] === nm);
+      if (!n) throw new TransformError(`${this.name}.grad: no input named '${nm}' (inputs: ${this.inputNames.join(', ')})`);
+      return n;
+    });
+    if (this.outputs.length !== 1 || this.outputs[0]!.shape.length !== 0) throw new TransformError(`${this.name}.grad: the Func must return one scalar`);
+    const y = this.outputs[0]!;
+    requireDifferentiable(`${this.name}.grad: output`, [y]);
+    requireDifferentiable(`${this.name}.grad: input`, nodes);
+    const cts = reverseMode([y], [new Tensor(constNode(1, y.dtype, []))], nodes);
+    const outs = nodes.map((n, i) => (cts[i] ?? new Tensor(constNode(0, n.dtype, n.shape))).node);
+    return new Func(`grad(${this.name})`, this.declared, this.kinds, outs, wrt, []);
+  }
+
+  /** A Func whose named inputs gain a leading batch axis of `size` (a number or a dim name); outputs are batched on axis 0. */
+  vmap(names: string[], size: number | string): Func {
+    const env = new Map<Node, { t: Tensor; dim: number | null }>();
+    const declared = this.declared.map((n) => {
+      if (!names.includes(n.attrs['name'] as string)) return n;
+      const b = new Node('input', [], n.attrs, [size, ...n.shape], n.dtype);
+      env.set(n, { t: new Tensor(b), dim: 0 });
+      return b;
+    });
+    for (const nm of names) if (!this.inputNames.includes(nm)) throw new TransformError(`${this.name}.vmap: no input named '${nm}'`);
+    const res = batchGraph(this.outputs, env);
+    const outs = res.map((r) => {
+      if (r.dim === null) {
+        const s = r.t.node.shape;
+        return bind('expand', [bind('reshape', [r.t.node], { shape: [1, ...s] })], { shape: [size, ...s] });
+      }
+      return r.dim === 0 ? r.t.node : bind('permute', [r.t.node], { perm: [r.dim, ...[...Array(r.t.node.shape.length).keys()].filter((k) => k !== r.dim)] });
+    });
+    return new Func(`vmap(${this.name})`, declared, this.kinds, outs, this.outputKeys, []);
   }
 }
 

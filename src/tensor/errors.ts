@@ -34,3 +34,6 @@ export class DeviceError extends RlxError {}
 
 /** An index out of range (slicing, select, gather, scatterAdd). */
 export class IndexError extends RlxError {}
+
+/** A transform used wrongly: grad of a non-scalar, integer outputs, mismatched vmap sizes... */
+export class TransformError extends RlxError {}

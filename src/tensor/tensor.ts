@@ -16,6 +16,7 @@ import * as ew from './ops/elementwise.js';
 import * as red from './ops/reduce.js';
 import * as mv from './ops/movement.js';
 import * as lin from './ops/linear.js';
+import { tensorGrad } from '../compiler/transforms/grad.js';
 
 /** A scalar or tensor operand of a binary op. */
 export type Operand = Tensor | number | boolean;
@@ -211,6 +212,17 @@ export class Tensor {
   select(axis: number, index: number): Tensor { return mv.select(this, axis, index); }
   gather(indices: Tensor | readonly number[], axis = 0): Tensor { return mv.gather(this, indices, axis); }
   scatterAdd(indices: Tensor | readonly number[], updates: Tensor, axis = 0): Tensor { return mv.scatterAdd(this, indices, updates, axis); }
+
+  // ---- autodiff --------------------------------------------------------------
+  /** Gradients of this scalar with respect to `wrt` (through the lazy graph, or tracked history). */
+  grad(wrt: readonly Tensor[]): Tensor[] {
+    return tensorGrad(this, wrt);
+  }
+  /** Marks this tensor so that realizing values computed from it keeps their history for grad(). */
+  requiresGrad(): this {
+    this.node.tracked = true;
+    return this;
+  }
 
   /** Itemsize in bytes. */
   get itemsize(): number {

@@ -58,6 +58,7 @@ export const JS_RULES: { readonly [P in Exclude<ElementwiseOp, 'cast' | 'where'>
   imag: { ...same(() => '0'), c: (o, [, i]) => `const ${o} = ${i};` },
   conj: { ...same((a) => a), c: (o, [r, i]) => `const ${o}r = ${r}, ${o}i = -${i};` },
   angle: { f: (a) => `Math.atan2(0, ${a})`, c: (o, [r, i]) => `const ${o} = Math.atan2(${i}, ${r});` },
+  stopGradient: { ...same((a) => a), c: (o, [r, i]) => `const ${o}r = ${r}, ${o}i = ${i};` },
   logicalNot: { ...same((a) => `(${a} !== 0 ? 0 : 1)`), c: (o, [r, i]) => `const ${o} = (${r} !== 0 || ${i} !== 0) ? 0 : 1;` },
 
   add: { f: (a, b) => `${a} + ${b}`, i: (a, b) => `(${a} + ${b} | 0)`, b: (a, b) => `(${a} | ${b})`, c: (o, [ar, ai], [br, bi]) => `const ${o}r = ${ar} + ${br}, ${o}i = ${ai} + ${bi};` },

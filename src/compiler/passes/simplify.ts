@@ -28,6 +28,8 @@ function simplifyNode(n: Node, ins: Node[]): Node | undefined {
       if (isConst(b!, 1)) return a;
       if (isConst(b!, 2) && !isComplex(n.dtype)) return bind('mul', [a!, a!]);
       return undefined;
+    case 'stopGradient':
+      return a;
     case 'neg':
       return a!.op === 'neg' ? a!.inputs[0] : undefined;
     case 'conj':

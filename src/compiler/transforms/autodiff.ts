@@ -1,0 +1,95 @@
+// Forward- and reverse-mode differentiation of lazy graphs, graph to graph.
+//
+// Both walk the DAG between the differentiated inputs and the outputs and apply
+// each primitive's rule (rules/jvp.ts, rules/vjp.ts). Symbolic zeros are `null`:
+// a node whose inputs carry no tangent gets none, and no multiply-by-zero nodes
+// are built. A realized node that depends on a tracked input is seen through its
+// history, so materializing inside a differentiated function is safe.
+
+import { type Node, topoSortHistory, parentsOf, producerOf, attrsOf } from '../ir.js';
+import { Tensor } from '../../tensor/tensor.js';
+import { isInexact } from '../../tensor/dtype.js';
+import { fmtShape, shapesEqual } from '../../tensor/shape.js';
+import type { RuleCtx, RulePrimitive } from './rule-types.js';
+import { JVP_RULES } from './rules/jvp.js';
+import { VJP_RULES } from './rules/vjp.js';
+import { TransformError } from '../../tensor/errors.js';
+
+const differentiable = (n: Node) => isInexact(n.dtype);
+
+export function ruleCtx(n: Node): RuleCtx {
+  return { node: n, attrs: attrsOf(n), inputs: parentsOf(n).map((x) => new Tensor(x)), out: new Tensor(n) };
+}
+
+/** Nodes in `order` that depend on one of `sources`. */
+function dependents(order: readonly Node[], sources: ReadonlySet<Node>): Set<Node> {
+  const dep = new Set<Node>();
+  for (const n of order) if (sources.has(n) || parentsOf(n).some((x) => dep.has(x))) dep.add(n);
+  return dep;
+}
+
+function checkSame(what: string, n: Node, t: Tensor): Tensor {
+  if (!shapesEqual(t.node.shape, n.shape)) throw new Error(`internal: ${what} rule of '${producerOf(n)}' gave shape ${fmtShape(t.node.shape)} for a node of shape ${fmtShape(n.shape)}`);
+  return t.dtype === n.dtype ? t : t.cast(n.dtype);
+}
+
+/** Tangents of `outs` given tangents of `wrt` (null = zero). */
+export function forwardMode(outs: readonly Node[], wrt: readonly Node[], tangents: readonly (Tensor | null)[]): (Tensor | null)[] {
+  const order = topoSortHistory(outs);
+  const tan = new Map<Node, Tensor>();
+  wrt.forEach((w, i) => {
+    const t = tangents[i];
+    if (t) tan.set(w, t);
+  });
+  const dep = dependents(order, new Set(wrt));
+  for (const n of order) {
+    if (tan.has(n) || !dep.has(n) || parentsOf(n).length === 0 || !differentiable(n)) continue;
+    const ps = parentsOf(n);
+    const ts = ps.map((x) => tan.get(x) ?? null);
+    if (ts.every((t) => t === null)) continue;
+    const op = producerOf(n) as RulePrimitive;
+    const rule = JVP_RULES[op];
+    if (!rule) throw new TransformError(`jvp: primitive '${op}' has no JVP rule`);
+    const t = rule(ruleCtx(n), ts);
+    if (t) tan.set(n, checkSame('jvp', n, t));
+  }
+  return outs.map((o) => tan.get(o) ?? null);
+}
+
+/** Cotangents of `wrt` given cotangents of `outs` (null = zero). */
+export function reverseMode(outs: readonly Node[], cts: readonly (Tensor | null)[], wrt: readonly Node[]): (Tensor | null)[] {
+  const order = topoSortHistory(outs);
+  const dep = dependents(order, new Set(wrt));
+  const ct = new Map<Node, Tensor>();
+  const add = (n: Node, g: Tensor) => {
+    const v = checkSame('vjp', n, g);
+    const prev = ct.get(n);
+    ct.set(n, prev ? prev.add(v) : v);
+  };
+  outs.forEach((o, i) => {
+    const c = cts[i];
+    if (c && dep.has(o) && differentiable(o)) add(o, c);
+  });
+  for (let i = order.length - 1; i >= 0; i--) {
+    const n = order[i]!;
+    const g = ct.get(n);
+    const ps = parentsOf(n);
+    if (!g || ps.length === 0) continue;
+    const op = producerOf(n) as RulePrimitive;
+    const rule = VJP_RULES[op];
+    if (!rule) throw new TransformError(`vjp: primitive '${op}' has no VJP rule`);
+    const gs = rule(ruleCtx(n), g);
+    ps.forEach((x, k) => {
+      const gx = gs[k];
+      if (gx && dep.has(x) && differentiable(x)) add(x, gx);
+    });
+  }
+  return wrt.map((w) => ct.get(w) ?? null);
+}
+
+/** Throws unless every node is differentiable (float or complex). */
+export function requireDifferentiable(what: string, nodes: readonly Node[]): void {
+  nodes.forEach((n, i) => {
+    if (!differentiable(n)) throw new TransformError(`${what} ${i} has dtype ${n.dtype}; only float and complex values are differentiable`);
+  });
+}

@@ -1,0 +1,148 @@
+// grad, valueAndGrad, vjp, jvp, hvp and the tensor-level loss.grad([...]).
+//
+// Each differentiated argument is wrapped in a fresh tracked identity node, so
+// only its uses inside f count (a closure over the same tensor is a constant, as
+// in JAX) and realizing inside f keeps the history autodiff needs.
+
+import { Tensor } from '../../tensor/tensor.js';
+import { TransformError } from '../../tensor/errors.js';
+import { fmtShape } from '../../tensor/shape.js';
+import { isComplex } from '../../tensor/dtype.js';
+import { bind } from '../primitives.js';
+import type { Node } from '../ir.js';
+import { flatten, unflatten, type PyTree } from './pytree.js';
+import { forwardMode, reverseMode, requireDifferentiable } from './autodiff.js';
+import { constNode } from '../primitives.js';
+
+const zerosLike = (t: Tensor) => new Tensor(constNode(0, t.dtype, t.node.shape));
+const onesLike = (t: Tensor) => new Tensor(constNode(1, t.dtype, t.node.shape));
+
+/** A fresh tracked identity over t: the point derivatives are taken at. */
+export function wrap(t: Tensor): Tensor {
+  const n = bind('reshape', [t.node], { shape: [...t.node.shape] });
+  n.tracked = true;
+  return new Tensor(n);
+}
+
+type Fn = (...args: any[]) => PyTree;
+export interface GradOptions {
+  /** Which positional arguments to differentiate (default 0). */
+  argnums?: number | number[];
+  /** f returns [value, aux]; aux is passed through undifferentiated. */
+  hasAux?: boolean;
+}
+
+function argnumList(argnums: number | number[] | undefined, n: number, what: string): number[] {
+  const list = argnums === undefined ? [0] : typeof argnums === 'number' ? [argnums] : argnums;
+  for (const a of list) if (!Number.isInteger(a) || a < 0 || a >= n) throw new TransformError(`${what}: argnums ${JSON.stringify(argnums)} out of range for ${n} argument(s)`);
+  return list;
+}
+
+/** Calls f with the chosen arguments' tensor leaves wrapped; returns wrapped leaves per argnum. */
+function traceWith(f: Fn, args: unknown[], nums: number[]) {
+  const wrapped: { leaves: Tensor[]; def: ReturnType<typeof flatten>['def'] }[] = [];
+  const callArgs = [...args];
+  for (const a of nums) {
+    const { leaves, def } = flatten(args[a] as PyTree);
+    const w = leaves.map(wrap);
+    wrapped.push({ leaves: w, def });
+    callArgs[a] = unflatten(def, w);
+  }
+  return { out: f(...callArgs), wrapped };
+}
+
+function scalarOut(what: string, out: PyTree): Tensor {
+  if (!(out instanceof Tensor)) throw new TransformError(`${what}: f must return a scalar tensor (got ${Array.isArray(out) ? 'an array' : typeof out}); use vjp for other outputs`);
+  if (out.node.shape.length !== 0) throw new TransformError(`${what}: f must return a scalar, got shape ${fmtShape(out.node.shape)}; use vjp with a cotangent for non-scalar outputs`);
+  if (isComplex(out.dtype)) throw new TransformError(`${what}: f returns ${out.dtype}; grad needs a real scalar (use vjp for complex outputs)`);
+  requireDifferentiable(`${what}: output`, [out.node]);
+  return out;
+}
+
+/** valueAndGrad(f)(...args) → [f(...args), gradient(s) shaped like the argnums arguments]. */
+export function valueAndGrad(f: Fn, opts: GradOptions = {}) {
+  return (...args: unknown[]): [PyTree, PyTree] => {
+    const nums = argnumList(opts.argnums, args.length, 'grad');
+    const { out, wrapped } = traceWith(f, args, nums);
+    let value: PyTree = out,
+      aux: PyTree = undefined;
+    if (opts.hasAux) {
+      if (!Array.isArray(out) || out.length !== 2) throw new TransformError('grad: with hasAux, f must return [value, aux]');
+      [value, aux] = out as [PyTree, PyTree];
+    }
+    const y = scalarOut('grad', value);
+    const allLeaves = wrapped.flatMap((w) => w.leaves);
+    requireDifferentiable('grad: input', allLeaves.map((l) => l.node));
+    const cts = reverseMode([y.node], [onesLike(y)], allLeaves.map((l) => l.node));
+    let k = 0;
+    const grads = wrapped.map((w) => unflatten(w.def, w.leaves.map((l) => cts[k++] ?? zerosLike(l))));
+    const g = typeof opts.argnums === 'object' ? grads : grads[0]!;
+    return [opts.hasAux ? [value, aux] : value, g];
+  };
+}
+
+/** grad(f, {argnums}): the gradient of a real scalar function (JAX's convention for complex inputs: see ARCHITECTURE.md). */
+export function grad(f: Fn, opts: GradOptions = {}) {
+  const vg = valueAndGrad(f, opts);
+  return (...args: unknown[]): PyTree => {
+    const [v, g] = vg(...args);
+    return opts.hasAux ? [g, (v as PyTree[])[1]!] : g;
+  };
+}
+
+/** vjp(f, ...primals) → [f(...primals), ct => cotangents for every primal]. */
+export function vjp(f: Fn, ...primals: unknown[]): [PyTree, (ct: PyTree) => PyTree[]] {
+  const nums = primals.map((_, i) => i);
+  const { out, wrapped } = traceWith(f, primals, nums);
+  const { leaves: outs, def: outDef } = flatten(out);
+  const inLeaves = wrapped.flatMap((w) => w.leaves);
+  const fn = (ct: PyTree): PyTree[] => {
+    const { leaves: cts, def } = flatten(ct);
+    if (cts.length !== outs.length) throw new TransformError(`vjp: cotangent has ${cts.length} leaves, the output has ${outs.length}`);
+    void def;
+    cts.forEach((c, i) => {
+      if (c.node.shape.join() !== outs[i]!.node.shape.join()) throw new TransformError(`vjp: cotangent ${i} has shape ${fmtShape(c.node.shape)}, output has ${fmtShape(outs[i]!.node.shape)}`);
+    });
+    const r = reverseMode(outs.map((o) => o.node), cts.map((c, i) => c.cast(outs[i]!.dtype)), inLeaves.map((l) => l.node));
+    let k = 0;
+    return wrapped.map((w) => unflatten(w.def, w.leaves.map((l) => r[k++] ?? zerosLike(l))));
+  };
+  void outDef;
+  return [out, fn];
+}
+
+/** jvp(f, primals, tangents) → [f(...primals), directional derivative]. */
+export function jvp(f: Fn, primals: unknown[], tangents: unknown[]): [PyTree, PyTree] {
+  if (primals.length !== tangents.length) throw new TransformError(`jvp: ${primals.length} primals but ${tangents.length} tangents`);
+  const nums = primals.map((_, i) => i);
+  const { out, wrapped } = traceWith(f, primals, nums);
+  const tl = tangents.flatMap((t) => flatten(t as PyTree).leaves);
+  const inLeaves = wrapped.flatMap((w) => w.leaves);
+  if (tl.length !== inLeaves.length) throw new TransformError(`jvp: tangents have ${tl.length} leaves, primals ${inLeaves.length}`);
+  tl.forEach((t, i) => {
+    if (t.node.shape.join() !== inLeaves[i]!.node.shape.join()) throw new TransformError(`jvp: tangent ${i} has shape ${fmtShape(t.node.shape)}, primal has ${fmtShape(inLeaves[i]!.node.shape)}`);
+  });
+  const { leaves: outs, def } = flatten(out);
+  const ts = forwardMode(outs.map((o) => o.node), inLeaves.map((l) => l.node), tl.map((t, i) => t.cast(inLeaves[i]!.dtype)));
+  return [out, unflatten(def, outs.map((o, i) => ts[i] ?? zerosLike(o)))];
+}
+
+/** Hessian-vector product: the JVP of grad(f) along `vectors`. */
+export function hvp(f: Fn, primals: unknown[], vectors: unknown[]): PyTree {
+  const g = grad(f, { argnums: primals.map((_, i) => i) });
+  const [, t] = jvp((...a: unknown[]) => g(...a), primals, vectors);
+  return primals.length === 1 ? (t as PyTree[])[0]! : t;
+}
+
+/** Gradients of a scalar tensor with respect to the given tensors (lazy graph or tracked history). */
+export function tensorGrad(loss: Tensor, wrt: readonly Tensor[]): Tensor[] {
+  const y = scalarOut('grad', loss);
+  requireDifferentiable('grad: input', wrt.map((t) => t.node));
+  const cts = reverseMode([y.node], [onesLike(y)], wrt.map((t) => t.node));
+  return wrt.map((t, i) => cts[i] ?? zerosLike(t));
+}
+
+/** Marks nodes so that realizing what depends on them keeps autodiff history. */
+export function track(nodes: readonly Node[]): void {
+  for (const n of nodes) n.tracked = true;
+}

@@ -1,0 +1,51 @@
+// Jacobians and Hessians as vmaps of jvp (forward) or vjp (reverse) over a basis.
+
+import { Tensor } from '../../tensor/tensor.js';
+import { TransformError } from '../../tensor/errors.js';
+import { eye } from '../../tensor/create.js';
+import { isStatic } from '../../tensor/shape.js';
+import type { PyTree } from './pytree.js';
+import { jvp, vjp } from './grad.js';
+import { vmap } from './vmap.js';
+
+type Fn = (...args: any[]) => PyTree;
+
+function single(what: string, t: unknown): Tensor {
+  if (!(t instanceof Tensor)) throw new TransformError(`${what}: supports functions of one tensor returning one tensor (use vmap of jvp/vjp for pytrees)`);
+  if (!isStatic(t.node.shape)) throw new TransformError(`${what}: needs static shapes`);
+  return t;
+}
+
+function basis(shape: number[], dtype: Tensor['dtype']): Tensor {
+  const n = shape.reduce((a, b) => a * b, 1);
+  return eye(n, n, { dtype }).reshape([n, ...shape]);
+}
+
+/** jacfwd(f)(x): d f(x) / d x with shape [...out, ...in], one JVP per input element (batched). */
+export function jacfwd(f: Fn, opts: { argnums?: number } = {}) {
+  const k = opts.argnums ?? 0;
+  return (...args: unknown[]): Tensor => {
+    const x = single('jacfwd', args[k]);
+    const g = (v: Tensor) => single('jacfwd', jvp((xi: Tensor) => f(...args.map((a, i) => (i === k ? xi : a))), [x], [v])[1]);
+    const J = vmap(g)(basis(x.shape, x.dtype)) as Tensor; // [n_in, ...out]
+    const outRank = J.ndim - 1;
+    return J.reshape([...x.shape, ...J.shape.slice(1)]).transpose([...Array(outRank).keys()].map((i) => i + x.ndim).concat([...Array(x.ndim).keys()]));
+  };
+}
+
+/** jacrev(f)(x): d f(x) / d x with shape [...out, ...in], one VJP per output element (batched). */
+export function jacrev(f: Fn, opts: { argnums?: number } = {}) {
+  const k = opts.argnums ?? 0;
+  return (...args: unknown[]): Tensor => {
+    const x = single('jacrev', args[k]);
+    const [y, back] = vjp((xi: Tensor) => f(...args.map((a, i) => (i === k ? xi : a))), x);
+    const yt = single('jacrev', y);
+    const J = vmap((u: Tensor) => back(u)[0]!)(basis(yt.shape, yt.dtype)) as Tensor; // [n_out, ...in]
+    return J.reshape([...yt.shape, ...x.shape]);
+  };
+}
+
+/** hessian(f)(x) = jacfwd(jacrev(f))(x) for scalar f. */
+export function hessian(f: Fn, opts: { argnums?: number } = {}) {
+  return jacfwd(jacrev(f, opts), opts);
+}

@@ -1,0 +1,102 @@
+// jit: trace once per input signature (shapes, dtypes, structure, static
+// arguments), compile the whole function into one executable, and run that on
+// every later call. Under another transform (tracked or symbolic arguments) the
+// function is inlined instead, so jit composes with grad and vmap.
+
+import { Tensor } from '../../tensor/tensor.js';
+import { fromStorage } from '../../tensor/create.js';
+import { TransformError } from '../../tensor/errors.js';
+import { Node } from '../ir.js';
+import { executableFor, realize } from '../realize.js';
+import { recordHit } from '../cache.js';
+import { defaultDevice } from '../../backends/registry.js';
+import type { Executable } from '../executable.js';
+import { flatten, unflatten, defKey, type PyTree, type TreeDef } from './pytree.js';
+
+export interface JitOptions {
+  /** Positional arguments passed as Python-style static values (part of the cache key, not traced). */
+  staticArgnums?: number[];
+  /** Dynamic axes per argument: {argIndex: [axis, ...]}; those dims are symbols, so new sizes do not recompile. */
+  dynamicAxes?: Record<number, number[]>;
+  device?: string;
+}
+
+interface Entry {
+  exe: Executable;
+  leaves: Node[];
+  nIn: number;
+  outDef: TreeDef;
+  outNodes: Node[];
+}
+
+export interface Jitted {
+  (...args: unknown[]): PyTree;
+  /** Number of traces + compiles this function has done. */
+  readonly compiles: number;
+  /** Calls served by an existing executable. */
+  readonly hits: number;
+}
+
+/** jit(f, {staticArgnums, dynamicAxes, device}) */
+export function jit(f: (...args: any[]) => PyTree, opts: JitOptions = {}): Jitted {
+  const statics = new Set(opts.staticArgnums ?? []);
+  const cache = new Map<string, Entry>();
+  const device = opts.device ?? defaultDevice();
+  let compiles = 0,
+    hits = 0;
+  const jitted = (...args: unknown[]): PyTree => {
+    const flat = args.map((a, i) => (statics.has(i) ? undefined : flatten(a as PyTree)));
+    const leaves = flat.flatMap((x) => x?.leaves ?? []);
+    if (leaves.some((l) => l.node.symbolic || l.node.tracked)) return f(...args); // inside another transform
+    const dyn = opts.dynamicAxes ?? {};
+    const sig = args
+      .map((a, i) => {
+        if (statics.has(i)) return `s:${JSON.stringify(a)}`;
+        const fl = flat[i]!;
+        return `${defKey(fl.def)}:${fl.leaves.map((l) => `${l.dtype}[${l.node.shape.map((d, k) => (dyn[i]?.includes(k) ? '?' : d)).join(',')}]`).join(';')}`;
+      })
+      .join('|');
+    let e = cache.get(sig);
+    if (!e) {
+      compiles++;
+      const proxies: Node[] = [];
+      const callArgs = args.map((a, i) => {
+        if (statics.has(i)) return a;
+        const fl = flat[i]!;
+        return unflatten(
+          fl.def,
+          fl.leaves.map((l, j) => {
+            const shape = l.node.shape.map((d, k) => (dyn[i]?.includes(k) ? `a${i}_${j}_${k}` : d));
+            const p = new Node('input', [], { name: `arg${i}_${j}` }, shape, l.dtype);
+            proxies.push(p);
+            return new Tensor(p);
+          }),
+        );
+      });
+      const out = f(...callArgs);
+      const { leaves: outs, def } = flatten(out);
+      if (outs.length === 0) throw new TransformError('jit: f returned no tensors');
+      const outNodes = outs.map((o) => o.node);
+      const r = executableFor(outNodes, device, proxies);
+      e = { exe: r.exe, leaves: r.leaves, nIn: proxies.length, outDef: def, outNodes };
+      cache.set(sig, e);
+    } else {
+      hits++;
+      recordHit();
+    }
+    realize(leaves.map((l) => l.node));
+    const extra = e.leaves.slice(e.nIn);
+    realize(extra);
+    const inputs = [...leaves.map((l) => ({ data: l.node.data!, shape: l.shape })), ...extra.map((l) => ({ data: l.data!, shape: l.shape as number[] }))];
+    const env = e.exe.bindDims(inputs);
+    const outs = e.exe.run(inputs);
+    const tensors = outs.map((d, i) => {
+      const n = e!.outNodes[i]!;
+      return fromStorage(d, n.shape.map((x) => (typeof x === 'number' ? x : env.get(x)!)), n.dtype, device);
+    });
+    return unflatten(e.outDef, tensors);
+  };
+  Object.defineProperty(jitted, 'compiles', { get: () => compiles });
+  Object.defineProperty(jitted, 'hits', { get: () => hits });
+  return jitted as Jitted;
+}
