@@ -13,6 +13,7 @@ import { fmtShape, shapesEqual } from '../../tensor/shape.js';
 import type { RuleCtx, RulePrimitive } from './rule-types.js';
 import { JVP_RULES } from './rules/jvp.js';
 import { VJP_RULES } from './rules/vjp.js';
+import { STRUCTURAL_JVP, STRUCTURAL_VJP } from './structural-rules.js';
 import { TransformError } from '../../tensor/errors.js';
 
 const differentiable = (n: Node) => isInexact(n.dtype);
@@ -48,7 +49,7 @@ export function forwardMode(outs: readonly Node[], wrt: readonly Node[], tangent
     const ts = ps.map((x) => tan.get(x) ?? null);
     if (ts.every((t) => t === null)) continue;
     const op = producerOf(n) as RulePrimitive;
-    const rule = JVP_RULES[op];
+    const rule = STRUCTURAL_JVP[op] ?? JVP_RULES[op];
     if (!rule) throw new TransformError(`jvp: primitive '${op}' has no JVP rule`);
     const t = rule(ruleCtx(n), ts);
     if (t) tan.set(n, checkSame('jvp', n, t));
@@ -76,7 +77,7 @@ export function reverseMode(outs: readonly Node[], cts: readonly (Tensor | null)
     const ps = parentsOf(n);
     if (!g || ps.length === 0) continue;
     const op = producerOf(n) as RulePrimitive;
-    const rule = VJP_RULES[op];
+    const rule = STRUCTURAL_VJP[op] ?? VJP_RULES[op];
     if (!rule) throw new TransformError(`vjp: primitive '${op}' has no VJP rule`);
     const gs = rule(ruleCtx(n), g);
     ps.forEach((x, k) => {

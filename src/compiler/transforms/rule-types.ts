@@ -30,5 +30,8 @@ export type VjpRule = (ctx: RuleCtx, ct: Tensor) => (Tensor | null)[];
 /** Batching: args carry a batch axis each (null = not batched); returns the output and its batch axis. */
 export type BatchRule = (ctx: RuleCtx, dims: (number | null)[]) => { out: Tensor; dim: number | null };
 
-/** Primitives that transforms see (leaves are handled by the interpreters). */
-export type RulePrimitive = Exclude<Primitive, 'buffer' | 'const' | 'input'>;
+/**
+ * Primitives with rule-table entries. Leaves, and the structural 'custom' and
+ * 'stopGradient', are handled by the interpreters themselves (structural-rules.ts).
+ */
+export type RulePrimitive = Exclude<Primitive, 'buffer' | 'const' | 'input' | 'custom' | 'stopGradient'>;

@@ -9,6 +9,7 @@ import { Node, topoSort } from '../ir.js';
 import { bind } from '../primitives.js';
 import { flatten, unflatten, type PyTree } from './pytree.js';
 import { BATCH_RULES } from './rules/batch.js';
+import { STRUCTURAL_BATCH } from './structural-rules.js';
 import { batchFirst, moveAxis } from './rules/batch-helpers.js';
 import type { RulePrimitive } from './rule-types.js';
 
@@ -43,7 +44,7 @@ export function batchGraph(outs: readonly Node[], env: Map<Node, BVal>): BVal[] 
       env.set(n, { t: same ? new Tensor(n) : new Tensor(bind(n.op, ins.map((v) => v.t.node), n.attrs)), dim: null });
       continue;
     }
-    const rule = BATCH_RULES[n.op as RulePrimitive];
+    const rule = STRUCTURAL_BATCH[n.op] ?? BATCH_RULES[n.op as RulePrimitive];
     if (!rule) throw new TransformError(`vmap: primitive '${n.op}' has no batching rule`);
     const r = rule({ node: n, attrs: n.attrs, inputs: ins.map((v) => v.t), out: new Tensor(n) }, ins.map((v) => v.dim));
     env.set(n, { t: r.out, dim: r.dim });

@@ -1,0 +1,39 @@
+// Rules of the structural primitives the interpreters handle themselves:
+// 'custom' (customJvp / customVjp / checkpoint: call the user's rule, or
+// differentiate the inner value when none is given) and 'stopGradient'.
+
+import type { BatchRule, JvpRule, VjpRule } from './rule-types.js';
+import { customRules } from './custom.js';
+import { Tensor } from '../../tensor/tensor.js';
+import { constNode, bind } from '../primitives.js';
+import { batchFirst, batchSize } from './rules/batch-helpers.js';
+
+const zeros = (t: Tensor) => new Tensor(constNode(0, t.dtype, t.node.shape));
+
+export const customJvpRule: JvpRule = ({ attrs, inputs }, ts) => {
+  const r = customRules(attrs['rule'] as number);
+  const xs = inputs.slice(0, -1);
+  if (!r.jvp) return ts[ts.length - 1] ?? null;
+  return r.jvp(xs, xs.map((x, i) => ts[i] ?? zeros(x)));
+};
+
+export const customVjpRule: VjpRule = ({ attrs, inputs, out }, ct) => {
+  const r = customRules(attrs['rule'] as number);
+  const xs = inputs.slice(0, -1);
+  if (!r.vjp) return [...xs.map(() => null), ct];
+  return [...r.vjp(xs, out, ct), null];
+};
+
+export const customBatchRule: BatchRule = ({ attrs, inputs }, dims) => {
+  const b = batchSize(inputs, dims);
+  const xs = inputs.map((t, i) => batchFirst(t, dims[i]!, b));
+  return { out: new Tensor(bind('custom', xs.map((x) => x.node), attrs)), dim: 0 };
+};
+
+const stopJvp: JvpRule = () => null;
+const stopVjp: VjpRule = () => [null];
+const stopBatch: BatchRule = ({ inputs }, [d]) => ({ out: new Tensor(bind('stopGradient', [inputs[0]!.node])), dim: d ?? null });
+
+export const STRUCTURAL_JVP: Record<string, JvpRule> = { custom: customJvpRule, stopGradient: stopJvp };
+export const STRUCTURAL_VJP: Record<string, VjpRule> = { custom: customVjpRule, stopGradient: stopVjp };
+export const STRUCTURAL_BATCH: Record<string, BatchRule> = { custom: customBatchRule, stopGradient: stopBatch };
