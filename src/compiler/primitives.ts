@@ -32,6 +32,8 @@ export const MOVEMENT_OPS = ['reshape', 'permute', 'expand', 'slice'] as const;
 export const OPAQUE_OPS = ['matmul', 'cumsum', 'gather', 'scatterAdd', 'concat', 'pad'] as const;
 /** Ops kept whole in the graph that a backend may run natively or decompose. */
 export const COMPOSITE_OPS = ['logsumexp', 'custom'] as const;
+/** Control flow: whole kernels that run compiled sub-graphs (src/compiler/control). */
+export const CONTROL_OPS = ['scan', 'while', 'cond'] as const;
 export const LEAF_OPS = ['buffer', 'const', 'input'] as const;
 
 export type UnaryOp = (typeof UNARY_OPS)[number];
@@ -40,8 +42,9 @@ export type ReduceOp = (typeof REDUCE_OPS)[number];
 export type MovementOp = (typeof MOVEMENT_OPS)[number];
 export type OpaqueOp = (typeof OPAQUE_OPS)[number];
 export type CompositeOp = (typeof COMPOSITE_OPS)[number];
+export type ControlOp = (typeof CONTROL_OPS)[number];
 export type ElementwiseOp = UnaryOp | BinaryOp | 'where';
-export type Primitive = (typeof LEAF_OPS)[number] | ElementwiseOp | ReduceOp | MovementOp | OpaqueOp | CompositeOp;
+export type Primitive = (typeof LEAF_OPS)[number] | ElementwiseOp | ReduceOp | MovementOp | OpaqueOp | CompositeOp | ControlOp;
 
 export type OpKind = 'leaf' | 'elementwise' | 'reduce' | 'movement' | 'opaque' | 'composite';
 
@@ -197,6 +200,11 @@ export const PRIMITIVES: { readonly [P in Primitive]: PrimitiveDef } = {
     },
   },
   logsumexp: { kind: 'composite', infer: reduceRule('sum') },
+  // Control flow packs every result into one flat tensor of one dtype (attrs.total,
+  // attrs.dtype) that users see through slice/reshape views: single-output nodes.
+  scan: { kind: 'opaque', infer: (_x, a) => ({ shape: [a['total'] as number], dtype: a['dtype'] as DType }) },
+  while: { kind: 'opaque', infer: (_x, a) => ({ shape: [a['total'] as number], dtype: a['dtype'] as DType }) },
+  cond: { kind: 'opaque', infer: (_x, a) => ({ shape: [a['total'] as number], dtype: a['dtype'] as DType }) },
   // custom(inputs..., value): value with user-given derivative rules (attrs.rule).
   custom: { kind: 'composite', infer: (xs) => ({ shape: [...xs[xs.length - 1]!.shape], dtype: xs[xs.length - 1]!.dtype }) },
 };

@@ -17,7 +17,7 @@ const isStorageType = (d: DType) => DTYPE_INFO[d].compute !== d;
 const envKey = (env: DimEnv) => (env.size === 0 ? '' : [...env].map(([k, v]) => `${k}=${v}`).join(','));
 
 // Ops that only move bits: they serve f16/bf16 storage without a float32 rewrite.
-const BIT_MOVERS = new Set(['cast', 'where', 'gather', 'concat', 'pad']);
+const BIT_MOVERS = new Set(['cast', 'where', 'gather', 'concat', 'pad', 'scan', 'while', 'cond']);
 
 function dispatch(n: Node): DispatchChoice | undefined {
   const k = kindOf(n.op);

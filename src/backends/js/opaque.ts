@@ -5,6 +5,7 @@ import { type DType, type StorageArray, DTYPE_INFO } from '../../tensor/dtype.js
 import { IndexError } from '../../tensor/errors.js';
 import type { Attrs } from '../../compiler/ir.js';
 import { encodeValues } from '../../tensor/storage.js';
+import { scanKernel, whileKernel, condKernel } from './control-flow.js';
 
 export interface OpaqueArgs {
   out: StorageArray;
@@ -130,4 +131,4 @@ function pad({ out, ins, inShapes, outShape, dtype, attrs }: OpaqueArgs): void {
   }
 }
 
-export const OPAQUE_KERNELS: Record<string, (a: OpaqueArgs) => void> = { cumsum, gather, scatterAdd, concat, pad };
+export const OPAQUE_KERNELS: Record<string, (a: OpaqueArgs) => void> = { cumsum, gather, scatterAdd, concat, pad, scan: scanKernel, while: whileKernel, cond: condKernel };

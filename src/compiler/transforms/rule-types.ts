@@ -31,7 +31,7 @@ export type VjpRule = (ctx: RuleCtx, ct: Tensor) => (Tensor | null)[];
 export type BatchRule = (ctx: RuleCtx, dims: (number | null)[]) => { out: Tensor; dim: number | null };
 
 /**
- * Primitives with rule-table entries. Leaves, and the structural 'custom' and
- * 'stopGradient', are handled by the interpreters themselves (structural-rules.ts).
+ * Primitives with rule-table entries. Leaves, the structural 'custom' and
+ * 'stopGradient', and control flow (scan, while, cond) are handled by the interpreters themselves (structural-rules.ts).
  */
-export type RulePrimitive = Exclude<Primitive, 'buffer' | 'const' | 'input' | 'custom' | 'stopGradient'>;
+export type RulePrimitive = Exclude<Primitive, 'buffer' | 'const' | 'input' | 'custom' | 'stopGradient' | 'scan' | 'while' | 'cond'>;

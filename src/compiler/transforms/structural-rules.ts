@@ -7,6 +7,8 @@ import { customRules } from './custom.js';
 import { Tensor } from '../../tensor/tensor.js';
 import { constNode, bind } from '../primitives.js';
 import { batchFirst, batchSize } from './rules/batch-helpers.js';
+import { scanJvp, scanVjp, scanBatch } from '../control/scan-rules.js';
+import { condJvp, condVjp, condBatch, whileJvp, whileVjp, whileBatch } from '../control/loop-rules.js';
 
 const zeros = (t: Tensor) => new Tensor(constNode(0, t.dtype, t.node.shape));
 
@@ -34,6 +36,6 @@ const stopJvp: JvpRule = () => null;
 const stopVjp: VjpRule = () => [null];
 const stopBatch: BatchRule = ({ inputs }, [d]) => ({ out: new Tensor(bind('stopGradient', [inputs[0]!.node])), dim: d ?? null });
 
-export const STRUCTURAL_JVP: Record<string, JvpRule> = { custom: customJvpRule, stopGradient: stopJvp };
-export const STRUCTURAL_VJP: Record<string, VjpRule> = { custom: customVjpRule, stopGradient: stopVjp };
-export const STRUCTURAL_BATCH: Record<string, BatchRule> = { custom: customBatchRule, stopGradient: stopBatch };
+export const STRUCTURAL_JVP: Record<string, JvpRule> = { custom: customJvpRule, stopGradient: stopJvp, scan: scanJvp, cond: condJvp, while: whileJvp };
+export const STRUCTURAL_VJP: Record<string, VjpRule> = { custom: customVjpRule, stopGradient: stopVjp, scan: scanVjp, cond: condVjp, while: whileVjp };
+export const STRUCTURAL_BATCH: Record<string, BatchRule> = { custom: customBatchRule, stopGradient: stopBatch, scan: scanBatch, cond: condBatch, while: whileBatch };

@@ -1,0 +1,92 @@
+// Sub-graphs of control flow ("bodies"): traced once on proxies, with every
+// outside value the body closes over lifted into an explicit input, compiled
+// into their own executable and kept in a registry keyed by structure (so the
+// same body traced again reuses its executable).
+
+import { Node, topoSort } from '../ir.js';
+import { bind } from '../primitives.js';
+import { Tensor } from '../../tensor/tensor.js';
+import type { DType } from '../../tensor/dtype.js';
+import type { Dim } from '../../tensor/shape.js';
+import { executableFor } from '../realize.js';
+import { capture } from '../graph.js';
+import { defaultDevice } from '../../backends/registry.js';
+import type { Executable } from '../executable.js';
+
+export interface Aval {
+  shape: readonly Dim[];
+  dtype: DType;
+}
+
+export interface Body {
+  id: number;
+  exe: Executable;
+  /** Number of lifted closure inputs (they come first). */
+  nConst: number;
+  outAvals: Aval[];
+  /** The traced graph: inputs (lifted consts then proxies) and outputs, for transforms of the body. */
+  inputs: Node[];
+  outputs: Node[];
+}
+
+const bodies = new Map<number, Body>();
+const byKey = new Map<string, number>();
+let nextBody = 1;
+let nextProxy = 1;
+
+export function getBody(id: number): Body {
+  const b = bodies.get(id);
+  if (!b) throw new Error(`internal: control-flow body ${id} is not registered`);
+  return b;
+}
+
+/** A fresh proxy input of the given abstract value. */
+export function proxy(a: Aval, tag = 'p'): Tensor {
+  return new Tensor(new Node('input', [], { name: `${tag}${nextProxy++}` }, a.shape, a.dtype));
+}
+
+/**
+ * Traces fn on proxies of `inAvals`; returns the registered body and the outside
+ * nodes it closes over (to be passed as the first inputs of the control node).
+ */
+export function traceBody(fn: (...xs: Tensor[]) => Tensor[], inAvals: readonly Aval[]): { body: Body; consts: Node[] } {
+  const proxies = inAvals.map((a) => proxy(a).node);
+  const outs = fn(...proxies.map((p) => new Tensor(p))).map((t) => t.node);
+  return registerGraph(proxies, outs);
+}
+
+/** Registers an already-built graph from `proxies` to `outs` as a body (lifting closures). */
+export function registerGraph(proxies: readonly Node[], outs: readonly Node[]): { body: Body; consts: Node[] } {
+  const order = topoSort(outs);
+  const pset = new Set(proxies);
+  const dep = new Set<Node>();
+  for (const n of order) if (pset.has(n) || n.inputs.some((x) => dep.has(x))) dep.add(n);
+  // Outside values: not depending on a proxy, used by the body (or returned), not literals.
+  const lifted: Node[] = [];
+  const isOutside = (n: Node) => !dep.has(n) && n.op !== 'const';
+  const seen = new Set<Node>();
+  const lift = (n: Node) => {
+    if (!seen.has(n)) seen.add(n), lifted.push(n);
+  };
+  for (const n of order) if (dep.has(n)) for (const x of n.inputs) if (isOutside(x)) lift(x);
+  for (const o of outs) if (isOutside(o)) lift(o);
+  const constProxies = lifted.map((n) => proxy({ shape: n.shape, dtype: n.dtype }, 'c').node);
+  const map = new Map<Node, Node>(lifted.map((n, i) => [n, constProxies[i]!]));
+  for (const n of order) {
+    if (map.has(n) || !dep.has(n) || pset.has(n)) continue;
+    const ins = n.inputs.map((x) => map.get(x) ?? x);
+    if (ins.every((x, i) => x === n.inputs[i])) continue;
+    map.set(n, bind(n.op, ins, n.attrs));
+  }
+  const newOuts = outs.map((o) => map.get(o) ?? o);
+  const inputs = [...constProxies, ...proxies];
+  const key = capture(newOuts, 'body', inputs).key;
+  let id = byKey.get(key);
+  if (id === undefined) {
+    const { exe } = executableFor(newOuts, defaultDevice(), inputs);
+    id = nextBody++;
+    bodies.set(id, { id, exe, nConst: lifted.length, outAvals: newOuts.map((o) => ({ shape: o.shape, dtype: o.dtype })), inputs, outputs: newOuts });
+    byKey.set(key, id);
+  }
+  return { body: getBody(id), consts: lifted };
+}

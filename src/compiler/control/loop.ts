@@ -1,0 +1,83 @@
+// whileLoop and cond: control flow whose trip count or branch depends on data.
+//
+// whileLoop(cond, body, init) runs body while cond(carry) is true (forward and
+// batched; not reverse-differentiable: use scan / forLoop for a fixed count).
+// cond(pred, t, f, ...operands) runs one branch; its derivatives and its
+// batching with a batched predicate select between both branches.
+
+import { Tensor } from '../../tensor/tensor.js';
+import { TransformError } from '../../tensor/errors.js';
+import { fmtShape, shapesEqual } from '../../tensor/shape.js';
+import { bind } from '../primitives.js';
+import { flatten, unflatten, type PyTree, type TreeDef } from '../transforms/pytree.js';
+import { type Aval, traceBody } from './body.js';
+import { commonDType, layout, unpack } from './pack.js';
+
+const avalOf = (t: Tensor): Aval => ({ shape: t.node.shape, dtype: t.dtype });
+
+function scalarBool(what: string, t: Tensor): Tensor {
+  if (t.node.shape.length !== 0 || t.dtype !== 'bool') throw new TransformError(`${what}: the predicate must be a bool scalar, got ${fmtShape(t.node.shape)} ${t.dtype}`);
+  return t;
+}
+
+/** whileLoop(cond, body, init): repeats carry = body(carry) while cond(carry). */
+export function whileLoop(cond: (carry: PyTree) => Tensor, body: (carry: PyTree) => PyTree, init: PyTree): PyTree {
+  const { leaves, def } = flatten(init);
+  const avals = leaves.map(avalOf);
+  const dtype = commonDType(avals);
+  const inAvals = avals.map((a) => ({ shape: a.shape, dtype }));
+  const back = (ps: Tensor[]) => unflatten(def, ps.map((p, i) => (p.dtype === avals[i]!.dtype ? p : p.cast(avals[i]!.dtype))));
+  const c = traceBody((...ps) => [scalarBool('whileLoop', cond(back(ps)))], inAvals);
+  const b = traceBody((...ps) => {
+    const out = flatten(body(back(ps))).leaves;
+    if (out.length !== leaves.length) throw new TransformError(`whileLoop: the body returned ${out.length} leaves, expected ${leaves.length}`);
+    return out.map((t, i) => {
+      if (!shapesEqual(t.node.shape, avals[i]!.shape) || t.dtype !== avals[i]!.dtype) throw new TransformError(`whileLoop: carry leaf ${i} changed from ${fmtShape(avals[i]!.shape)} ${avals[i]!.dtype} to ${fmtShape(t.node.shape)} ${t.dtype}`);
+      return t.cast(dtype);
+    });
+  }, inAvals);
+  const { total } = layout(avals);
+  const node = bind('while', [...c.consts, ...b.consts, ...leaves.map((t) => t.cast(dtype).node)], {
+    cond: c.body.id,
+    body: b.body.id,
+    nCondConst: c.consts.length,
+    nBodyConst: b.consts.length,
+    nCarry: leaves.length,
+    total,
+    dtype,
+  });
+  return unflatten(def, unpack(node, avals));
+}
+
+/** cond(pred, onTrue, onFalse, ...operands): the chosen branch applied to the operands. */
+export function cond(pred: Tensor, onTrue: (...ops: Tensor[]) => PyTree, onFalse: (...ops: Tensor[]) => PyTree, ...operands: Tensor[]): PyTree {
+  scalarBool('cond', pred);
+  const avals = operands.map(avalOf);
+  let outDef: TreeDef | undefined;
+  let outAvals: Aval[] | undefined;
+  const branch = (name: string, fn: (...ops: Tensor[]) => PyTree) =>
+    traceBody((...ps) => {
+      const { leaves, def } = flatten(fn(...ps));
+      const av = leaves.map(avalOf);
+      if (!outAvals) (outAvals = av), (outDef = def);
+      else if (av.length !== outAvals.length || av.some((a, i) => !shapesEqual(a.shape, outAvals![i]!.shape) || a.dtype !== outAvals![i]!.dtype)) {
+        throw new TransformError(`cond: the ${name} branch returns ${av.map((a) => `${fmtShape(a.shape)} ${a.dtype}`).join(', ')}, the other ${outAvals.map((a) => `${fmtShape(a.shape)} ${a.dtype}`).join(', ')}`);
+      }
+      const dt = commonDType(av);
+      return leaves.map((t) => t.cast(dt));
+    }, avals);
+  const t = branch('true', onTrue);
+  const f = branch('false', onFalse);
+  const dtype = commonDType(outAvals!);
+  const { total } = layout(outAvals!);
+  const node = bind('cond', [pred.node, ...t.consts, ...f.consts, ...operands.map((o) => o.node)], {
+    onTrue: t.body.id,
+    onFalse: f.body.id,
+    nTrueConst: t.consts.length,
+    nFalseConst: f.consts.length,
+    nOps: operands.length,
+    total,
+    dtype,
+  });
+  return unflatten(outDef!, unpack(node, outAvals!));
+}

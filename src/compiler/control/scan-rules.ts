@@ -1,0 +1,133 @@
+// Transform rules of the scan primitive.
+//
+// JVP: one scan carrying primal and tangent. VJP: a forward scan that records
+// the carry entering each step (the forward is recomputed: scan is checkpointed
+// by construction), then a reverse scan of the body's VJP that carries the
+// carry cotangent and the accumulated cotangents of the closed-over values.
+// Batching: the body is batched once; carries get the batch axis first, xs second.
+
+import { Tensor } from '../../tensor/tensor.js';
+import { cat } from '../../tensor/ops/movement.js';
+import { constNode } from '../primitives.js';
+import type { BatchRule, JvpRule, VjpRule } from '../transforms/rule-types.js';
+import { forwardMode, reverseMode } from '../transforms/autodiff.js';
+import { batchGraph } from '../transforms/vmap.js';
+import { batchFirst, batchSize, moveAxis } from '../transforms/rules/batch-helpers.js';
+import { getBody } from './body.js';
+import { applyBody } from './inline.js';
+import { scanFlat } from './scan.js';
+import { unpack } from './pack.js';
+
+const zeros = (t: Tensor) => new Tensor(constNode(0, t.dtype, t.node.shape));
+const flatCat = (ts: Tensor[], lead: number[] = []) => (ts.length === 1 ? ts[0]!.reshape([...lead, -1]) : cat(ts.map((t) => t.reshape([...lead, -1])), lead.length));
+
+function parts(attrs: Readonly<Record<string, unknown>>, inputs: Tensor[]) {
+  const nC = attrs['nConst'] as number,
+    nK = attrs['nCarry'] as number;
+  return {
+    b: getBody(attrs['body'] as number),
+    L: attrs['length'] as number,
+    reverse: attrs['reverse'] as boolean,
+    nC,
+    nK,
+    consts: inputs.slice(0, nC),
+    init: inputs.slice(nC, nC + nK),
+    xs: inputs.slice(nC + nK),
+  };
+}
+
+export const scanJvp: JvpRule = ({ attrs, inputs }, ts) => {
+  const { b, L, reverse, nC, nK, consts, init, xs } = parts(attrs, inputs);
+  const t = inputs.map((x, i) => ts[i] ?? zeros(x));
+  const tconsts = t.slice(0, nC),
+    tinit = t.slice(nC, nC + nK),
+    txs = t.slice(nC + nK);
+  const nY = b.outputs.length - nK;
+  const res = scanFlat(
+    (_c, carry2, x2) => {
+      const carry = carry2.slice(0, nK),
+        tcarry = carry2.slice(nK);
+      const x = x2.slice(0, xs.length),
+        tx = x2.slice(xs.length);
+      const outs = applyBody(b, [...consts, ...carry, ...x]);
+      const wrt = [...consts, ...carry, ...x].map((v) => v.node);
+      const touts = forwardMode(outs.map((o) => o.node), wrt, [...tconsts, ...tcarry, ...tx]).map((tt, i) => tt ?? zeros(outs[i]!));
+      return { carry: [...outs.slice(0, nK), ...touts.slice(0, nK)], ys: [...outs.slice(nK), ...touts.slice(nK)] };
+    },
+    [...init, ...tinit],
+    [...xs, ...txs],
+    L,
+    reverse,
+  );
+  return flatCat([...res.carry.slice(nK), ...res.ys.slice(nY)]);
+};
+
+export const scanVjp: VjpRule = ({ node, attrs, inputs }, ct) => {
+  const { b, L, reverse, nK, consts, init, xs } = parts(attrs, inputs);
+  const outAvals = [...b.outAvals.slice(0, nK), ...b.outAvals.slice(nK).map((a) => ({ shape: [L, ...a.shape], dtype: node.dtype }))].map((a) => ({ shape: a.shape, dtype: node.dtype }));
+  const cts = unpack(ct.node, outAvals);
+  const ctCarry = cts.slice(0, nK),
+    ctYs = cts.slice(nK);
+  // 1. Carries entering each step.
+  const hist = scanFlat(
+    (_c, carry, x) => ({ carry: applyBody(b, [...consts, ...carry, ...x]).slice(0, nK), ys: carry }),
+    init,
+    xs,
+    L,
+    reverse,
+  ).ys;
+  // 2. The body's VJP, walked in the opposite direction.
+  const nX = xs.length;
+  const back = scanFlat(
+    (_c, carry, x) => {
+      const gc = carry.slice(0, nK),
+        acc = carry.slice(nK);
+      const cIn = x.slice(0, nK),
+        xIn = x.slice(nK, nK + nX),
+        gy = x.slice(nK + nX);
+      const outs = applyBody(b, [...consts, ...cIn, ...xIn]);
+      const wrt = [...consts, ...cIn, ...xIn];
+      const g = reverseMode(outs.map((o) => o.node), [...gc, ...gy], wrt.map((w) => w.node)).map((v, i) => v ?? zeros(wrt[i]!));
+      const gConst = g.slice(0, consts.length),
+        gCarry = g.slice(consts.length, consts.length + nK),
+        gX = g.slice(consts.length + nK);
+      return { carry: [...gCarry, ...acc.map((a, i) => a.add(gConst[i]!))], ys: gX };
+    },
+    [...ctCarry, ...consts.map(zeros)],
+    [...hist, ...xs, ...ctYs],
+    L,
+    !reverse,
+  );
+  return [...back.carry.slice(nK), ...back.carry.slice(0, nK), ...back.ys];
+};
+
+export const scanBatch: BatchRule = ({ attrs, inputs }, dims) => {
+  const { b, L, reverse, nC, nK, consts, init, xs } = parts(attrs, inputs);
+  const B = batchSize(inputs, dims);
+  const cDims = dims.slice(0, nC);
+  const init0 = init.map((t, i) => batchFirst(t, dims[nC + i]!, B));
+  const xDims = dims.slice(nC + nK).map((d, i) => (d === null ? null : 1 + 0 * i));
+  const xs1 = xs.map((x, i) => {
+    const d = dims[nC + nK + i]!;
+    return d === null ? x : moveAxis(x, d, 1);
+  });
+  const res = scanFlat(
+    (_c, carry, x) => {
+      const env = new Map(b.inputs.map((n, i) => {
+        if (i < nC) return [n, { t: consts[i]!, dim: cDims[i]! }];
+        if (i < nC + nK) return [n, { t: carry[i - nC]!, dim: 0 }];
+        const j = i - nC - nK;
+        return [n, { t: x[j]!, dim: xDims[j] === null ? null : 0 }];
+      }));
+      const outs = batchGraph(b.outputs, env).map((r) => batchFirst(r.t, r.dim, B));
+      return { carry: outs.slice(0, nK), ys: outs.slice(nK) };
+    },
+    init0,
+    xs1,
+    L,
+    reverse,
+  );
+  // Packed and batched: [B, total] from each part with its batch axis first.
+  const ys0 = res.ys.map((y) => moveAxis(y, 1, 0));
+  return { out: flatCat([...res.carry, ...ys0], [B]), dim: 0 };
+};

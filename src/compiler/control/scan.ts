@@ -1,0 +1,107 @@
+// scan and forLoop: a loop carried in the IR as one 'scan' node whose body is a
+// compiled sub-graph, so a 10,000-step integration is one executable.
+//
+// scan(f, init, xs): f(carry, x) → [carry, y]; returns [final carry, stacked ys].
+
+import { Tensor } from '../../tensor/tensor.js';
+import { TransformError } from '../../tensor/errors.js';
+import { fmtShape, shapesEqual } from '../../tensor/shape.js';
+import { arange } from '../../tensor/create.js';
+import { bind } from '../primitives.js';
+import { flatten, unflatten, type PyTree, type TreeDef } from '../transforms/pytree.js';
+import { type Aval, traceBody, proxy } from './body.js';
+import { commonDType, layout, unpack } from './pack.js';
+
+export interface ScanOptions {
+  /** Number of steps (required when xs is null). */
+  length?: number;
+  /** Walk xs from the end (ys are still stored in xs order). */
+  reverse?: boolean;
+}
+
+const avalOf = (t: Tensor): Aval => ({ shape: t.node.shape, dtype: t.dtype });
+
+/** Runs the scan primitive on flat lists; the building block of scan, forLoop and the scan rules. */
+export function scanFlat(
+  body: (consts: Tensor[], carry: Tensor[], xs: Tensor[]) => { carry: Tensor[]; ys: Tensor[] },
+  init: Tensor[],
+  xs: Tensor[],
+  length: number,
+  reverse = false,
+): { carry: Tensor[]; ys: Tensor[] } {
+  const carryAvals = init.map(avalOf);
+  const xAvals = xs.map((x) => ({ shape: x.node.shape.slice(1), dtype: x.dtype }));
+  // First trace learns the ys avals and checks the carry; the second compiles with the packing dtype.
+  const probe = body([], carryAvals.map((a) => proxy(a)), xAvals.map((a) => proxy(a)));
+  probe.carry.forEach((c, i) => {
+    const a = carryAvals[i]!;
+    if (!shapesEqual(c.node.shape, a.shape) || c.dtype !== a.dtype) {
+      throw new TransformError(`scan: the body must return a carry like its input; leaf ${i} went from ${fmtShape(a.shape)} ${a.dtype} to ${fmtShape(c.node.shape)} ${c.dtype}`);
+    }
+  });
+  if (probe.carry.length !== init.length) throw new TransformError(`scan: the body returned ${probe.carry.length} carry leaves, expected ${init.length}`);
+  const yAvals = probe.ys.map(avalOf);
+  const dtype = commonDType([...carryAvals, ...yAvals]);
+  const { body: b, consts } = traceBody(
+    (...ps: Tensor[]) => {
+      const c = ps.slice(0, init.length).map((p, i) => (p.dtype === carryAvals[i]!.dtype ? p : p.cast(carryAvals[i]!.dtype)));
+      const r = body([], c, ps.slice(init.length));
+      return [...r.carry, ...r.ys].map((t) => (t.dtype === dtype ? t : t.cast(dtype)));
+    },
+    [...carryAvals.map((a) => ({ shape: a.shape, dtype })), ...xAvals],
+  );
+  const outAvals = [...carryAvals, ...yAvals.map((a) => ({ shape: [length, ...a.shape], dtype: a.dtype }))];
+  const { total } = layout(outAvals);
+  const node = bind('scan', [...consts, ...init.map((t) => (t.dtype === dtype ? t : t.cast(dtype)).node), ...xs.map((x) => x.node)], {
+    body: b.id,
+    length,
+    reverse,
+    nConst: consts.length,
+    nCarry: init.length,
+    nX: xs.length,
+    total,
+    dtype,
+  });
+  const parts = unpack(node, outAvals);
+  return { carry: parts.slice(0, init.length), ys: parts.slice(init.length) };
+}
+
+/** scan(f, init, xs, {length, reverse}) → [final carry, ys stacked on a new leading axis]. */
+export function scan(f: (carry: PyTree, x: PyTree) => [PyTree, PyTree], init: PyTree, xs: PyTree | null, opts: ScanOptions = {}): [PyTree, PyTree] {
+  const { leaves: initL, def: carryDef } = flatten(init);
+  const { leaves: xsL, def: xDef } = xs === null || xs === undefined ? { leaves: [] as Tensor[], def: { kind: 'static', value: null } as TreeDef } : flatten(xs);
+  let length = opts.length;
+  for (const x of xsL) {
+    const n = x.node.shape[0];
+    if (typeof n !== 'number') throw new TransformError(`scan: xs need a static leading axis, got ${fmtShape(x.node.shape)}`);
+    if (length === undefined) length = n;
+    else if (length !== n) throw new TransformError(`scan: xs leading axes disagree (${length} vs ${n} in ${fmtShape(x.node.shape)})`);
+  }
+  if (length === undefined) throw new TransformError('scan: pass xs or {length}');
+  let yDef: TreeDef | undefined;
+  const res = scanFlat(
+    (_c, carry, x) => {
+      const out = f(unflatten(carryDef, carry), xsL.length ? unflatten(xDef, x) : null);
+      if (!Array.isArray(out) || out.length !== 2) throw new TransformError('scan: the body must return [carry, y]');
+      const c = flatten(out[0] as PyTree);
+      const y = flatten(out[1] as PyTree);
+      yDef = y.def;
+      return { carry: c.leaves, ys: y.leaves };
+    },
+    initL,
+    xsL,
+    length,
+    opts.reverse ?? false,
+  );
+  return [unflatten(carryDef, res.carry), unflatten(yDef!, res.ys)];
+}
+
+/** forLoop(lo, hi, body(i, carry) → carry, init): a scan over i = lo..hi-1 (i is an int32 scalar). */
+export function forLoop(lo: number, hi: number, body: (i: Tensor, carry: PyTree) => PyTree, init: PyTree): PyTree {
+  if (!Number.isInteger(lo) || !Number.isInteger(hi)) throw new TransformError(`forLoop: bounds must be integers, got ${lo}, ${hi}`);
+  const n = Math.max(0, hi - lo);
+  if (n === 0) return init;
+  const idx = arange(lo, lo + n, 1, { dtype: 'int32' });
+  const [c] = scan((carry, i) => [body(i as Tensor, carry), null], init, idx, { length: n });
+  return c;
+}
