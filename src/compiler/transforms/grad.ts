@@ -119,6 +119,7 @@ export function jvp(f: Fn, primals: unknown[], tangents: unknown[]): [PyTree, Py
   const tl = tangents.flatMap((t) => flatten(t as PyTree).leaves);
   const inLeaves = wrapped.flatMap((w) => w.leaves);
   if (tl.length !== inLeaves.length) throw new TransformError(`jvp: tangents have ${tl.length} leaves, primals ${inLeaves.length}`);
+  requireDifferentiable('jvp: input', inLeaves.map((l) => l.node));
   tl.forEach((t, i) => {
     if (t.node.shape.join() !== inLeaves[i]!.node.shape.join()) throw new TransformError(`jvp: tangent ${i} has shape ${fmtShape(t.node.shape)}, primal has ${fmtShape(inLeaves[i]!.node.shape)}`);
   });

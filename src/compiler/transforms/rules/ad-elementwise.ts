@@ -53,7 +53,7 @@ export type ScaledUnary = keyof typeof UNARY_SCALE;
  * a alone attains it, 0.5 on ties (JAX's balanced rule), 0 elsewhere (and at NaN).
  */
 function balanced(a: Tensor, b: Tensor, out: Tensor): Tensor {
-  return select(a.eq(out), select(b.eq(out), 0.5, 1), litLike(a, 0));
+  return select(a.eq(out), select(b.eq(out), litLike(a, 0.5), 1), 0);
 }
 
 /** Binary ops: [t ↦ ∂f/∂a · t, t ↦ ∂f/∂b · t]. */

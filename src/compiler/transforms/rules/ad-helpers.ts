@@ -7,7 +7,7 @@
 import { Tensor } from '../../../tensor/tensor.js';
 import { bind, constNode } from '../../primitives.js';
 import type { Attrs } from '../../ir.js';
-import { type DType, complexDType, isComplex } from '../../../tensor/dtype.js';
+import type { DType } from '../../../tensor/dtype.js';
 import type { Dim } from '../../../tensor/shape.js';
 import { binary } from '../../../tensor/ops/elementwise.js';
 
@@ -29,15 +29,12 @@ export const rsub = (v: number, x: Tensor): Tensor => binary('sub', v, x);
 
 /** where(c, x, y) for operands of one shape and dtype; numbers become literals of the other operand's dtype. */
 export function select(c: Tensor, x: Tensor | number, y: Tensor | number): Tensor {
-  const like = x instanceof Tensor ? x : (y as Tensor);
+  const like = x instanceof Tensor ? x : y instanceof Tensor ? y : undefined;
+  if (!like) throw new Error('internal: select needs at least one tensor branch');
   const xt = x instanceof Tensor ? x : litLike(like, x);
   const yt = y instanceof Tensor ? y : litLike(like, y);
   return prim('where', [c, xt, yt]);
 }
-
-/** where(c, x, y) with number branches of an explicit dtype and c's shape. */
-export const selectNum = (c: Tensor, x: number, y: number, dtype: DType): Tensor =>
-  prim('where', [c, lit(x, dtype, c.node.shape), lit(y, dtype, c.node.shape)]);
 
 /** 1/x where x != 0, and 0 where x == 0 (no inf/NaN is ever built, so derivatives of this stay finite too). */
 export function recipOrZero(x: Tensor): Tensor {
@@ -47,9 +44,6 @@ export function recipOrZero(x: Tensor): Tensor {
 
 /** i * x for a complex x. */
 export const mulI = (x: Tensor): Tensor => x.mul(litLike(x, [0, 1]));
-
-/** x as complex dtype d (real → complex(x, 0)). */
-export const toComplex = (x: Tensor, d: DType): Tensor => x.cast(isComplex(d) ? d : complexDType(d));
 
 /** Keep-dims shape of a reduction of `inShape` over `axes`. */
 export const keptShape = (inShape: readonly Dim[], axes: readonly number[]): Dim[] => inShape.map((d, i) => (axes.includes(i) ? 1 : d));
