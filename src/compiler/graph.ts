@@ -30,6 +30,8 @@ export function capture(roots: readonly Node[], device: string, fixedLeaves: rea
   const leafSlot = new Map<Node, number>();
   fixedLeaves.forEach((l, i) => leafSlot.set(l, i));
   const parts: string[] = [device];
+  // Declared inputs are part of the signature even when no output uses them.
+  fixedLeaves.forEach((l, i) => parts.push(`F${i}:${l.dtype}:${l.shape.join(',')}`));
   for (const n of order) {
     index.set(n, index.size);
     if (n.op === 'buffer' || n.op === 'input') {

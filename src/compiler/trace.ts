@@ -166,7 +166,7 @@ export class CompiledFunc {
     const extra = this.leaves.slice(f.declared.length);
     realize(extra);
     const outs = this.exe.run([...vals.map((t) => ({ data: t.node.data!, shape: t.shape })), ...extra.map((l) => ({ data: l.data!, shape: l.shape as number[] }))]);
-    const env = this.exe.bindDims(vals.map((t) => ({ data: t.node.data!, shape: t.shape })));
+    const env = this.exe.bindDims([...vals.map((t) => ({ data: t.node.data!, shape: t.shape })), ...extra.map((l) => ({ data: l.data!, shape: l.shape as number[] }))]);
     const tensors = outs.map((d, i) => fromStorage(d, f.outputs[i]!.shape.map((x) => (typeof x === 'number' ? x : env.get(x)!)), f.outputs[i]!.dtype, this.device));
     if (f.outputKeys === 'single') return tensors[0]!;
     if (f.outputKeys === 'list') return tensors;

@@ -267,3 +267,19 @@ describe('deep graphs', () => {
     expect(rlx.explain(other, { print: false }).kernels[0]!.ops).toEqual(['mul']);
   });
 });
+
+describe('Func edge cases', () => {
+  it('a Func closing over a realized tensor runs', () => {
+    const w = rlx.tensor([1, 2, 3]);
+    const f = rlx.graph('closure', (g) => g.input('x', [3]).mul(w)).compile();
+    expect((f.run({ x: [1, 1, 2] }) as rlx.Tensor).tolist()).toEqual([1, 2, 6]);
+  });
+  it('declared inputs are part of the signature even when unused', () => {
+    const mk = (shape: number[]) => rlx.graph('unused', (g) => {
+      g.input('i', shape);
+      return g.input('x', [2]).add(1);
+    }).compile();
+    expect((mk([5, 2]).run({ i: rlx.zeros([5, 2]), x: [1, 2] }) as rlx.Tensor).tolist()).toEqual([2, 3]);
+    expect((mk([2]).run({ i: [0, 0], x: [1, 2] }) as rlx.Tensor).tolist()).toEqual([2, 3]);
+  });
+});

@@ -28,13 +28,15 @@ export interface VmapOptions {
 }
 
 let proxyCount = 0;
+/** Proxies of the vmaps being traced now (an inner vmap sees an outer one's proxies as leaves). */
+const liveProxies = new Set<Node>();
 
 /** Re-binds the graph above `outs` with batching rules, starting from `env`. */
 export function batchGraph(outs: readonly Node[], env: Map<Node, BVal>): BVal[] {
   for (const n of topoSort(outs)) {
     if (env.has(n)) continue;
     if (n.isLeaf) {
-      if (n.op === 'input' && n.attrs['vmapProxy']) throw new TransformError('vmap: a proxy escaped its vmap');
+      if (n.op === 'input' && n.attrs['vmapProxy'] && !liveProxies.has(n)) throw new TransformError('vmap: a proxy escaped its vmap');
       env.set(n, { t: new Tensor(n), dim: null });
       continue;
     }
@@ -64,6 +66,13 @@ export function vmap(f: (...args: any[]) => PyTree, opts: VmapOptions = {}) {
   return (...args: unknown[]): PyTree => {
     const axes = perArg(opts.inAxes, args.length, 0 as number | null, 'inAxes');
     const env = new Map<Node, BVal>();
+    const mine: Node[] = [];
+    try {
+      return run();
+    } finally {
+      for (const p of mine) liveProxies.delete(p);
+    }
+    function run(): PyTree {
     let size: number | undefined = opts.axisSize;
     let sizeFrom = opts.axisSize !== undefined ? 'axisSize' : '';
     const callArgs = args.map((a, i) => {
@@ -79,6 +88,8 @@ export function vmap(f: (...args: any[]) => PyTree, opts: VmapOptions = {}) {
         else if (size !== b) throw new TransformError(`vmap: mismatched batch sizes: ${sizeFrom} has ${size}, argument ${i}${leaves.length > 1 ? ` leaf ${j}` : ''} axis ${d} has ${b}`);
         const p = new Node('input', [], { name: `vmap${proxyCount++}`, vmapProxy: true }, s.filter((_, k) => k !== d), t.dtype);
         env.set(p, { t, dim: d });
+        mine.push(p);
+        liveProxies.add(p);
         return new Tensor(p);
       });
       return unflatten(def, proxies);
@@ -90,15 +101,16 @@ export function vmap(f: (...args: any[]) => PyTree, opts: VmapOptions = {}) {
     const oaxes = perArg(opts.outAxes, leaves.length, 0 as number | null, 'outAxes');
     const final = res.map((r, i) => {
       const oa = oaxes[i];
-      let t = batchFirst(r.t, r.dim, size!);
       if (oa === null || oa === undefined) {
         if (r.dim !== null) throw new TransformError(`vmap: output ${i} is batched but outAxes is null`);
         return r.t;
       }
-      const d = oa < 0 ? oa + t.ndim : oa;
-      t = moveAxis(t, 0, d);
-      return t;
+      const rank = r.t.ndim + (r.dim === null ? 1 : 0);
+      const d = oa < 0 ? oa + rank : oa;
+      if (d < 0 || d >= rank) throw new TransformError(`vmap: outAxes ${oa} is out of range for output ${i} of rank ${rank}`);
+      return r.dim === null ? moveAxis(batchFirst(r.t, null, size!), 0, d) : moveAxis(r.t, r.dim, d);
     });
     return unflatten(def, final);
+    }
   };
 }

@@ -1,0 +1,126 @@
+// The transform API: composition, pytrees, jit caching, Func methods, custom rules, errors.
+
+import { describe, expect, it } from 'vitest';
+import * as rlx from '../../src/index.js';
+import '../harness/allclose.js';
+
+const T = (v: rlx.NestedData) => rlx.tensor(v);
+const arr = (t: rlx.PyTree) => Array.from((t as rlx.Tensor).toArray());
+
+describe('grad family', () => {
+  const f = (x: rlx.Tensor) => x.mul(x).mul(x).sum(); // sum x^3
+
+  it('grad, grad of grad, valueAndGrad with argnums and pytrees', () => {
+    const x = T([0.5, -1, 2]);
+    expect(arr(rlx.grad(f)(x))).toBeAllclose([0.75, 3, 12], { rtol: 1e-15 });
+    const g2 = rlx.grad((y: rlx.Tensor) => (rlx.grad(f)(y) as rlx.Tensor).sum());
+    expect(arr(g2(x))).toBeAllclose([3, -6, 12], { rtol: 1e-15 });
+    const loss = (p: { w: rlx.Tensor; b: rlx.Tensor }, xs: rlx.Tensor) => xs.matmul(p.w).add(p.b).square().sum();
+    const p = { w: T([[1], [2]]), b: T([0.5]) };
+    const xs = T([[1, 0], [0, 1], [1, 1]]);
+    const [v, g] = rlx.valueAndGrad(loss)(p, xs) as [rlx.Tensor, { w: rlx.Tensor; b: rlx.Tensor }];
+    expect(v.item()).toBe(1.5 ** 2 + 2.5 ** 2 + 3.5 ** 2);
+    // d/dw sum (xw+b)^2 = 2 x^T (xw + b); d/db = 2 sum(xw + b)
+    expect(arr(g.w)).toEqual([2 * (1.5 + 3.5), 2 * (2.5 + 3.5)]);
+    expect(arr(g.b)).toEqual([2 * (1.5 + 2.5 + 3.5)]);
+    const [gw, gx] = rlx.grad(loss, { argnums: [0, 1] })(p, xs) as [unknown, rlx.Tensor];
+    expect(gw).toBeDefined();
+    expect(gx.shape).toEqual([3, 2]);
+  });
+
+  it('tensor-level loss.grad([a, b]) through lazy nodes and through realized tracked history', () => {
+    const a = T([1, 2]).requiresGrad(),
+      b = T([3, 4]).requiresGrad();
+    const mid = a.mul(b);
+    mid.toArray(); // realized: tracked history keeps the path
+    const [ga, gb] = mid.sum().mul(2).grad([a, b]);
+    expect(arr(ga!)).toEqual([6, 8]);
+    expect(arr(gb!)).toEqual([2, 4]);
+  });
+
+  it('jvp, vjp, hvp and the hessian of a quadratic form is A + A^T exactly', () => {
+    const A = T([[1, 2, 0], [-1, 3, 4], [0.5, 0, 2]]);
+    const q = (x: rlx.Tensor) => x.matmul(A).matmul(x);
+    const x = T([0.3, -0.7, 1.1]);
+    const H = rlx.hessian(q)(x);
+    const At = A.T;
+    expect(H.tolist()).toEqual(A.add(At).tolist());
+    const v = T([1, 0, -1]);
+    expect(arr(rlx.hvp(q, [x], [v]))).toEqual(arr(A.add(At).matmul(v)));
+    const [y, t] = rlx.jvp(q, [x], [v]) as [rlx.Tensor, rlx.Tensor];
+    expect(y.item()).toBeCloseTo(x.matmul(A).matmul(x).item() as number, 14);
+    expect(t.item()).toBeCloseTo(A.add(At).matmul(x).dot(v).item() as number, 14);
+    const [, back] = rlx.vjp((z: rlx.Tensor) => z.mul(2).exp(), x);
+    expect(arr(back(T([1, 1, 1]))[0]!)).toBeAllclose(arr(x.mul(2).exp().mul(2)), { rtol: 1e-15 });
+  });
+
+  it('jacfwd equals jacrev', () => {
+    const f2 = (x: rlx.Tensor) => x.sin().mul(x.sum()).add(x.square());
+    const x = T([0.1, 0.2, 0.3, 0.4]);
+    expect(arr(rlx.jacfwd(f2)(x))).toBeAllclose(arr(rlx.jacrev(f2)(x)), { rtol: 1e-14, atol: 1e-15 });
+  });
+
+  it('stopGradient, customVjp, customJvp, checkpoint', () => {
+    const x = T([2, 3]);
+    expect(arr(rlx.grad((y: rlx.Tensor) => rlx.stopGradient(y.square()).mul(y).sum())(x))).toEqual([4, 9]);
+    const clipGrad = rlx.customVjp((y: rlx.Tensor) => y.mul(10), (_xs, _out, ct) => [ct.clip(-1, 1)]);
+    expect(arr(rlx.grad((y: rlx.Tensor) => clipGrad(y).sum())(x))).toEqual([1, 1]);
+    expect(arr(clipGrad(x))).toEqual([20, 30]);
+    const lin = rlx.customJvp((y: rlx.Tensor) => y.exp(), ([y], [t]) => t!.mul(y!.exp()).mul(2));
+    expect(arr(rlx.jvp(lin, [x], [T([1, 1])])[1])).toBeAllclose(arr(x.exp().mul(2)), { rtol: 1e-15 });
+    const heavy = rlx.checkpoint((y: rlx.Tensor) => y.sin().exp());
+    expect(arr(rlx.grad((y: rlx.Tensor) => heavy(y).sum())(x))).toBeAllclose(arr(x.sin().exp().mul(x.cos())), { rtol: 1e-14 });
+  });
+
+  it('typed errors: non-scalar output, integer output and input', () => {
+    expect(() => rlx.grad((x: rlx.Tensor) => x.mul(2))(T([1, 2]))).toThrow(/must return a scalar, got shape \[2\]/);
+    expect(() => rlx.grad((x: rlx.Tensor) => x.sum().cast('int32'))(T([1, 2]))).toThrow(rlx.TransformError);
+    expect(() => rlx.grad((x: rlx.Tensor) => x.sum().cast('float64'))(rlx.tensor(new Int32Array([1])))).toThrow(/int32; only float and complex/);
+    expect(() => rlx.vmap((a: rlx.Tensor, b: rlx.Tensor) => a.add(b))(T([1, 2]), T([1, 2, 3]))).toThrow(/mismatched batch sizes.*2.*3/);
+  });
+});
+
+describe('composition and jit', () => {
+  it('vmap(grad(f)) equals per-example gradients; grad(vmap(f)) too', () => {
+    const f = (w: rlx.Tensor, x: rlx.Tensor) => x.mul(w).tanh().sum();
+    const w = T([0.5, -0.25]);
+    const xs = T([[1, 2], [3, 4], [-1, 0.5]]);
+    const per = rlx.vmap(rlx.grad(f), { inAxes: [null, 0] })(w, xs) as rlx.Tensor;
+    const rows = [0, 1, 2].map((i) => rlx.grad(f)(w, xs.select(0, i)) as rlx.Tensor);
+    expect(arr(per)).toBeAllclose(arr(rlx.stack(rows)), { rtol: 1e-15 });
+    const total = rlx.grad((ww: rlx.Tensor) => (rlx.vmap(f, { inAxes: [null, 0] })(ww, xs) as rlx.Tensor).sum())(w);
+    expect(arr(total)).toBeAllclose(arr(per.sum(0)), { rtol: 1e-14 });
+  });
+
+  it('jit: second call is a cache hit; dynamic axes do not recompile; jit(vmap(grad(f)))', () => {
+    const s0 = rlx.cacheStats().hits;
+    const f = rlx.jit((x: rlx.Tensor) => x.square().sum());
+    f(T([1, 2]));
+    f(T([3, 4]));
+    expect(f.compiles).toBe(1);
+    expect(f.hits).toBe(1);
+    expect(rlx.cacheStats().hits).toBeGreaterThan(s0);
+    const d = rlx.jit((x: rlx.Tensor) => x.mul(2).sum(0), { dynamicAxes: { 0: [0] } });
+    for (const n of [1, 5, 9]) expect((d(rlx.ones([n, 2])) as rlx.Tensor).tolist()).toEqual([2 * n, 2 * n]);
+    expect(d.compiles).toBe(1);
+    const pg = rlx.jit(rlx.vmap(rlx.grad((x: rlx.Tensor) => x.square().sum())));
+    expect((pg(T([[1, 2], [3, 4]])) as rlx.Tensor).tolist()).toEqual([[2, 4], [6, 8]]);
+    expect((rlx.grad((x: rlx.Tensor) => f(x) as rlx.Tensor)(T([1, 2])) as rlx.Tensor).tolist()).toEqual([2, 4]);
+  });
+
+  it('Func methods: f.grad([x]).vmap([x], 4).jit() then run many times with no recompile', () => {
+    const f = rlx.graph('energy', (g) => {
+      const x = g.input('x', [3]);
+      const k = g.param('k', []);
+      return x.square().sum().mul(k).mul(0.5);
+    });
+    const s0 = rlx.cacheStats().compiles;
+    const per = f.grad(['x']).vmap(['x'], 4).jit();
+    const xs = [[1, 2, 3], [0, 0, 1], [-1, 1, 0], [2, 2, 2]];
+    for (let rep = 0; rep < 3; rep++) {
+      const out = per.run({ x: xs, k: 2 }) as Record<string, rlx.Tensor>;
+      expect(out['x']!.tolist()).toEqual(xs.map((r) => r.map((v) => 2 * v)));
+    }
+    expect(rlx.cacheStats().compiles - s0).toBe(1);
+  });
+});
