@@ -83,6 +83,19 @@ export class Node {
     this.data = data;
   }
 
+  /**
+   * Replaces how this (not yet realized) node is computed by an equivalent
+   * primitive: same shape, dtype and value, new op/inputs/attrs. Used by rules
+   * that fold a node into a larger computation sharing its work.
+   */
+  redefine(op: Primitive, inputs: Node[], attrs: Attrs): void {
+    for (const x of new Set(this.inputs)) x.users--;
+    for (const x of new Set(inputs)) x.users++;
+    this.op = op;
+    this.inputs = inputs;
+    this.attrs = attrs;
+  }
+
   get isLeaf(): boolean {
     return this.inputs.length === 0;
   }

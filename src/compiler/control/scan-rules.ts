@@ -9,6 +9,7 @@
 import { Tensor } from '../../tensor/tensor.js';
 import { cat } from '../../tensor/ops/movement.js';
 import { constNode } from '../primitives.js';
+import type { Node } from '../ir.js';
 import type { BatchRule, JvpRule, VjpRule } from '../transforms/rule-types.js';
 import { forwardMode, reverseMode } from '../transforms/autodiff.js';
 import { batchGraph } from '../transforms/vmap.js';
@@ -17,6 +18,13 @@ import { getBody } from './body.js';
 import { applyBody } from './inline.js';
 import { scanFlat } from './scan.js';
 import { unpack } from './pack.js';
+
+/** The packed control node a view (slice/reshape/cast chain) reads from. */
+function rootOf(n: Node): Node {
+  let m = n;
+  while (m.op === 'slice' || m.op === 'reshape' || m.op === 'cast') m = m.inputs[0]!;
+  return m;
+}
 
 const zeros = (t: Tensor) => new Tensor(constNode(0, t.dtype, t.node.shape));
 const flatCat = (ts: Tensor[], lead: number[] = []) => (ts.length === 1 ? ts[0]!.reshape([...lead, -1]) : cat(ts.map((t) => t.reshape([...lead, -1])), lead.length));
@@ -68,14 +76,24 @@ export const scanVjp: VjpRule = ({ node, attrs, inputs }, ct) => {
   const cts = unpack(ct.node, outAvals);
   const ctCarry = cts.slice(0, nK),
     ctYs = cts.slice(nK);
-  // 1. Carries entering each step.
-  const hist = scanFlat(
-    (_c, carry, x) => ({ carry: applyBody(b, [...consts, ...carry, ...x]).slice(0, nK), ys: carry }),
+  // 1. Carries entering each step. When the forward scan has not run yet it is
+  // redefined as a view of one scan that also records them, so it runs once.
+  const both = scanFlat(
+    (_c, carry, x) => {
+      const outs = applyBody(b, [...consts, ...carry, ...x]);
+      return { carry: outs.slice(0, nK), ys: [...outs.slice(nK), ...carry] };
+    },
     init,
     xs,
     L,
     reverse,
-  ).ys;
+  );
+  const hist = both.ys.slice(b.outputs.length - nK);
+  const packedBoth = hist[0] ? rootOf(hist[0].node) : undefined;
+  const total = attrs['total'] as number;
+  if (node.op === 'scan' && !node.history && packedBoth && packedBoth.op === 'scan' && packedBoth.dtype === node.dtype) {
+    node.redefine('slice', [packedBoth], { start: [0], step: [1], size: [total] });
+  }
   // 2. The body's VJP, walked in the opposite direction.
   const nX = xs.length;
   const back = scanFlat(
