@@ -31,6 +31,8 @@ export interface RunInput {
   shape: readonly number[];
 }
 
+const EMPTY_ENV: Map<string, number> = new Map();
+
 export class Executable {
   constructor(
     readonly backend: Backend,
@@ -38,12 +40,29 @@ export class Executable {
     readonly report: CompileReport,
     readonly inputSlots: number[],
     readonly outputSlots: number[],
-  ) {}
+  ) {
+    this.allStatic = inputSlots.every((s) => report.slots[s]!.shape.every((d) => typeof d === 'number'));
+  }
+
+  /** True when no input has a dynamic dim (then there is nothing to bind). */
+  private readonly allStatic: boolean;
 
   /** Binds dynamic dims from the inputs' shapes (throws ShapeError on mismatch). */
   bindDims(inputs: readonly RunInput[]): Map<string, number> {
-    const env = new Map<string, number>();
     const slots = this.report.slots;
+    if (this.allStatic) {
+      // Fast path: only check the shapes.
+      for (let i = 0; i < this.inputSlots.length; i++) {
+        const want = slots[this.inputSlots[i]!]!.shape,
+          got = inputs[i]!.shape;
+        let ok = want.length === got.length;
+        for (let k = 0; ok && k < want.length; k++) ok = want[k] === got[k];
+        if (!ok) break;
+        if (i === this.inputSlots.length - 1) return EMPTY_ENV;
+      }
+      if (this.inputSlots.length === 0) return EMPTY_ENV;
+    }
+    const env = new Map<string, number>();
     this.inputSlots.forEach((s, i) => {
       const want = slots[s]!.shape,
         got = inputs[i]!.shape;
