@@ -70,7 +70,66 @@ export const scanJvp: JvpRule = ({ attrs, inputs }, ts) => {
   return flatCat([...res.carry.slice(nK), ...res.ys.slice(nY)]);
 };
 
-export const scanVjp: VjpRule = ({ node, attrs, inputs }, ct) => {
+export const scanVjp: VjpRule = (ctx, ct) => {
+  const k = (ctx.attrs['checkpoint'] as number) ?? 0;
+  return k > 1 && (ctx.attrs['length'] as number) > k ? scanVjpCheckpointed(ctx, ct, k) : scanVjpStored(ctx, ct);
+};
+
+/** The body's VJP at one step: cotangents of (carry in, x) and of the closed-over values. */
+function stepVjp(b: ReturnType<typeof getBody>, consts: Tensor[], nK: number, cIn: Tensor[], xIn: Tensor[], gc: Tensor[], gy: Tensor[]) {
+  const outs = applyBody(b, [...consts, ...cIn, ...xIn]);
+  const wrt = [...consts, ...cIn, ...xIn];
+  const g = reverseMode(outs.map((o) => o.node), [...gc, ...gy], wrt.map((w) => w.node)).map((v, i) => v ?? zeros(wrt[i]!));
+  return { gConst: g.slice(0, consts.length), gCarry: g.slice(consts.length, consts.length + nK), gX: g.slice(consts.length + nK) };
+}
+
+/**
+ * Checkpointed VJP: one stored carry per segment of k steps; the backward pass
+ * walks the segments in reverse, recomputing each segment's carries and then
+ * running the step VJPs over it.
+ */
+function scanVjpCheckpointed({ node, attrs, inputs }: Parameters<VjpRule>[0], ct: Tensor, k: number): (Tensor | null)[] {
+  const { b, L, reverse, nK, consts, init, xs } = parts(attrs, inputs);
+  const S = L / k;
+  const outAvals = [...b.outAvals.slice(0, nK), ...b.outAvals.slice(nK).map((a) => ({ shape: [L, ...a.shape], dtype: node.dtype }))].map((a) => ({ shape: a.shape, dtype: node.dtype }));
+  const cts = unpack(ct.node, outAvals);
+  const seg = (t: Tensor) => t.reshape([S, k, ...t.shape.slice(1)]);
+  const xsS = xs.map(seg),
+    ctYsS = cts.slice(nK).map(seg);
+  const stepFwd = (c: Tensor[], x: Tensor[]) => applyBody(b, [...consts, ...c, ...x]).slice(0, nK);
+  // Carries entering each segment.
+  const starts = scanFlat((_c, c, xseg) => ({ carry: scanFlat((_d, cc, x) => ({ carry: stepFwd(cc, x), ys: [] }), c, xseg, k, reverse).carry, ys: c }), init, xsS, S, reverse).ys;
+  const nX = xs.length;
+  const back = scanFlat(
+    (_c, carry, x) => {
+      const gc0 = carry.slice(0, nK),
+        acc0 = carry.slice(nK);
+      const start = x.slice(0, nK),
+        xseg = x.slice(nK, nK + nX),
+        gyseg = x.slice(nK + nX);
+      const hist = scanFlat((_d, cc, xx) => ({ carry: stepFwd(cc, xx), ys: cc }), start, xseg, k, reverse).ys;
+      const inner = scanFlat(
+        (_d, cr, xr) => {
+          const g = stepVjp(b, consts, nK, xr.slice(0, nK), xr.slice(nK, nK + nX), cr.slice(0, nK), xr.slice(nK + nX));
+          return { carry: [...g.gCarry, ...cr.slice(nK).map((a, i) => a.add(g.gConst[i]!))], ys: g.gX };
+        },
+        [...gc0, ...acc0],
+        [...hist, ...xseg, ...gyseg],
+        k,
+        !reverse,
+      );
+      return { carry: inner.carry, ys: inner.ys };
+    },
+    [...cts.slice(0, nK), ...consts.map(zeros)],
+    [...starts, ...xsS, ...ctYsS],
+    S,
+    !reverse,
+  );
+  const gxs = back.ys.map((g) => g.reshape([L, ...g.shape.slice(2)]));
+  return [...back.carry.slice(nK), ...back.carry.slice(0, nK), ...gxs];
+}
+
+function scanVjpStored({ node, attrs, inputs }: Parameters<VjpRule>[0], ct: Tensor): (Tensor | null)[] {
   const { b, L, reverse, nK, consts, init, xs } = parts(attrs, inputs);
   const outAvals = [...b.outAvals.slice(0, nK), ...b.outAvals.slice(nK).map((a) => ({ shape: [L, ...a.shape], dtype: node.dtype }))].map((a) => ({ shape: a.shape, dtype: node.dtype }));
   const cts = unpack(ct.node, outAvals);
@@ -144,6 +203,7 @@ export const scanBatch: BatchRule = ({ attrs, inputs }, dims) => {
     xs1,
     L,
     reverse,
+    (attrs['checkpoint'] as number) ?? 0,
   );
   // Packed and batched: [B, total] from each part with its batch axis first.
   const ys0 = res.ys.map((y) => moveAxis(y, 1, 0));

@@ -17,6 +17,12 @@ export interface ScanOptions {
   length?: number;
   /** Walk xs from the end (ys are still stored in xs order). */
   reverse?: boolean;
+  /**
+   * Reverse-mode memory: by default the gradient stores the carry entering every
+   * step. With checkpoint = k (dividing the length) it stores one carry per k
+   * steps and recomputes the k carries of a segment during the backward pass.
+   */
+  checkpoint?: number;
 }
 
 const avalOf = (t: Tensor): Aval => ({ shape: t.node.shape, dtype: t.dtype });
@@ -28,7 +34,9 @@ export function scanFlat(
   xs: Tensor[],
   length: number,
   reverse = false,
+  checkpoint = 0,
 ): { carry: Tensor[]; ys: Tensor[] } {
+  if (checkpoint > 1 && length % checkpoint !== 0) throw new TransformError(`scan: checkpoint ${checkpoint} must divide the length ${length}`);
   const carryAvals = init.map(avalOf);
   const xAvals = xs.map((x) => ({ shape: x.node.shape.slice(1), dtype: x.dtype }));
   // First trace learns the ys avals and checks the carry; the second compiles with the packing dtype.
@@ -56,6 +64,7 @@ export function scanFlat(
     body: b.id,
     length,
     reverse,
+    checkpoint,
     nConst: consts.length,
     nCarry: init.length,
     nX: xs.length,
@@ -92,6 +101,7 @@ export function scan(f: (carry: PyTree, x: PyTree) => [PyTree, PyTree], init: Py
     xsL,
     length,
     opts.reverse ?? false,
+    opts.checkpoint ?? 0,
   );
   return [unflatten(carryDef, res.carry), unflatten(yDef!, res.ys)];
 }
