@@ -9,6 +9,7 @@ import { describe, it } from 'vitest';
 import * as rlx from '../../src/index.js';
 import type { Tensor } from '../../src/index.js';
 import { bind } from '../../src/compiler/primitives.js';
+import { DEVICES } from '../harness/devices.js';
 import { checkCase, type AdCase, type InSpec } from './ad-harness.js';
 
 const S = [2, 3];
@@ -115,11 +116,11 @@ const CX_BINARY: AdCase[] = [
   { name: 'eq/ne in masks', specs: [cx(-2, 2), cx(-2, 2)], f: (a, b) => rlx.where(a.eq(b).logicalOr(a.ne(b)), a.mul(b), b) },
 ];
 
-const run = (cases: AdCase[], runs?: number) => {
-  for (const c of cases) it(c.name, () => checkCase(c, runs));
+const run = (cases: AdCase[], device: string, runs?: number) => {
+  for (const c of cases) it(c.name, () => checkCase(c, device, runs));
 };
 
-describe('real unary: JVP vs finite differences, VJP vs JVP', () => run(REAL_UNARY));
-describe('real binary: JVP vs finite differences, VJP vs JVP', () => run(REAL_BINARY));
-describe('complex unary (real, imaginary and mixed directions)', () => run(CX_UNARY));
-describe('complex binary (real, imaginary and mixed directions)', () => run(CX_BINARY));
+describe.each(DEVICES)('real unary on %s: JVP vs finite differences, VJP vs JVP', (device) => run(REAL_UNARY, device));
+describe.each(DEVICES)('real binary on %s: JVP vs finite differences, VJP vs JVP', (device) => run(REAL_BINARY, device));
+describe.each(DEVICES)('complex unary on %s (real, imaginary and mixed directions)', (device) => run(CX_UNARY, device));
+describe.each(DEVICES)('complex binary on %s (real, imaginary and mixed directions)', (device) => run(CX_BINARY, device));

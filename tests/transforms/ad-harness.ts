@@ -16,6 +16,10 @@
 //
 // Dot-product tolerance: both sides are sums of the same products computed in a
 // different order: |lhs - rhs| <= 1e-9·(Σ|u|·|Jv| + Σ|g|·|v|) + 1e-12.
+//
+// Devices: the tests run once per available backend (describe.each(DEVICES));
+// every input and cotangent is pinned to that device (toT), so f, its JVP and
+// its VJP compute there, and checkJvpFd checks that the output and tangent stay.
 
 import fc from 'fast-check';
 import { expect } from 'vitest';
@@ -70,7 +74,8 @@ export function sample(specs: InSpec[], r: () => number): Sample {
   };
 }
 
-export const toT = (data: Float64Array, spec: InSpec): Tensor => rlx.fromStorage(data.slice(), spec.shape, spec.dtype ?? 'float64');
+/** A tensor holding a copy of `data`, pinned to `device` (computations on it run there). */
+export const toT = (data: Float64Array, spec: InSpec, device: string): Tensor => rlx.fromStorage(data.slice(), spec.shape, spec.dtype ?? 'float64').on(device);
 
 /** Flat float64 values of a float or complex tensor (complex interleaved). */
 export const vals = (t: Tensor): Float64Array => Float64Array.from(t.toArray() as ArrayLike<number>);
@@ -117,16 +122,18 @@ export interface FdOpts {
 }
 
 /** JVP at s along v vs a central finite difference; also checks jvp's primal output equals f(x). */
-export function checkJvpFd(f: Fn, s: Sample, v: Float64Array[], o: FdOpts = {}): void {
+export function checkJvpFd(f: Fn, s: Sample, v: Float64Array[], device: string, o: FdOpts = {}): void {
   const h = o.h ?? 1e-6,
     rtol = o.rtol ?? 1e-6,
     atolScale = o.atolScale ?? 1e-7;
-  const xs = s.data.map((d, i) => toT(d, s.specs[i]!));
-  const ts = v.map((d, i) => toT(d, s.specs[i]!));
+  const xs = s.data.map((d, i) => toT(d, s.specs[i]!, device));
+  const ts = v.map((d, i) => toT(d, s.specs[i]!, device));
   const [y, t] = rlx.jvp(f, xs, ts) as [Tensor, Tensor];
-  const fx = vals(f(...s.data.map((d, i) => toT(d, s.specs[i]!))));
+  expect(y.device, 'the primal output stays on the inputs\' device').toBe(device);
+  expect(t.device, 'the tangent stays on the inputs\' device').toBe(device);
+  const fx = vals(f(...s.data.map((d, i) => toT(d, s.specs[i]!, device))));
   expect(vals(y)).toBeAllclose(fx, { rtol: 0, atol: 0 });
-  const shifted = (sgn: number) => vals(f(...s.data.map((d, i) => toT(d.map((x, k) => x + sgn * h * v[i]![k]!), s.specs[i]!))));
+  const shifted = (sgn: number) => vals(f(...s.data.map((d, i) => toT(d.map((x, k) => x + sgn * h * v[i]![k]!), s.specs[i]!, device))));
   const fp = shifted(1),
     fm = shifted(-1);
   const fd = fp.map((p, k) => (p - fm[k]!) / (2 * h));
@@ -138,13 +145,13 @@ export function checkJvpFd(f: Fn, s: Sample, v: Float64Array[], o: FdOpts = {}):
 }
 
 /** Re<u, J v> = Σ Re<Jᵀ u, v> with the pairing above. */
-export function checkVjpDot(f: Fn, s: Sample, v: Float64Array[], r: () => number): void {
-  const xs = s.data.map((d, i) => toT(d, s.specs[i]!));
-  const [y, t] = rlx.jvp(f, xs, v.map((d, i) => toT(d, s.specs[i]!))) as [Tensor, Tensor];
+export function checkVjpDot(f: Fn, s: Sample, v: Float64Array[], r: () => number, device: string): void {
+  const xs = s.data.map((d, i) => toT(d, s.specs[i]!, device));
+  const [y, t] = rlx.jvp(f, xs, v.map((d, i) => toT(d, s.specs[i]!, device))) as [Tensor, Tensor];
   const yc = y.dtype === 'complex128';
   const u = new Float64Array(sizeOf(y.shape) * (yc ? 2 : 1)).map(() => 2 * r() - 1);
-  const [, back] = rlx.vjp(f, ...s.data.map((d, i) => toT(d, s.specs[i]!)));
-  const gs = back(rlx.fromStorage(u.slice(), y.shape, y.dtype)) as Tensor[];
+  const [, back] = rlx.vjp(f, ...s.data.map((d, i) => toT(d, s.specs[i]!, device)));
+  const gs = back(rlx.fromStorage(u.slice(), y.shape, y.dtype).on(device)) as Tensor[];
   expect(gs.length).toBe(xs.length);
   const lhs = reDot(u, yc, vals(t), yc);
   let rhs = 0,
@@ -189,8 +196,8 @@ export interface AdCase {
   dirs?: DirKind[];
 }
 
-/** Runs both checks on `runs` random samples of a case. */
-export function checkCase(c: AdCase, runs = AD_RUNS): void {
+/** Runs both checks on `runs` random samples of a case, with every input pinned to `device`. */
+export function checkCase(c: AdCase, device: string, runs = AD_RUNS): void {
   const complexIn = (specs: InSpec[]) => specs.some((s) => s.dtype === 'complex128');
   fc.assert(
     fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.constantFrom<DirKind>(...(c.dirs ?? ['real', 'imag', 'mixed'])), (seed, kind) => {
@@ -198,8 +205,8 @@ export function checkCase(c: AdCase, runs = AD_RUNS): void {
       const { specs, f } = typeof c.specs === 'function' ? c.specs(r) : { specs: c.specs, f: c.f! };
       const s = sample(specs, r);
       const v = directions(specs, r, complexIn(specs) ? kind : 'mixed');
-      checkJvpFd(f, s, v, c.fd);
-      checkVjpDot(f, s, v, r);
+      checkJvpFd(f, s, v, device, c.fd);
+      checkVjpDot(f, s, v, r, device);
     }),
     { numRuns: runs },
   );

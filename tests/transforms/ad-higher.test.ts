@@ -14,6 +14,7 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as rlx from '../../src/index.js';
 import type { Tensor } from '../../src/index.js';
+import { DEVICES } from '../harness/devices.js';
 import { AD_RUNS, directions, prng, reDot, sample, toT, vals, type InSpec } from './ad-harness.js';
 
 interface HCase {
@@ -46,7 +47,7 @@ const CASES: HCase[] = [
 
 const hvp1 = (f: HCase['f'], x: Tensor, v: Tensor) => rlx.hvp(f, [x], [v]) as Tensor;
 
-describe('Hessian-vector products: jvp of grad vs finite differences of grad, and symmetry', () => {
+describe.each(DEVICES)('Hessian-vector products on %s: jvp of grad vs finite differences of grad, and symmetry', (device) => {
   for (const c of CASES) {
     it(c.name, () => {
       fc.assert(
@@ -56,11 +57,11 @@ describe('Hessian-vector products: jvp of grad vs finite differences of grad, an
           const [v] = directions([c.spec], r, 'mixed');
           const [w] = directions([c.spec], r, 'mixed');
           const cx = c.spec.dtype === 'complex128';
-          const X0 = () => toT(s.data[0]!, c.spec);
-          const hv = vals(hvp1(c.f, X0(), toT(v!, c.spec)));
-          const hw = vals(hvp1(c.f, X0(), toT(w!, c.spec)));
+          const X0 = () => toT(s.data[0]!, c.spec, device);
+          const hv = vals(hvp1(c.f, X0(), toT(v!, c.spec, device)));
+          const hw = vals(hvp1(c.f, X0(), toT(w!, c.spec, device)));
           const h = 1e-5;
-          const gAt = (sgn: number) => vals(rlx.grad(c.f)(toT(s.data[0]!.map((q, k) => q + sgn * h * v![k]!), c.spec)) as Tensor);
+          const gAt = (sgn: number) => vals(rlx.grad(c.f)(toT(s.data[0]!.map((q, k) => q + sgn * h * v![k]!), c.spec, device)) as Tensor);
           const gp = gAt(1),
             gm = gAt(-1);
           const fd = gp.map((p, k) => (p - gm[k]!) / (2 * h));

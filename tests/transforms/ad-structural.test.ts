@@ -6,6 +6,7 @@
 import { describe, expect, it } from 'vitest';
 import * as rlx from '../../src/index.js';
 import type { Tensor } from '../../src/index.js';
+import { DEVICES } from '../harness/devices.js';
 import { AD_RUNS, checkCase, rint, rperm, rshape, rsubset, vals, type AdCase, type DT, type InSpec } from './ad-harness.js';
 
 const spec = (shape: number[], dtype: DT = 'float64', lo = -2, hi = 2): InSpec => ({ shape, dtype, lo, hi });
@@ -162,53 +163,54 @@ const OPAQUE: AdCase[] = [
   }),
 ];
 
-describe('reductions', () => {
-  for (const c of REDUCTIONS) it(c.name, () => checkCase(c, Math.round(AD_RUNS * 1.5)));
+describe.each(DEVICES)('reductions on %s', (device) => {
+  for (const c of REDUCTIONS) it(c.name, () => checkCase(c, device, Math.round(AD_RUNS * 1.5)));
 });
-describe('movement', () => {
-  for (const c of MOVEMENT) it(c.name, () => checkCase(c, AD_RUNS * 2));
+describe.each(DEVICES)('movement on %s', (device) => {
+  for (const c of MOVEMENT) it(c.name, () => checkCase(c, device, AD_RUNS * 2));
 });
-describe('opaque ops', () => {
-  for (const c of OPAQUE) it(c.name, () => checkCase(c, Math.round(AD_RUNS * 1.5)));
+describe.each(DEVICES)('opaque ops on %s', (device) => {
+  for (const c of OPAQUE) it(c.name, () => checkCase(c, device, Math.round(AD_RUNS * 1.5)));
 });
 
-describe('structural edge cases', () => {
+describe.each(DEVICES)('structural edge cases on %s', (device) => {
+  const T = (v: rlx.NestedData, opts: rlx.TensorOptions = {}) => rlx.tensor(v, opts).on(device);
   it('an empty slice has a zero cotangent of the input shape', () => {
-    const x = rlx.tensor([1, 2, 3]);
+    const x = T([1, 2, 3]);
     const g = rlx.grad((t: Tensor) => t.slice(rlx.s(rlx.rg(2, 1))).sum().add(t.sum()))(x) as Tensor;
     expect(vals(g)).toEqual(Float64Array.from([1, 1, 1]));
   });
   it('slice VJP is a scatter into zeros: x[4:0:-3] of length 6', () => {
-    const x = rlx.tensor([0, 1, 2, 3, 4, 5]);
+    const x = T([0, 1, 2, 3, 4, 5]);
     const [, back] = rlx.vjp((t: Tensor) => t.slice(rlx.s(rlx.rg(4, 0, -3))), x);
-    const [g] = back(rlx.tensor([10, 20])) as Tensor[];
+    const [g] = back(T([10, 20])) as Tensor[];
     expect(vals(g!)).toEqual(Float64Array.from([0, 20, 0, 0, 10, 0]));
   });
   it('cumsum VJP is the reverse cumulative sum', () => {
-    const [, back] = rlx.vjp((t: Tensor) => t.cumsum(0), rlx.tensor([1, 2, 3, 4]));
-    const [g] = back(rlx.tensor([1, 10, 100, 1000])) as Tensor[];
+    const [, back] = rlx.vjp((t: Tensor) => t.cumsum(0), T([1, 2, 3, 4]));
+    const [g] = back(T([1, 10, 100, 1000])) as Tensor[];
     expect(vals(g!)).toEqual(Float64Array.from([1111, 1110, 1100, 1000]));
   });
   it('gather VJP accumulates repeated indices', () => {
-    const g = rlx.grad((t: Tensor) => t.gather([0, 2, 2, -1]).sum())(rlx.tensor([1, 2, 3, 4])) as Tensor;
+    const g = rlx.grad((t: Tensor) => t.gather([0, 2, 2, -1]).sum())(T([1, 2, 3, 4])) as Tensor;
     expect(vals(g)).toEqual(Float64Array.from([1, 0, 2, 1]));
   });
   it('expand VJP sums over the broadcast axes', () => {
-    const g = rlx.grad((t: Tensor) => t.broadcastTo([4, 2, 3]).sum())(rlx.ones([2, 1])) as Tensor;
+    const g = rlx.grad((t: Tensor) => t.broadcastTo([4, 2, 3]).sum())(rlx.ones([2, 1]).on(device)) as Tensor;
     expect(g.shape).toEqual([2, 1]);
     expect(vals(g)).toEqual(Float64Array.from([12, 12]));
   });
   it('prod gradient with one and with two zeros', () => {
-    const g1 = rlx.grad((t: Tensor) => t.prod())(rlx.tensor([2, 0, 3])) as Tensor;
+    const g1 = rlx.grad((t: Tensor) => t.prod())(T([2, 0, 3])) as Tensor;
     expect(vals(g1)).toEqual(Float64Array.from([0, 6, 0]));
-    const g2 = rlx.grad((t: Tensor) => t.prod())(rlx.tensor([2, 0, 0])) as Tensor;
+    const g2 = rlx.grad((t: Tensor) => t.prod())(T([2, 0, 0])) as Tensor;
     expect(vals(g2)).toEqual(Float64Array.from([0, 0, 0]));
   });
   it('complex matmul VJP uses plain transposes (no conjugation)', () => {
-    const a = rlx.tensor([[{ re: 1, im: 2 }]]),
-      b = rlx.tensor([[{ re: 3, im: -1 }]]);
+    const a = T([[{ re: 1, im: 2 }]]),
+      b = T([[{ re: 3, im: -1 }]]);
     const [, back] = rlx.vjp((x: Tensor, y: Tensor) => x.matmul(y), a, b);
-    const [ga, gb] = back(rlx.tensor([[{ re: 1, im: 0 }]], { dtype: 'complex128' })) as Tensor[];
+    const [ga, gb] = back(T([[{ re: 1, im: 0 }]], { dtype: 'complex128' })) as Tensor[];
     expect(vals(ga!)).toEqual(Float64Array.from([3, -1]));
     expect(vals(gb!)).toEqual(Float64Array.from([1, 2]));
   });

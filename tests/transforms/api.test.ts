@@ -2,17 +2,23 @@
 
 import { describe, expect, it } from 'vitest';
 import * as rlx from '../../src/index.js';
+import { DEVICES } from '../harness/devices.js';
 import '../harness/allclose.js';
 
-const T = (v: rlx.NestedData) => rlx.tensor(v);
+/** A tensor constructor pinned to `device`: every input below lives there. */
+const pin = (device: string) => (v: rlx.NestedData) => rlx.tensor(v).on(device);
 const arr = (t: rlx.PyTree) => Array.from((t as rlx.Tensor).toArray());
 
-describe('grad family', () => {
+describe.each(DEVICES)('grad family on %s', (device) => {
+  const T = pin(device);
   const f = (x: rlx.Tensor) => x.mul(x).mul(x).sum(); // sum x^3
 
   it('grad, grad of grad, valueAndGrad with argnums and pytrees', () => {
     const x = T([0.5, -1, 2]);
-    expect(arr(rlx.grad(f)(x))).toBeAllclose([0.75, 3, 12], { rtol: 1e-15 });
+    const g1 = rlx.grad(f)(x) as rlx.Tensor;
+    expect(g1.device, 'the gradient stays pinned to the device of its input').toBe(device);
+    expect(rlx.explain(g1, { print: false }).device).toBe(device);
+    expect(arr(g1)).toBeAllclose([0.75, 3, 12], { rtol: 1e-15 });
     const g2 = rlx.grad((y: rlx.Tensor) => (rlx.grad(f)(y) as rlx.Tensor).sum());
     expect(arr(g2(x))).toBeAllclose([3, -6, 12], { rtol: 1e-15 });
     const loss = (p: { w: rlx.Tensor; b: rlx.Tensor }, xs: rlx.Tensor) => xs.matmul(p.w).add(p.b).square().sum();
@@ -75,12 +81,13 @@ describe('grad family', () => {
   it('typed errors: non-scalar output, integer output and input', () => {
     expect(() => rlx.grad((x: rlx.Tensor) => x.mul(2))(T([1, 2]))).toThrow(/must return a scalar, got shape \[2\]/);
     expect(() => rlx.grad((x: rlx.Tensor) => x.sum().cast('int32'))(T([1, 2]))).toThrow(rlx.TransformError);
-    expect(() => rlx.grad((x: rlx.Tensor) => x.sum().cast('float64'))(rlx.tensor(new Int32Array([1])))).toThrow(/int32; only float and complex/);
+    expect(() => rlx.grad((x: rlx.Tensor) => x.sum().cast('float64'))(rlx.tensor(new Int32Array([1])).on(device))).toThrow(/int32; only float and complex/);
     expect(() => rlx.vmap((a: rlx.Tensor, b: rlx.Tensor) => a.add(b))(T([1, 2]), T([1, 2, 3]))).toThrow(/mismatched batch sizes.*2.*3/);
   });
 });
 
-describe('composition and jit', () => {
+describe.each(DEVICES)('composition and jit on %s', (device) => {
+  const T = pin(device);
   it('vmap(grad(f)) equals per-example gradients; grad(vmap(f)) too', () => {
     const f = (w: rlx.Tensor, x: rlx.Tensor) => x.mul(w).tanh().sum();
     const w = T([0.5, -0.25]);
@@ -93,17 +100,20 @@ describe('composition and jit', () => {
   });
 
   it('jit: second call is a cache hit; dynamic axes do not recompile; jit(vmap(grad(f)))', () => {
+    // The pinned inputs are computed first, so only jit's own cache traffic is counted.
+    const x1 = T([1, 2]).realize(),
+      x2 = T([3, 4]).realize();
     const s0 = rlx.cacheStats().hits;
-    const f = rlx.jit((x: rlx.Tensor) => x.square().sum());
-    f(T([1, 2]));
-    f(T([3, 4]));
+    const f = rlx.jit((x: rlx.Tensor) => x.square().sum(), { device });
+    f(x1);
+    f(x2);
     expect(f.compiles).toBe(1);
     expect(f.hits).toBe(1);
     expect(rlx.cacheStats().hits).toBeGreaterThan(s0);
-    const d = rlx.jit((x: rlx.Tensor) => x.mul(2).sum(0), { dynamicAxes: { 0: [0] } });
-    for (const n of [1, 5, 9]) expect((d(rlx.ones([n, 2])) as rlx.Tensor).tolist()).toEqual([2 * n, 2 * n]);
+    const d = rlx.jit((x: rlx.Tensor) => x.mul(2).sum(0), { dynamicAxes: { 0: [0] }, device });
+    for (const n of [1, 5, 9]) expect((d(rlx.ones([n, 2]).on(device)) as rlx.Tensor).tolist()).toEqual([2 * n, 2 * n]);
     expect(d.compiles).toBe(1);
-    const pg = rlx.jit(rlx.vmap(rlx.grad((x: rlx.Tensor) => x.square().sum())));
+    const pg = rlx.jit(rlx.vmap(rlx.grad((x: rlx.Tensor) => x.square().sum())), { device });
     expect((pg(T([[1, 2], [3, 4]])) as rlx.Tensor).tolist()).toEqual([[2, 4], [6, 8]]);
     expect((rlx.grad((x: rlx.Tensor) => f(x) as rlx.Tensor)(T([1, 2])) as rlx.Tensor).tolist()).toEqual([2, 4]);
   });
@@ -114,11 +124,14 @@ describe('composition and jit', () => {
       const k = g.param('k', []);
       return x.square().sum().mul(k).mul(0.5);
     });
-    const s0 = rlx.cacheStats().compiles;
-    const per = f.grad(['x']).vmap(['x'], 4).jit();
     const xs = [[1, 2, 3], [0, 0, 1], [-1, 1, 0], [2, 2, 2]];
+    // The pinned inputs are computed first, so only the Func's compile is counted.
+    const x = T(xs).realize(),
+      k = T(2).realize();
+    const s0 = rlx.cacheStats().compiles;
+    const per = f.grad(['x']).vmap(['x'], 4).jit({ device });
     for (let rep = 0; rep < 3; rep++) {
-      const out = per.run({ x: xs, k: 2 }) as Record<string, rlx.Tensor>;
+      const out = per.run({ x, k }) as Record<string, rlx.Tensor>;
       expect(out['x']!.tolist()).toEqual(xs.map((r) => r.map((v) => 2 * v)));
     }
     expect(rlx.cacheStats().compiles - s0).toBe(1);

@@ -2,8 +2,10 @@
 
 import { describe, expect, it } from 'vitest';
 import * as rlx from '../../src/index.js';
+import { DEVICES } from '../harness/devices.js';
 
-const T = (v: rlx.NestedData) => rlx.tensor(v);
+/** A tensor constructor pinned to `device`: every input below lives there. */
+const pin = (device: string) => (v: rlx.NestedData) => rlx.tensor(v).on(device);
 type Pair = [rlx.Tensor, rlx.Tensor];
 
 /** Leapfrog for q'' = -k q, N steps of dt, in rlx (scan) and in plain JS (the reference). */
@@ -13,7 +15,8 @@ function leapfrog(q0: rlx.Tensor, k: rlx.Tensor, dt: number, N: number): rlx.Ten
     const qn = q.add(ph.mul(dt));
     return [qn, ph.sub(qn.mul(k).mul(dt / 2))];
   };
-  const [[qf]] = rlx.scan((s) => [step(s as Pair), null], [q0, T(0)], null, { length: N }) as [Pair, unknown];
+  // The initial momentum is a constant made here: it follows q0's device.
+  const [[qf]] = rlx.scan((s) => [step(s as Pair), null], [q0, rlx.tensor(0)], null, { length: N }) as [Pair, unknown];
   return qf;
 }
 function leapfrogJs(q0: number, k: number, dt: number, N: number): number {
@@ -27,7 +30,8 @@ function leapfrogJs(q0: number, k: number, dt: number, N: number): number {
   return q;
 }
 
-describe('scan', () => {
+describe.each(DEVICES)('scan on %s', (device) => {
+  const T = pin(device);
   it('carries and stacks like a loop, forward and reversed', () => {
     const [c, ys] = rlx.scan((c, x) => [(c as rlx.Tensor).add(x as rlx.Tensor), (c as rlx.Tensor).mul(2)], T(0), T([1, 2, 3, 4])) as Pair;
     expect(c.item()).toBe(10);
@@ -41,6 +45,8 @@ describe('scan', () => {
     const s0 = rlx.cacheStats().compiles;
     const qf = leapfrog(T(1), T(1), 0.01, 10_000);
     const plan = rlx.explain(qf, { print: false });
+    expect(qf.device, 'the loop result stays pinned to the device of its inputs').toBe(device);
+    expect(plan.device).toBe(device);
     expect(plan.kernels.map((k) => k.kind)).toContain('scan');
     expect(plan.kernels.filter((k) => k.kind === 'scan')).toHaveLength(1);
     expect(qf.item()).toBeCloseTo(leapfrogJs(1, 1, 0.01, 10_000), 12);
@@ -83,6 +89,19 @@ describe('scan', () => {
     });
   });
 
+  it('checkpoint = k gives the same gradients while storing one carry per k steps', () => {
+    const f = (ck: number) => (xs: rlx.Tensor) =>
+      (rlx.scan((c, x) => {
+        const cc = c as Pair;
+        const nx = cc[0].mul(x as rlx.Tensor).sin().add(cc[1]);
+        return [[nx, cc[1].mul(0.99)], nx.square()];
+      }, [T(0.3), T(0.1)], xs, { checkpoint: ck })[1] as rlx.Tensor).sum();
+    const xs = rlx.linspace(0.5, 1.5, 60).on(device);
+    const g0 = (rlx.grad(f(0))(xs) as rlx.Tensor).toArray();
+    for (const k of [6, 20, 60]) expect(Array.from((rlx.grad(f(k))(xs) as rlx.Tensor).toArray())).toEqual(Array.from(g0));
+    expect(() => rlx.grad(f(7))(xs)).toThrow(/checkpoint 7 must divide the length 60/);
+  });
+
   it('vmap of scan equals stacking, and forLoop counts', () => {
     const q0s = T([1, 2, -0.5]);
     const v = rlx.vmap((q0: rlx.Tensor) => leapfrog(q0, T(1.5), 0.01, 200))(q0s) as rlx.Tensor;
@@ -96,7 +115,8 @@ describe('scan', () => {
   });
 });
 
-describe('whileLoop and cond', () => {
+describe.each(DEVICES)('whileLoop and cond on %s', (device) => {
+  const T = pin(device);
   const collatz = (n0: rlx.Tensor) =>
     rlx.whileLoop(
       (s) => (s as Pair)[0].ne(1),
@@ -104,7 +124,7 @@ describe('whileLoop and cond', () => {
         const [n, k] = s as Pair;
         return [rlx.where(n.mul(0.5).floor().mul(2).eq(n), n.mul(0.5), n.mul(3).add(1)), k.add(1)];
       },
-      [n0, T(0)],
+      [n0, rlx.tensor(0)], // a constant made here: it follows n0's device
     ) as Pair;
   const collatzJs = (n: number) => {
     let k = 0;

@@ -6,7 +6,8 @@ import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import * as rlx from '../../src/index.js';
 import { UNARY_OPS, BINARY_OPS } from '../../src/compiler/primitives.js';
-import { axArb, batchedShape, expectVmap, fitAx, outArb, randn, runs, someBatched, type Ax } from './vmap-harness.js';
+import { DEVICES } from '../harness/devices.js';
+import { type Ax, axArb, batchedShape, expectVmap, fitAx, gen, outArb, runs, someBatched } from './vmap-harness.js';
 
 const shapeArb = (maxRank = 3) => fc.array(fc.integer({ min: 1, max: 3 }), { minLength: 0, maxLength: maxRank });
 const seedArb = fc.integer({ min: 0, max: 2 ** 31 - 1 });
@@ -39,7 +40,8 @@ const BINARY: Record<string, (x: T, y: T) => T> = {
   complex: (x, y) => rlx.complex(x, y),
 };
 
-describe('vmap of elementwise primitives', () => {
+describe.each(DEVICES)('vmap of elementwise primitives on %s', (device) => {
+  const { randn } = gen(device);
   it('covers every unary and binary primitive (the tables below are complete)', () => {
     const missingU = UNARY_OPS.filter((o) => o !== 'stopGradient' && !(o in UNARY));
     const missingB = BINARY_OPS.filter((o) => !(o in BINARY));

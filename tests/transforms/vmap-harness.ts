@@ -5,7 +5,8 @@
 //
 // Both sides run the same kernels on the same values, so results are compared
 // bit for bit (Object.is per element: NaN equals NaN, -0 differs from +0),
-// together with shape and dtype.
+// together with shape, dtype and device. The tests run once per available
+// backend (describe.each(DEVICES)); gen(device) makes inputs pinned to it.
 
 import fc from 'fast-check';
 import { expect } from 'vitest';
@@ -53,16 +54,20 @@ export function values(n: number, seed: number, k: ValueKind = {}): Float64Array
 
 export const sizeOf = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
 
-/** A float64 tensor of the given shape with seeded values. */
-export function randn(shape: readonly number[], seed: number, k: ValueKind = {}): rlx.Tensor {
-  return rlx.tensor(values(sizeOf(shape), seed, k), { shape: [...shape] });
-}
-
-/** An int32 tensor with values in [lo, hi]. */
-export function randInt(shape: readonly number[], seed: number, lo: number, hi: number): rlx.Tensor {
-  const r = rng(seed);
-  const v = Int32Array.from({ length: sizeOf(shape) }, () => lo + Math.floor(r() * (hi - lo + 1)));
-  return rlx.tensor(v, { shape: [...shape], dtype: 'int32' });
+/** Seeded tensor constructors whose tensors are pinned to `device` (the tests' inputs). */
+export function gen(device: string) {
+  return {
+    /** A float64 tensor of the given shape with seeded values. */
+    randn(shape: readonly number[], seed: number, k: ValueKind = {}): rlx.Tensor {
+      return rlx.tensor(values(sizeOf(shape), seed, k), { shape: [...shape] }).on(device);
+    },
+    /** An int32 tensor with values in [lo, hi]. */
+    randInt(shape: readonly number[], seed: number, lo: number, hi: number): rlx.Tensor {
+      const r = rng(seed);
+      const v = Int32Array.from({ length: sizeOf(shape) }, () => lo + Math.floor(r() * (hi - lo + 1)));
+      return rlx.tensor(v, { shape: [...shape], dtype: 'int32' }).on(device);
+    },
+  };
 }
 
 /** Position of the batch axis for inAxes `ax` in a batched tensor of per-example rank r. */
@@ -119,6 +124,7 @@ export function expectVmap(f: (...xs: rlx.Tensor[]) => rlx.Tensor, args: rlx.Ten
   const tag = `${what} (inAxes ${JSON.stringify(inAxes)}, outAxes ${oa}, B ${B})`;
   expect(got.shape, `${tag}: shape`).toEqual(want.shape);
   expect(got.dtype, `${tag}: dtype`).toBe(want.dtype);
+  expect(got.device, `${tag}: device (the inputs' one)`).toBe(args[k]!.device);
   if (o.rtol !== undefined || o.atol !== undefined) {
     const g = got.toArray(),
       w = want.toArray();

@@ -11,14 +11,16 @@ import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
 import * as rlx from '../../src/index.js';
 import { vmap } from '../../src/compiler/transforms/vmap.js';
-import { axArb, batchedShape, expectVmap, fitAx, outArb, randInt, randn, runs, someBatched, type Ax } from './vmap-harness.js';
+import { DEVICES } from '../harness/devices.js';
+import { type Ax, axArb, batchedShape, expectVmap, fitAx, gen, outArb, runs, someBatched } from './vmap-harness.js';
 
 type T = rlx.Tensor;
 const seedArb = fc.integer({ min: 0, max: 2 ** 31 - 1 });
 const bArb = fc.integer({ min: 1, max: 3 });
 const dim = fc.integer({ min: 1, max: 4 });
 
-describe('vmap of matmul', () => {
+describe.each(DEVICES)('vmap of matmul on %s', (device) => {
+  const { randn } = gen(device);
   it('[..., m, k] @ [..., k, n] with broadcast batch dims, each side batched anywhere or not at all', () => {
     fc.assert(
       fc.property(
@@ -83,7 +85,8 @@ const indexCase = fc
   .tuple(fc.array(fc.integer({ min: 1, max: 4 }), { minLength: 1, maxLength: 3 }), fc.array(fc.integer({ min: 1, max: 3 }), { maxLength: 2 }), fc.nat(), fc.boolean())
   .map(([sx, si, a, neg]) => ({ sx, si, axis: (a % sx.length) - (neg ? sx.length : 0) }));
 
-describe('vmap of gather', () => {
+describe.each(DEVICES)('vmap of gather on %s', (device) => {
+  const { randn, randInt } = gen(device);
   it('x and indices each batched or not (negative and repeated indices)', () => {
     fc.assert(
       fc.property(indexCase, bArb, axArb, axArb, outArb, seedArb, ({ sx, si, axis }, B, a0, a1, out, seed) => {
@@ -101,10 +104,10 @@ describe('vmap of gather', () => {
   });
 
   it('an out-of-range index still raises IndexError under vmap', () => {
-    const x = rlx.arange(12).reshape(3, 4);
-    const good = rlx.tensor(new Int32Array([0, 1, 2, 3, -4, 3]), { shape: [3, 2], dtype: 'int32' });
-    const bad = rlx.tensor(new Int32Array([0, 1, 2, 4, -4, 3]), { shape: [3, 2], dtype: 'int32' });
-    const badNeg = rlx.tensor(new Int32Array([0, 1, 2, 3, -5, 3]), { shape: [3, 2], dtype: 'int32' });
+    const x = rlx.arange(12).reshape(3, 4).on(device);
+    const good = rlx.tensor(new Int32Array([0, 1, 2, 3, -4, 3]), { shape: [3, 2], dtype: 'int32' }).on(device);
+    const bad = rlx.tensor(new Int32Array([0, 1, 2, 4, -4, 3]), { shape: [3, 2], dtype: 'int32' }).on(device);
+    const badNeg = rlx.tensor(new Int32Array([0, 1, 2, 3, -5, 3]), { shape: [3, 2], dtype: 'int32' }).on(device);
     const f = (p: T, i: T) => p.gather(i, 0);
     expect((vmap(f)(x, good) as T).tolist()).toEqual([[0, 1], [6, 7], [8, 11]]);
     expect(() => (vmap(f)(x, bad) as T).toArray()).toThrow(rlx.IndexError);
@@ -114,7 +117,8 @@ describe('vmap of gather', () => {
   });
 });
 
-describe('vmap of scatterAdd', () => {
+describe.each(DEVICES)('vmap of scatterAdd on %s', (device) => {
+  const { randn, randInt } = gen(device);
   it('x, indices and updates each batched or not (repeats accumulate in order)', () => {
     fc.assert(
       fc.property(indexCase, bArb, fc.tuple(axArb, axArb, axArb), outArb, seedArb, ({ sx, si, axis }, B, [a0, a1, a2], out, seed) => {
@@ -156,9 +160,9 @@ describe('vmap of scatterAdd', () => {
   });
 
   it('int32 and bool scatterAdd', () => {
-    const x = rlx.tensor(new Int32Array([1, 2, 3, 4, 5, 6]), { shape: [2, 3], dtype: 'int32' });
-    const idx = rlx.tensor(new Int32Array([0, 0, 2, -1]), { shape: [2, 2], dtype: 'int32' });
-    const u = rlx.tensor(new Int32Array([10, 20, 30, 40]), { shape: [2, 2], dtype: 'int32' });
+    const x = rlx.tensor(new Int32Array([1, 2, 3, 4, 5, 6]), { shape: [2, 3], dtype: 'int32' }).on(device);
+    const idx = rlx.tensor(new Int32Array([0, 0, 2, -1]), { shape: [2, 2], dtype: 'int32' }).on(device);
+    const u = rlx.tensor(new Int32Array([10, 20, 30, 40]), { shape: [2, 2], dtype: 'int32' }).on(device);
     const f = (p: T, i: T, v: T) => p.scatterAdd(i, v, 0);
     expect((vmap(f)(x, idx, u) as T).tolist()).toEqual([[31, 2, 3], [4, 5, 76]]);
     expectVmap(f, [x, idx, u], [0, 0, 0], 0, 'int32');

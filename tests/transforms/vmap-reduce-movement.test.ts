@@ -6,7 +6,8 @@
 import fc from 'fast-check';
 import { describe, it } from 'vitest';
 import * as rlx from '../../src/index.js';
-import { axArb, batchedShape, expectVmap, fitAx, outArb, randn, runs, someBatched, type Ax } from './vmap-harness.js';
+import { DEVICES } from '../harness/devices.js';
+import { type Ax, axArb, batchedShape, expectVmap, fitAx, gen, outArb, runs, someBatched } from './vmap-harness.js';
 
 type T = rlx.Tensor;
 const seedArb = fc.integer({ min: 0, max: 2 ** 31 - 1 });
@@ -20,7 +21,8 @@ const oneArg = (minRank = 0, maxRank = 3, minDim = 1) =>
 /** A subset of the axes of rank r (possibly empty) and a keepdims flag. */
 const axesOf = (r: number) => fc.tuple(fc.subarray([...Array(r).keys()]), fc.boolean(), fc.boolean());
 
-describe('vmap of reductions', () => {
+describe.each(DEVICES)('vmap of reductions on %s', (device) => {
+  const { randn } = gen(device);
   it('sum / prod / max / min / mean / var over any axis subset, keepdims, negative axes', () => {
     fc.assert(
       fc.property(oneArg(0, 4).chain((c) => fc.tuple(fc.constant(c), axesOf(c.shape.length))), ([{ shape, B, ax, out, seed }, [axes, keep, neg]]) => {
@@ -69,7 +71,8 @@ describe('vmap of reductions', () => {
   });
 });
 
-describe('vmap of movement ops', () => {
+describe.each(DEVICES)('vmap of movement ops on %s', (device) => {
+  const { randn } = gen(device);
   it('reshape: flatten, -1, regrouping, expandDims, squeeze', () => {
     fc.assert(
       fc.property(oneArg(0, 4), ({ shape, B, ax, out, seed }) => {
@@ -163,7 +166,8 @@ describe('vmap of movement ops', () => {
   });
 });
 
-describe('vmap of cumsum, pad and concat', () => {
+describe.each(DEVICES)('vmap of cumsum, pad and concat on %s', (device) => {
+  const { randn } = gen(device);
   it('cumsum along any axis or flattened, float64 / int32 / bool', () => {
     fc.assert(
       fc.property(oneArg(1, 3).chain((c) => fc.tuple(fc.constant(c), fc.integer({ min: -c.shape.length, max: c.shape.length - 1 }))), ([{ shape, B, ax, out, seed }, axis]) => {

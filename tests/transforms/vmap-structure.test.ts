@@ -11,7 +11,8 @@ import { TransformError } from '../../src/tensor/errors.js';
 import { topoSort, Node as NodeCtor, type Node } from '../../src/compiler/ir.js';
 import { batchGraph } from '../../src/compiler/transforms/vmap.js';
 import { graph } from '../../src/compiler/trace.js';
-import { expectSameBits, expectVmap, randInt, randn, runs } from './vmap-harness.js';
+import { DEVICES } from '../harness/devices.js';
+import { expectSameBits, expectVmap, gen, runs } from './vmap-harness.js';
 
 type T = rlx.Tensor;
 const seedArb = fc.integer({ min: 0, max: 2 ** 31 - 1 });
@@ -20,7 +21,8 @@ const seedArb = fc.integer({ min: 0, max: 2 ** 31 - 1 });
 const opsOf = (t: T): string[] => topoSort([t.node]).map((n: Node) => n.op);
 const count = (t: T, op: string) => opsOf(t).filter((o) => o === op).length;
 
-describe('vmap: nesting', () => {
+describe.each(DEVICES)('vmap: nesting on %s', (device) => {
+  const { randn, randInt } = gen(device);
   it('vmap of vmap equals the double loop, for batch positions 0 / 1 / -1 on both levels', () => {
     fc.assert(
       fc.property(fc.constantFrom(0, 1, -1), fc.constantFrom(0, 1, -1), fc.constantFrom(0, 1, -1), seedArb, (outer, inner, oa, seed) => {
@@ -78,7 +80,8 @@ describe('vmap: nesting', () => {
   });
 });
 
-describe('vmap: pytrees, outAxes, sizes', () => {
+describe.each(DEVICES)('vmap: pytrees, outAxes, sizes on %s', (device) => {
+  const { randn, randInt } = gen(device);
   it('arguments and results as arrays and objects of tensors; per-leaf outAxes', () => {
     const a = randn([3, 2], 5),
       b = randn([2, 3], 6),
@@ -121,7 +124,8 @@ describe('vmap: pytrees, outAxes, sizes', () => {
   });
 });
 
-describe('vmap: errors', () => {
+describe.each(DEVICES)('vmap: errors on %s', (device) => {
+  const { randn } = gen(device);
   it('mismatched batch sizes name both sizes', () => {
     const f = (p: T, q: T) => p.add(q);
     let msg = '';
@@ -142,13 +146,14 @@ describe('vmap: errors', () => {
     const x = randn([3, 2], 1);
     expect(() => vmap((t: T) => t.exp(), { inAxes: 2 })(x)).toThrow(TransformError);
     expect(() => vmap((t: T) => t.exp(), { inAxes: -3 })(x)).toThrow(TransformError);
-    expect(() => vmap((t: T) => t.exp())(rlx.tensor(1.5))).toThrow(TransformError);
+    expect(() => vmap((t: T) => t.exp())(rlx.tensor(1.5).on(device))).toThrow(TransformError);
     expect(() => vmap((t: T) => t.exp(), { inAxes: 2 })(x)).toThrow(/out of range/);
     expect(() => vmap((p: T, q: T) => p.add(q), { inAxes: [0] })(x, x)).toThrow(TransformError);
   });
 });
 
-describe('vmap: where the batch axis goes', () => {
+describe.each(DEVICES)('vmap: where the batch axis goes on %s', (device) => {
+  const { randn, randInt } = gen(device);
   /**
    * The rules alone (batchGraph): f on per-example proxies of the args, each
    * batched at `dims[i]`. Returns the batched result and its batch position.
@@ -219,12 +224,15 @@ describe('vmap: where the batch axis goes', () => {
       i = randInt([3, 2], 2, -4, 3);
     const g = vmap((p: T, q: T) => p.gather(q, 0).scatterAdd(q, p.sum(), 0))(x, i) as T;
     expect(g.isRealized).toBe(false);
+    expect(g.device, 'the batched graph stays pinned to the device of its inputs').toBe(device);
+    expect(rlx.explain(g, { print: false }).device).toBe(device);
     expect(opsOf(g)).toContain('gather');
     expect(opsOf(g)).toContain('scatterAdd');
   });
 });
 
-describe('Func.vmap over a named batch size', () => {
+describe.each(DEVICES)('Func.vmap over a named batch size on %s', (device) => {
+  const { randn, randInt } = gen(device);
   it('reductions, movement, elementwise and matmul batch over a symbolic size', () => {
     // w is an input rather than a closure: CompiledFunc.run cannot run a Func that
     // closes over a buffer tensor (bindDims is given the declared inputs only).
@@ -242,12 +250,12 @@ describe('Func.vmap over a named batch size', () => {
         c: rlx.cat([x, w.transpose().mul(2).slice(rlx.s(rlx.rg(0, 1)))], 0).logsumexp(0),
       };
     });
-    const vf = f.vmap(['x'], 'batch').compile();
+    const vf = f.vmap(['x'], 'batch').compile({ device });
     for (const B of [1, 4]) {
       const xs = randn([B, 3, 4], B);
       const idx = randInt([2], 3, -4, 3);
       const out = vf.run({ x: xs, i: idx, w: wv }) as Record<string, T>;
-      const per = Array.from({ length: B }, (_, k) => f.compile().run({ x: xs.select(0, k), i: idx, w: wv }) as Record<string, T>);
+      const per = Array.from({ length: B }, (_, k) => f.compile({ device }).run({ x: xs.select(0, k), i: idx, w: wv }) as Record<string, T>);
       for (const key of ['y', 'z', 'u', 'v', 'r', 'c']) expectSameBits(out[key]!.toArray(), rlx.stack(per.map((p) => p[key]!)).toArray(), `Func.vmap ${key} B=${B}`);
     }
   });
