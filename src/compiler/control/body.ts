@@ -49,14 +49,20 @@ export function proxy(a: Aval, tag = 'p'): Tensor {
  * Traces fn on proxies of `inAvals`; returns the registered body and the outside
  * nodes it closes over (to be passed as the first inputs of the control node).
  */
-export function traceBody(fn: (...xs: Tensor[]) => Tensor[], inAvals: readonly Aval[]): { body: Body; consts: Node[] } {
+export function traceBody(fn: (...xs: Tensor[]) => Tensor[], inAvals: readonly Aval[], device?: string): { body: Body; consts: Node[] } {
   const proxies = inAvals.map((a) => proxy(a).node);
   const outs = fn(...proxies.map((p) => new Tensor(p))).map((t) => t.node);
-  return registerGraph(proxies, outs);
+  return registerGraph(proxies, outs, device);
+}
+
+/** The device a control node's body runs on: the first pinned one among its operands. */
+export function deviceOfOperands(ts: readonly { node: Node }[]): string | undefined {
+  for (const t of ts) if (t.node.device !== undefined) return t.node.device;
+  return undefined;
 }
 
 /** Registers an already-built graph from `proxies` to `outs` as a body (lifting closures). */
-export function registerGraph(proxies: readonly Node[], outs: readonly Node[]): { body: Body; consts: Node[] } {
+export function registerGraph(proxies: readonly Node[], outs: readonly Node[], device?: string): { body: Body; consts: Node[] } {
   const order = topoSort(outs);
   const pset = new Set(proxies);
   const dep = new Set<Node>();
@@ -80,10 +86,11 @@ export function registerGraph(proxies: readonly Node[], outs: readonly Node[]): 
   }
   const newOuts = outs.map((o) => map.get(o) ?? o);
   const inputs = [...constProxies, ...proxies];
-  const key = capture(newOuts, 'body', inputs).key;
+  const dev = device ?? lifted.find((n) => n.device !== undefined)?.device ?? defaultDevice();
+  const key = capture(newOuts, `body:${dev}`, inputs).key;
   let id = byKey.get(key);
   if (id === undefined) {
-    const { exe } = executableFor(newOuts, defaultDevice(), inputs);
+    const { exe } = executableFor(newOuts, dev, inputs);
     id = nextBody++;
     bodies.set(id, { id, exe, nConst: lifted.length, outAvals: newOuts.map((o) => ({ shape: o.shape, dtype: o.dtype })), inputs, outputs: newOuts });
     byKey.set(key, id);

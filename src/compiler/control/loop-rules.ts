@@ -14,7 +14,11 @@ import { getBody } from './body.js';
 import { applyBody } from './inline.js';
 import { cond, whileLoop } from './loop.js';
 
-const zeros = (t: Tensor) => new Tensor(constNode(0, t.dtype, t.node.shape));
+const zeros = (t: Tensor) => {
+  const n = constNode(0, t.dtype, t.node.shape);
+  n.device = t.node.device;
+  return new Tensor(n);
+};
 const flatCat = (ts: Tensor[], lead: number[] = []) => (ts.length === 1 ? ts[0]!.reshape([...lead, -1]) : cat(ts.map((t) => t.reshape([...lead, -1])), lead.length));
 const list = (p: PyTree) => (Array.isArray(p) ? (p as Tensor[]) : [p as Tensor]);
 

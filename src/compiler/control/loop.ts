@@ -10,7 +10,7 @@ import { TransformError } from '../../tensor/errors.js';
 import { fmtShape, shapesEqual } from '../../tensor/shape.js';
 import { bind } from '../primitives.js';
 import { flatten, unflatten, type PyTree, type TreeDef } from '../transforms/pytree.js';
-import { type Aval, traceBody } from './body.js';
+import { type Aval, traceBody, deviceOfOperands } from './body.js';
 import { commonDType, layout, unpack } from './pack.js';
 
 const avalOf = (t: Tensor): Aval => ({ shape: t.node.shape, dtype: t.dtype });
@@ -27,7 +27,8 @@ export function whileLoop(cond: (carry: PyTree) => Tensor, body: (carry: PyTree)
   const dtype = commonDType(avals);
   const inAvals = avals.map((a) => ({ shape: a.shape, dtype }));
   const back = (ps: Tensor[]) => unflatten(def, ps.map((p, i) => (p.dtype === avals[i]!.dtype ? p : p.cast(avals[i]!.dtype))));
-  const c = traceBody((...ps) => [scalarBool('whileLoop', cond(back(ps)))], inAvals);
+  const dev = deviceOfOperands(leaves);
+  const c = traceBody((...ps) => [scalarBool('whileLoop', cond(back(ps)))], inAvals, dev);
   const b = traceBody((...ps) => {
     const out = flatten(body(back(ps))).leaves;
     if (out.length !== leaves.length) throw new TransformError(`whileLoop: the body returned ${out.length} leaves, expected ${leaves.length}`);
@@ -35,7 +36,7 @@ export function whileLoop(cond: (carry: PyTree) => Tensor, body: (carry: PyTree)
       if (!shapesEqual(t.node.shape, avals[i]!.shape) || t.dtype !== avals[i]!.dtype) throw new TransformError(`whileLoop: carry leaf ${i} changed from ${fmtShape(avals[i]!.shape)} ${avals[i]!.dtype} to ${fmtShape(t.node.shape)} ${t.dtype}`);
       return t.cast(dtype);
     });
-  }, inAvals);
+  }, inAvals, dev);
   const { total } = layout(avals);
   const node = bind('while', [...c.consts, ...b.consts, ...leaves.map((t) => t.cast(dtype).node)], {
     cond: c.body.id,
@@ -65,7 +66,7 @@ export function cond(pred: Tensor, onTrue: (...ops: Tensor[]) => PyTree, onFalse
       }
       const dt = commonDType(av);
       return leaves.map((t) => t.cast(dt));
-    }, avals);
+    }, avals, deviceOfOperands([pred, ...operands]));
   const t = branch('true', onTrue);
   const f = branch('false', onFalse);
   const dtype = commonDType(outAvals!);

@@ -26,7 +26,11 @@ function rootOf(n: Node): Node {
   return m;
 }
 
-const zeros = (t: Tensor) => new Tensor(constNode(0, t.dtype, t.node.shape));
+const zeros = (t: Tensor) => {
+  const n = constNode(0, t.dtype, t.node.shape);
+  n.device = t.node.device;
+  return new Tensor(n);
+};
 const flatCat = (ts: Tensor[], lead: number[] = []) => (ts.length === 1 ? ts[0]!.reshape([...lead, -1]) : cat(ts.map((t) => t.reshape([...lead, -1])), lead.length));
 
 function parts(attrs: Readonly<Record<string, unknown>>, inputs: Tensor[]) {

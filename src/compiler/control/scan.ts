@@ -9,7 +9,7 @@ import { fmtShape, shapesEqual } from '../../tensor/shape.js';
 import { arange } from '../../tensor/create.js';
 import { bind } from '../primitives.js';
 import { flatten, unflatten, type PyTree, type TreeDef } from '../transforms/pytree.js';
-import { type Aval, traceBody, proxy } from './body.js';
+import { type Aval, traceBody, proxy, deviceOfOperands } from './body.js';
 import { commonDType, layout, unpack } from './pack.js';
 
 export interface ScanOptions {
@@ -57,6 +57,7 @@ export function scanFlat(
       return [...r.carry, ...r.ys].map((t) => (t.dtype === dtype ? t : t.cast(dtype)));
     },
     [...carryAvals.map((a) => ({ shape: a.shape, dtype })), ...xAvals],
+    deviceOfOperands([...init, ...xs]),
   );
   const outAvals = [...carryAvals, ...yAvals.map((a) => ({ shape: [length, ...a.shape], dtype: a.dtype }))];
   const { total } = layout(outAvals);

@@ -14,8 +14,14 @@ import { flatten, unflatten, type PyTree } from './pytree.js';
 import { forwardMode, reverseMode, requireDifferentiable } from './autodiff.js';
 import { constNode } from '../primitives.js';
 
-const zerosLike = (t: Tensor) => new Tensor(constNode(0, t.dtype, t.node.shape));
-const onesLike = (t: Tensor) => new Tensor(constNode(1, t.dtype, t.node.shape));
+/** A literal like t (same shape, dtype and device). */
+function literalLike(t: Tensor, v: number): Tensor {
+  const n = constNode(v, t.dtype, t.node.shape);
+  n.device = t.node.device;
+  return new Tensor(n);
+}
+const zerosLike = (t: Tensor) => literalLike(t, 0);
+const onesLike = (t: Tensor) => literalLike(t, 1);
 
 /** A fresh tracked identity over t: the point derivatives are taken at. */
 export function wrap(t: Tensor): Tensor {

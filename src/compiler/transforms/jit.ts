@@ -41,7 +41,7 @@ export interface Jitted {
 export function jit(f: (...args: any[]) => PyTree, opts: JitOptions = {}): Jitted {
   const statics = new Set(opts.staticArgnums ?? []);
   const cache = new Map<string, Entry>();
-  const device = opts.device ?? defaultDevice();
+  let device = opts.device ?? defaultDevice();
   let compiles = 0,
     hits = 0;
   const jitted = (...args: unknown[]): PyTree => {
@@ -56,7 +56,10 @@ export function jit(f: (...args: any[]) => PyTree, opts: JitOptions = {}): Jitte
         return `${defKey(fl.def)}:${fl.leaves.map((l) => `${l.dtype}[${l.node.shape.map((d, k) => (dyn[i]?.includes(k) ? '?' : d)).join(',')}]`).join(';')}`;
       })
       .join('|');
-    let e = cache.get(sig);
+    // Without an explicit device, follow the inputs' pinned device.
+    if (!opts.device) device = leaves.find((l) => l.node.device !== undefined)?.node.device ?? defaultDevice();
+    const key = `${device}|${sig}`;
+    let e = cache.get(key);
     if (!e) {
       compiles++;
       const proxies: Node[] = [];
@@ -79,7 +82,7 @@ export function jit(f: (...args: any[]) => PyTree, opts: JitOptions = {}): Jitte
       const outNodes = outs.map((o) => o.node);
       const r = executableFor(outNodes, device, proxies);
       e = { exe: r.exe, leaves: r.leaves, nIn: proxies.length, outDef: def, outNodes };
-      cache.set(sig, e);
+      cache.set(key, e);
     } else {
       hits++;
       recordHit();

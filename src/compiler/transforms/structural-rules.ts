@@ -10,7 +10,11 @@ import { batchFirst, batchSize } from './rules/batch-helpers.js';
 import { scanJvp, scanVjp, scanBatch } from '../control/scan-rules.js';
 import { condJvp, condVjp, condBatch, whileJvp, whileVjp, whileBatch } from '../control/loop-rules.js';
 
-const zeros = (t: Tensor) => new Tensor(constNode(0, t.dtype, t.node.shape));
+const zeros = (t: Tensor) => {
+  const n = constNode(0, t.dtype, t.node.shape);
+  n.device = t.node.device;
+  return new Tensor(n);
+};
 
 export const customJvpRule: JvpRule = ({ attrs, inputs }, ts) => {
   const r = customRules(attrs['rule'] as number);

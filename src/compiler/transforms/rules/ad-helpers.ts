@@ -16,7 +16,11 @@ export const prim = (op: Parameters<typeof bind>[0], xs: readonly Tensor[], attr
   new Tensor(bind(op, xs.map((x) => x.node), attrs));
 
 /** A literal of x's dtype and shape ([re, im] for a complex literal). */
-export const litLike = (x: Tensor, v: number | readonly [number, number]): Tensor => new Tensor(constNode(v, x.dtype, x.node.shape));
+export const litLike = (x: Tensor, v: number | readonly [number, number]): Tensor => {
+  const n = constNode(v, x.dtype, x.node.shape);
+  n.device = x.node.device;
+  return new Tensor(n);
+};
 
 /** A literal of the given dtype and shape. */
 export const lit = (v: number | readonly [number, number], dtype: DType, shape: readonly Dim[]): Tensor => new Tensor(constNode(v, dtype, shape));
