@@ -79,12 +79,39 @@ export const scanVjp: VjpRule = (ctx, ct) => {
   return k > 1 && (ctx.attrs['length'] as number) > k ? scanVjpCheckpointed(ctx, ct, k) : scanVjpStored(ctx, ct);
 };
 
+/** The packed cotangent split like the outputs: final carries, then stacked ys. */
+function unpackCotangent(node: Node, b: ReturnType<typeof getBody>, L: number, nK: number, ct: Tensor): Tensor[] {
+  const outAvals = [...b.outAvals.slice(0, nK).map((a) => a.shape), ...b.outAvals.slice(nK).map((a) => [L, ...a.shape])].map((shape) => ({ shape, dtype: node.dtype }));
+  return unpack(ct.node, outAvals);
+}
+
 /** The body's VJP at one step: cotangents of (carry in, x) and of the closed-over values. */
 function stepVjp(b: ReturnType<typeof getBody>, consts: Tensor[], nK: number, cIn: Tensor[], xIn: Tensor[], gc: Tensor[], gy: Tensor[]) {
   const outs = applyBody(b, [...consts, ...cIn, ...xIn]);
   const wrt = [...consts, ...cIn, ...xIn];
   const g = reverseMode(outs.map((o) => o.node), [...gc, ...gy], wrt.map((w) => w.node)).map((v, i) => v ?? zeros(wrt[i]!));
   return { gConst: g.slice(0, consts.length), gCarry: g.slice(consts.length, consts.length + nK), gX: g.slice(consts.length + nK) };
+}
+
+/**
+ * The reverse walk shared by both VJPs: starting from the carry cotangent and
+ * zero accumulators, step back through `hist` (carry entering each step), `xs`
+ * and the ys cotangents; returns the cotangents of the first carry, of the
+ * closed-over values and of every x.
+ */
+function reverseSteps(b: ReturnType<typeof getBody>, consts: Tensor[], nK: number, gc0: Tensor[], acc0: Tensor[], hist: Tensor[], xs: Tensor[], gys: Tensor[], length: number, reverse: boolean) {
+  const nX = xs.length;
+  const r = scanFlat(
+    (_c, carry, x) => {
+      const g = stepVjp(b, consts, nK, x.slice(0, nK), x.slice(nK, nK + nX), carry.slice(0, nK), x.slice(nK + nX));
+      return { carry: [...g.gCarry, ...carry.slice(nK).map((a, i) => a.add(g.gConst[i]!))], ys: g.gX };
+    },
+    [...gc0, ...acc0],
+    [...hist, ...xs, ...gys],
+    length,
+    !reverse,
+  );
+  return { gInit: r.carry.slice(0, nK), gConsts: r.carry.slice(nK), gXs: r.ys };
 }
 
 /**
@@ -95,8 +122,7 @@ function stepVjp(b: ReturnType<typeof getBody>, consts: Tensor[], nK: number, cI
 function scanVjpCheckpointed({ node, attrs, inputs }: Parameters<VjpRule>[0], ct: Tensor, k: number): (Tensor | null)[] {
   const { b, L, reverse, nK, consts, init, xs } = parts(attrs, inputs);
   const S = L / k;
-  const outAvals = [...b.outAvals.slice(0, nK), ...b.outAvals.slice(nK).map((a) => ({ shape: [L, ...a.shape], dtype: node.dtype }))].map((a) => ({ shape: a.shape, dtype: node.dtype }));
-  const cts = unpack(ct.node, outAvals);
+  const cts = unpackCotangent(node, b, L, nK, ct);
   const seg = (t: Tensor) => t.reshape([S, k, ...t.shape.slice(1)]);
   const xsS = xs.map(seg),
     ctYsS = cts.slice(nK).map(seg);
@@ -106,23 +132,11 @@ function scanVjpCheckpointed({ node, attrs, inputs }: Parameters<VjpRule>[0], ct
   const nX = xs.length;
   const back = scanFlat(
     (_c, carry, x) => {
-      const gc0 = carry.slice(0, nK),
-        acc0 = carry.slice(nK);
       const start = x.slice(0, nK),
-        xseg = x.slice(nK, nK + nX),
-        gyseg = x.slice(nK + nX);
+        xseg = x.slice(nK, nK + nX);
       const hist = scanFlat((_d, cc, xx) => ({ carry: stepFwd(cc, xx), ys: cc }), start, xseg, k, reverse).ys;
-      const inner = scanFlat(
-        (_d, cr, xr) => {
-          const g = stepVjp(b, consts, nK, xr.slice(0, nK), xr.slice(nK, nK + nX), cr.slice(0, nK), xr.slice(nK + nX));
-          return { carry: [...g.gCarry, ...cr.slice(nK).map((a, i) => a.add(g.gConst[i]!))], ys: g.gX };
-        },
-        [...gc0, ...acc0],
-        [...hist, ...xseg, ...gyseg],
-        k,
-        !reverse,
-      );
-      return { carry: inner.carry, ys: inner.ys };
+      const r = reverseSteps(b, consts, nK, carry.slice(0, nK), carry.slice(nK), hist, xseg, x.slice(nK + nX), k, reverse);
+      return { carry: [...r.gInit, ...r.gConsts], ys: r.gXs };
     },
     [...cts.slice(0, nK), ...consts.map(zeros)],
     [...starts, ...xsS, ...ctYsS],
@@ -135,8 +149,7 @@ function scanVjpCheckpointed({ node, attrs, inputs }: Parameters<VjpRule>[0], ct
 
 function scanVjpStored({ node, attrs, inputs }: Parameters<VjpRule>[0], ct: Tensor): (Tensor | null)[] {
   const { b, L, reverse, nK, consts, init, xs } = parts(attrs, inputs);
-  const outAvals = [...b.outAvals.slice(0, nK), ...b.outAvals.slice(nK).map((a) => ({ shape: [L, ...a.shape], dtype: node.dtype }))].map((a) => ({ shape: a.shape, dtype: node.dtype }));
-  const cts = unpack(ct.node, outAvals);
+  const cts = unpackCotangent(node, b, L, nK, ct);
   const ctCarry = cts.slice(0, nK),
     ctYs = cts.slice(nK);
   // 1. Carries entering each step. When the forward scan has not run yet it is
@@ -158,29 +171,9 @@ function scanVjpStored({ node, attrs, inputs }: Parameters<VjpRule>[0], ct: Tens
     node.redefine('slice', [packedBoth], { start: [0], step: [1], size: [total] });
   }
   // 2. The body's VJP, walked in the opposite direction.
-  const nX = xs.length;
-  const back = scanFlat(
-    (_c, carry, x) => {
-      const gc = carry.slice(0, nK),
-        acc = carry.slice(nK);
-      const cIn = x.slice(0, nK),
-        xIn = x.slice(nK, nK + nX),
-        gy = x.slice(nK + nX);
-      const outs = applyBody(b, [...consts, ...cIn, ...xIn]);
-      const wrt = [...consts, ...cIn, ...xIn];
-      const g = reverseMode(outs.map((o) => o.node), [...gc, ...gy], wrt.map((w) => w.node)).map((v, i) => v ?? zeros(wrt[i]!));
-      const gConst = g.slice(0, consts.length),
-        gCarry = g.slice(consts.length, consts.length + nK),
-        gX = g.slice(consts.length + nK);
-      return { carry: [...gCarry, ...acc.map((a, i) => a.add(gConst[i]!))], ys: gX };
-    },
-    [...ctCarry, ...consts.map(zeros)],
-    [...hist, ...xs, ...ctYs],
-    L,
-    !reverse,
-  );
-  return [...back.carry.slice(nK), ...back.carry.slice(0, nK), ...back.ys];
-};
+  const r = reverseSteps(b, consts, nK, ctCarry, consts.map(zeros), hist, xs, ctYs, L, reverse);
+  return [...r.gConsts, ...r.gInit, ...r.gXs];
+}
 
 export const scanBatch: BatchRule = ({ attrs, inputs }, dims) => {
   const { b, L, reverse, nC, nK, consts, init, xs } = parts(attrs, inputs);
