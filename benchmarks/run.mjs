@@ -219,6 +219,31 @@ function table(results, peerNames) {
   return [line(head), '|' + widths.map((w) => '-'.repeat(w + 2)).join('|') + '|', ...body.map(line)].join('\n');
 }
 
+/**
+ * Ratios between rows of the same side that a suite asks for (e.g. backward /
+ * forward): suite.derived = [{ id, num: rowId, den: rowId, goal? }].
+ */
+function derived(suite, results) {
+  const byId = new Map(results.map((r) => [r.id, r]));
+  const sides = [...new Set(['rlx', ...results.flatMap((r) => Object.keys(r.peers))])];
+  return (suite.derived ?? []).map((d) => {
+    const a = byId.get(d.num),
+      b = byId.get(d.den);
+    const med = (r, side) => (side === 'rlx' ? r?.rlx.median : r?.peers[side]?.median);
+    const ratios = Object.fromEntries(sides.map((s) => [s, med(a, s) && med(b, s) ? med(a, s) / med(b, s) : undefined]));
+    return { ...d, ratios };
+  });
+}
+
+function derivedTable(rows) {
+  if (!rows.length) return '';
+  const sides = Object.keys(rows[0].ratios);
+  const head = ['ratio', ...sides, 'goal (rlx)'];
+  const lines = [`| ${head.join(' | ')} |`, `|${head.map(() => '---').join('|')}|`];
+  for (const r of rows) lines.push(`| ${r.id} (${r.num} ÷ ${r.den}) | ${sides.map((s) => (r.ratios[s] === undefined ? 'n/a' : r.ratios[s].toFixed(2))).join(' | ')} | ${r.goal ?? ''} |`);
+  return lines.join('\n');
+}
+
 function markdown(name, suite, results, peerNames, machine) {
   const m = machine;
   const lines = [
@@ -232,6 +257,7 @@ function markdown(name, suite, results, peerNames, machine) {
     '',
     table(results, peerNames),
     '',
+    ...(suite.derived?.length ? ['## Derived ratios (same side, median ÷ median)', '', derivedTable(derived(suite, results)), ''] : []),
     '## Rows',
     '',
     '| row | what is timed | warmup | samples × calls | runs |',
@@ -272,6 +298,8 @@ for (const name of names) {
   const peerNames = [...new Set(results.flatMap((r) => Object.keys(r.peers)))];
   console.log(`\n## ${name}: per-call times; "<peer> ÷ rlx" > 1 means rlx is faster\n`);
   console.log(table(results, peerNames));
+  const der = derived(suite, results);
+  if (der.length) console.log(`\n${derivedTable(der)}`);
   if (opts.write) {
     const dir = join(here, 'results');
     mkdirSync(dir, { recursive: true });
@@ -283,6 +311,7 @@ for (const name of names) {
       ratioDefinition: 'peer median / rlx median (> 1: rlx faster)',
       machine,
       rows: results,
+      derived: der,
     };
     writeFileSync(join(dir, `${name}.json`), JSON.stringify(json, null, 1) + '\n');
     writeFileSync(join(dir, `${name}.md`), markdown(name, suite, results, peerNames, machine));

@@ -40,6 +40,10 @@ const scanTiming = { warmup: 2, reps: 7, inner: 1, runs: 3 };
 export default {
   name: 'transforms',
   description: 'Reverse mode vs forward: MLP 784-512-512-10 (batch 256, float32) and a 1,000-step 2D particle scan; rlx jit-compiled, PyTorch eager autograd.',
+  derived: [
+    { id: 'MLP backward/forward', num: 'mlp-forward-backward', den: 'mlp-forward', goal: '<= 3' },
+    { id: 'scan backward/forward', num: 'scan-forward-backward', den: 'scan-forward', goal: '<= 3' },
+  ],
   rows: [
     {
       id: 'mlp-forward',
