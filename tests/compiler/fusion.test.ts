@@ -283,3 +283,20 @@ describe('Func edge cases', () => {
     expect((mk([2]).run({ i: [0, 0], x: [1, 2] }) as rlx.Tensor).tolist()).toEqual([2, 3]);
   });
 });
+
+describe('recompute instead of store', () => {
+  it('a cheap value used by two kernels is recomputed in each (no buffer); an expensive one is stored', () => {
+    const x = rlx.tensor(Float64Array.from({ length: 1000 }, (_, i) => i / 1000));
+    const y = x.mul(2).add(1);
+    const plan = rlx.explain([y.sum(), y.max()], quiet);
+    expect(plan.kernels.map((k) => k.kind)).toEqual(['reduce', 'reduce']);
+    expect(plan.buffers.every((b) => b.role === 'output')).toBe(true);
+    const e = x.exp();
+    const plan2 = rlx.explain([e.sum(), e.max()], quiet);
+    expect(plan2.kernels).toHaveLength(3);
+    const [s, m] = [y.sum(), y.max()];
+    rlx.explain([s, m], quiet);
+    expect(m.item()).toBe(2 * 0.999 + 1);
+    expect(s.item()).toBeCloseTo(1000 + 999, 9);
+  });
+});

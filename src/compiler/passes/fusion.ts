@@ -30,6 +30,15 @@ export interface FusedProgram {
   outputSlots: number[];
 }
 
+/** Ops cheap enough to recompute in every kernel that needs them (no transcendental math). */
+const CHEAP = new Set<string>([
+  'add', 'sub', 'mul', 'neg', 'abs', 'sign', 'maximum', 'minimum', 'cast', 'where', 'real', 'imag', 'conj', 'complex',
+  'eq', 'ne', 'lt', 'le', 'gt', 'ge', 'logicalAnd', 'logicalOr', 'logicalNot', 'stopGradient',
+  'reshape', 'permute', 'expand', 'slice',
+]);
+/** A cheap node is recomputed in at most this many kernels; beyond that it gets a buffer. */
+const MAX_RECOMPUTE = 4;
+
 const unitOnly = (a: readonly Dim[], b: readonly Dim[]): boolean => shapesEqual(a.filter((d) => d !== 1), b.filter((d) => d !== 1));
 
 export function fuse(g: Graph, opts: FusionOptions): FusedProgram {
@@ -88,8 +97,11 @@ export function fuse(g: Graph, opts: FusionOptions): FusedProgram {
   }
 
   // 2. Groups, users first: a node joins its users' kernel when they share one.
+  // A cheap node (no transcendental math) whose users fall in a few kernels is
+  // recomputed in each of them instead of getting a buffer of its own.
   const group = new Map<Node, Node>();
   const groupSize = new Map<Node, number>();
+  const recomputedIn = new Map<Node, Set<Node>>();
   for (let i = nodes.length - 1; i >= 0; i--) {
     const n = nodes[i]!;
     if (n.op === 'input' || n.op === 'const') continue;
@@ -103,13 +115,17 @@ export function fuse(g: Graph, opts: FusionOptions): FusedProgram {
     for (const c of consumers.get(n) ?? []) {
       const kc = kind(c);
       const gc = group.get(c);
+      const rc = recomputedIn.get(c);
       if ((kc === 'elementwise' || kc === 'movement' || kc === 'reduce') && gc) gs.add(gc);
+      else if (rc) for (const g of rc) gs.add(g);
       else boundary = true;
     }
     const g1 = gs.size === 1 && !boundary ? [...gs][0]! : undefined;
     if (g1 && (groupSize.get(g1) ?? 0) < config.maxKernelOps) {
       group.set(n, g1);
       groupSize.set(g1, (groupSize.get(g1) ?? 0) + 1);
+    } else if (opts.fusion && !boundary && gs.size > 1 && gs.size <= MAX_RECOMPUTE && CHEAP.has(n.op) && !outputs.has(n)) {
+      recomputedIn.set(n, gs);
     } else {
       R.add(n);
       group.set(n, n);
