@@ -59,7 +59,9 @@ export class Node {
     let depth = 0,
       symbolic = op === 'input',
       tracked = false;
-    for (const x of new Set(inputs)) {
+    for (let k = 0; k < inputs.length; k++) {
+      const x = inputs[k]!;
+      if (inputs.indexOf(x) !== k) continue; // count each distinct input once
       x.users++;
       if (x.depth >= depth) depth = x.depth + 1;
       symbolic ||= x.symbolic;
@@ -159,6 +161,12 @@ function topoSortBy(roots: readonly Node[], parents: (n: Node) => Node[]): Node[
 
 /** A stable string for attrs (sorted keys), used by CSE and the compile cache. */
 export function attrsKey(a: Attrs): string {
+  let empty = true;
+  for (const _ in a) {
+    empty = false;
+    break;
+  }
+  if (empty) return '';
   const keys = Object.keys(a).sort();
   if (keys.length === 0) return '';
   return keys.map((k) => `${k}=${valueKey(a[k])}`).join(';');

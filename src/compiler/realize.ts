@@ -25,6 +25,10 @@ export function deviceOf(roots: readonly Node[]): string {
  * Views are followed down to the computation they view.
  */
 export function escapingNodes(order: readonly Node[], roots: readonly Node[]): Node[] {
+  // Fast path: a node with a single user cannot have one outside the graph.
+  let any = false;
+  for (const n of order) if (n.users > 1 && n.inputs.length > 0) any = true;
+  if (!any) return [];
   const inGraph = new Map<Node, number>();
   for (const n of order) for (const x of new Set(n.inputs)) inGraph.set(x, (inGraph.get(x) ?? 0) + 1);
   const rootSet = new Set(roots);
