@@ -17,6 +17,7 @@ import * as red from './ops/reduce.js';
 import * as mv from './ops/movement.js';
 import * as lin from './ops/linear.js';
 import { tensorGrad } from '../compiler/transforms/grad.js';
+import { relu as reluOp } from '../compiler/transforms/custom.js';
 
 /** A scalar or tensor operand of a binary op. */
 export type Operand = Tensor | number | boolean;
@@ -167,7 +168,7 @@ export class Tensor {
   sigmoid(): Tensor { return ew.unary('sigmoid', this); }
   softplus(): Tensor { return ew.unary('softplus', this); }
   gelu(): Tensor { return ew.unary('gelu', this); }
-  relu(): Tensor { return ew.binary('maximum', this, 0); }
+  relu(): Tensor { return reluOp(this); }
   real(): Tensor { return ew.unary('real', this); }
   imag(): Tensor { return ew.unary('imag', this); }
   conj(): Tensor { return ew.unary('conj', this); }

@@ -92,14 +92,16 @@ describe.each(DEVICES)('real non-smooth points and ties (JAX conventions) on %s'
   it("sqrt'(0) = inf", () => {
     expect(g1((t) => t.sqrt(), T(0))[0]).toBe(Infinity);
   });
-  it('maximum/minimum ties split 0.5/0.5 (relu = maximum(x, 0) has 0.5 at 0)', () => {
+  it('maximum/minimum ties split 0.5/0.5; relu (its own rule, like PyTorch and jax.nn.relu) has 0 at 0', () => {
     const [, back] = rlx.vjp((a: Tensor, b: Tensor) => a.maximum(b), T([1, 2, 3]), T([1, 5, 0]));
     const [ga, gb] = back(T([1, 1, 1])) as Tensor[];
     expect(vals(ga!)).toEqual(Float64Array.from([0.5, 0, 1]));
     expect(vals(gb!)).toEqual(Float64Array.from([0.5, 1, 0]));
     const [, bm] = rlx.vjp((a: Tensor, b: Tensor) => a.minimum(b), T([1, 2]), T([1, 5]));
     expect(vals((bm(T([1, 1])) as Tensor[])[0]!)).toEqual(Float64Array.from([0.5, 1]));
-    expect(g1((t) => t.relu().sum(), T([-1, 0, 2]))).toEqual(Float64Array.from([0, 0.5, 1]));
+    expect(g1((t) => t.maximum(0).sum(), T([-1, 0, 2]))).toEqual(Float64Array.from([0, 0.5, 1]));
+    expect(g1((t) => t.relu().sum(), T([-1, 0, 2]))).toEqual(Float64Array.from([0, 0, 1]));
+    expect(Number.isNaN(T([NaN]).relu().item() as number)).toBe(true);
   });
   it('max/min reductions share the gradient equally among tied positions', () => {
     expect(g1((t) => t.max(), T([1, 3, 3, 2]))).toEqual(Float64Array.from([0, 0.5, 0.5, 0]));

@@ -30,7 +30,7 @@ export function customRules(id: number): CustomRules {
   return r;
 }
 
-function customCall(f: (...xs: Tensor[]) => Tensor, rules: CustomRules) {
+export function customCall(f: (...xs: Tensor[]) => Tensor, rules: CustomRules) {
   const id = nextRule++;
   registry.set(id, rules);
   return (...xs: Tensor[]): Tensor => {
@@ -39,6 +39,15 @@ function customCall(f: (...xs: Tensor[]) => Tensor, rules: CustomRules) {
     return new Tensor(bind('custom', [...xs.map((x) => x.node), y.node], { rule: id }));
   };
 }
+
+/**
+ * relu = maximum(x, 0) with derivative 0 at x = 0 (as PyTorch and jax.nn.relu;
+ * maximum's own rule splits ties 0.5/0.5). NaN passes through.
+ */
+export const relu = customCall((x) => x.maximum(0), {
+  jvp: ([x], [t]) => t!.mul(x!.gt(0)),
+  vjp: ([x], _out, ct) => [ct.mul(x!.gt(0))],
+});
 
 /** f with a user-given JVP: jvp(primals, tangents) → output tangent. */
 export function customJvp(f: (...xs: Tensor[]) => Tensor, jvp: NonNullable<CustomRules['jvp']>) {
