@@ -3,7 +3,6 @@
 // Methods only build graph nodes (through src/tensor/ops); nothing is computed
 // until toArray / tolist / item / data, which compile (or hit the cache) and run.
 
-import { inspect } from 'node:util';
 import { Node } from '../compiler/ir.js';
 import { realize, realizeAsync } from '../compiler/realize.js';
 import { type DType, type DTypeLike, DTYPE_INFO, isComplex } from './dtype.js';
@@ -18,6 +17,9 @@ import * as mv from './ops/movement.js';
 import * as lin from './ops/linear.js';
 import { tensorGrad } from '../compiler/transforms/grad.js';
 import { relu as reluOp } from '../compiler/transforms/custom.js';
+
+/** Node's util.inspect.custom (a registered symbol: no dependency on Node's types in the .d.ts). */
+const INSPECT: unique symbol = Symbol.for('nodejs.util.inspect.custom') as never;
 
 /** A scalar or tensor operand of a binary op. */
 export type Operand = Tensor | number | boolean;
@@ -120,7 +122,7 @@ export class Tensor {
   repr(): string {
     return reprTensor(this.toArray(), this.shape, this.dtype);
   }
-  [inspect.custom](): string {
+  [INSPECT](): string {
     if (!isStatic(this.node.shape)) return `Tensor<symbolic ${fmtShape(this.node.shape)} ${this.dtype}>`;
     return this.repr();
   }
