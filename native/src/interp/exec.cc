@@ -1,0 +1,344 @@
+// Block evaluation: each instruction of a section runs over a block of up to
+// kBlock elements as one tight loop into a register (float64 loads with unit
+// stride are read in place, a float64 result may be written straight into the
+// output), then the block is stored (elementwise) or accumulated (reduce).
+//
+// Reduce: the prologue space (kept dims, then reduced dims) is walked flat,
+// so each output's values arrive in the js backend's order and are
+// accumulated sequentially in double (bit-identical sums); outputs are done
+// in chunks of kBlock, after which the epilogue runs over the chunk with
+// 'acc' = the reduced values. max/min/argmax/argmin first find a run's
+// extreme with a branch-free vector scan and fall back to the sequential js
+// rule only where it can matter (NaN, ±0).
+
+#include "fp.h"
+#include <algorithm>
+#include <cmath>
+#include <cstdint>
+#include <vector>
+#if defined(__SSE2__)
+#include <emmintrin.h>
+#endif
+#include "exec.h"
+#include "scalar.h"
+
+namespace rlx::interp {
+namespace {
+
+// ---------------------------------------------------------------------------
+// Per-thread registers.
+
+struct Ctx {
+  std::vector<double> mem;
+  double* regs = nullptr;
+  double* accRe = nullptr;
+  double* accIm = nullptr;
+  int64_t ai[kBlock];
+  std::vector<const double*> val;
+
+  void init(int nRegs) {
+    const size_t need = (static_cast<size_t>(nRegs) + 2) * kBlock + 8;
+    if (mem.size() < need) mem.assign(need, 0.0);
+    double* p = mem.data();
+    while (reinterpret_cast<uintptr_t>(p) % 64 != 0) p++;
+    regs = p;
+    accRe = p + static_cast<size_t>(nRegs) * kBlock;
+    accIm = accRe + kBlock;
+    val.assign(nRegs, nullptr);
+    for (int r = 0; r < nRegs; r++) val[r] = reg(r);
+  }
+  double* reg(int r) { return regs + static_cast<size_t>(r) * kBlock; }
+};
+
+thread_local Ctx tlsCtx;
+
+void fill(double* d, double v) {
+  for (int i = 0; i < kBlock; i++) d[i] = v;
+}
+
+// Constants and invariant loads, once per task.
+void setupHoisted(const Plan& pl, Ctx& c) {
+  const Program& P = *pl.P;
+  for (const Instr& in : P.instrs) {
+    if (!in.hoisted) continue;
+    double re, im = 0;
+    if (in.op == kConst) {
+      re = P.consts[in.a[0]];
+      if (isComplex(in.outT)) im = P.consts[in.a[0] + 1];
+    } else {
+      const Geo& g = pl.geo[in.a[0]];
+      const Space& s = P.loads[in.a[0]].section == 0 ? pl.s0 : pl.s1;
+      int64_t idx[kMaxDims] = {0};
+      gatherAny(g, s, idx, 1, &re, &im);
+    }
+    fill(c.reg(in.dst), re);
+    c.val[in.dst] = c.reg(in.dst);
+    if (isComplex(in.outT)) {
+      fill(c.reg(in.dst + 1), im);
+      c.val[in.dst + 1] = c.reg(in.dst + 1);
+    }
+  }
+}
+
+void round32(double* d, int n) {
+  for (int i = 0; i < n; i++) d[i] = static_cast<double>(static_cast<float>(d[i]));
+}
+
+// Evaluates one section over flat indices [f0, f0 + n) of its space. When
+// direct is set (a float64 output), the last instruction writes its result
+// there and the function returns true.
+bool evalSection(const Plan& pl, Ctx& c, int sec, int64_t f0, int n, double* direct) {
+  const Program& P = *pl.P;
+  const Space& s = sec == 0 ? pl.s0 : pl.s1;
+  int64_t idx[kMaxDims];
+  unravel(s, f0, idx);
+  const int b = sec == 0 ? 0 : P.nPro;
+  const int e = sec == 0 ? P.nPro : static_cast<int>(P.instrs.size());
+  for (int i = b; i < e; i++) {
+    const Instr& in = P.instrs[i];
+    if (in.hoisted) continue;
+    if (in.op == kLoad) {
+      const Geo& g = pl.geo[in.a[0]];
+      if (g.dtype == kFloat64) {
+        const int last = s.nd - 1;
+        if (g.st[last] == 1 && n <= s.dim[last] - idx[last]) {
+          int64_t off = g.off;
+          for (int k = 0; k < s.nd; k++) off += idx[k] * g.st[k];
+          c.val[in.dst] = reinterpret_cast<const double*>(g.base) + off;
+          continue;
+        }
+      }
+      double* dr = c.reg(in.dst);
+      double* di = isComplex(g.dtype) ? c.reg(in.dst + 1) : nullptr;
+      gatherAny(g, s, idx, n, dr, di);
+      c.val[in.dst] = dr;
+      if (di) c.val[in.dst + 1] = di;
+      continue;
+    }
+    if (in.op == kAcc) {
+      c.val[in.dst] = c.accRe;
+      if (isComplex(in.outT)) c.val[in.dst + 1] = c.accIm;
+      continue;
+    }
+    Args a;
+    for (int k = 0; k < 3; k++) {
+      const int r = in.a[k];
+      a.p[2 * k] = r >= 0 ? c.val[r] : nullptr;
+      a.p[2 * k + 1] = r >= 0 && in.argC[k] ? c.val[r + 1] : nullptr;
+    }
+    const bool cplx = isComplex(in.outT);
+    if (direct && i == e - 1 && !cplx) {
+      in.fn(direct, nullptr, a, n);
+      return true;
+    }
+    double* dr = c.reg(in.dst);
+    double* di = cplx ? c.reg(in.dst + 1) : nullptr;
+    in.fn(dr, di, a, n);
+    if (in.round32) {
+      round32(dr, n);
+      if (di) round32(di, n);
+    }
+    c.val[in.dst] = dr;
+    if (di) c.val[in.dst + 1] = di;
+  }
+  return false;
+}
+
+const double* resultOf(const Plan& pl, const Ctx& c, int sec, const double** im) {
+  const Program& P = *pl.P;
+  const Instr& last = P.instrs[sec == 0 ? P.nPro - 1 : P.instrs.size() - 1];
+  *im = isComplex(last.outT) ? c.val[last.dst + 1] : nullptr;
+  return c.val[last.dst];
+}
+
+}  // namespace
+
+void elementwiseRange(const Plan& pl, int64_t begin, int64_t end) {
+  Ctx& c = tlsCtx;
+  c.init(pl.P->nRegs);
+  setupHoisted(pl, c);
+  const int outT = pl.P->outT;
+  for (int64_t f = begin; f < end; f += kBlock) {
+    const int n = static_cast<int>(std::min<int64_t>(kBlock, end - f));
+    double* direct = outT == kFloat64 && pl.P->instrs.back().op >= kCast ? reinterpret_cast<double*>(pl.out) + f : nullptr;
+    if (evalSection(pl, c, 0, f, n, direct)) continue;
+    const double* im;
+    const double* re = resultOf(pl, c, 0, &im);
+    store(outT, pl.out, f, n, re, im);
+  }
+}
+
+namespace {
+
+// ---------------------------------------------------------------------------
+// Reductions
+
+// The extreme (max for max/argmax, min for min/argmin) of x[0..n), or NaN
+// when some x is NaN. Order does not matter for the extreme of NaN-free
+// values except for which of ±0 comes first, which the caller handles.
+template <int OP>
+inline double extremeOrNaN(const double* x, int n) {
+  constexpr bool kUp = OP == kMax || OP == kArgmax;
+  int t = 0;
+  double m = kUp ? -INFINITY : INFINITY;
+#if defined(__SSE2__)
+  __m128d vm = _mm_set1_pd(m), nan = _mm_setzero_pd();
+  for (; t + 2 <= n; t += 2) {
+    const __m128d v = _mm_loadu_pd(x + t);
+    nan = _mm_or_pd(nan, _mm_cmpunord_pd(v, v));
+    vm = kUp ? _mm_max_pd(vm, v) : _mm_min_pd(vm, v);
+  }
+  if (_mm_movemask_pd(nan) != 0) return NAN;
+  double lanes[2];
+  _mm_storeu_pd(lanes, vm);
+  m = kUp ? (lanes[0] > lanes[1] ? lanes[0] : lanes[1]) : (lanes[0] < lanes[1] ? lanes[0] : lanes[1]);
+#endif
+  for (; t < n; t++) {
+    if (x[t] != x[t]) return NAN;
+    if (kUp ? x[t] > m : x[t] < m) m = x[t];
+  }
+  return m;
+}
+
+template <int OP>
+void accumulateReal(Ctx& c, const double* v, int n, int& j, int64_t& r, int64_t R) {
+  int i = 0;
+  while (i < n) {
+    const int take = static_cast<int>(std::min<int64_t>(n - i, R - r));
+    double a = c.accRe[j];
+    const double* x = v + i;
+    if constexpr (OP == kSum) {
+      for (int t = 0; t < take; t++) a += x[t];
+    } else if constexpr (OP == kProd) {
+      for (int t = 0; t < take; t++) a *= x[t];
+    } else if (const double m = extremeOrNaN<OP>(x, take); m == m && !((OP == kMax || OP == kArgmax) ? m > a : m < a)) {
+      // no value of this run replaces the accumulator
+    } else if (m == m && m != 0 && (OP == kMax || OP == kMin)) {
+      a = m;  // the first value equal to m is m itself (only ±0 compare equal and differ)
+    } else if (m == m && (OP == kArgmax || OP == kArgmin)) {
+      int t = 0;
+      while (x[t] != m) t++;  // first occurrence
+      a = x[t];
+      c.ai[j] = r + t;
+    } else if constexpr (OP == kMax) {
+      for (int t = 0; t < take; t++)
+        if (x[t] > a || x[t] != x[t]) a = x[t];
+    } else if constexpr (OP == kMin) {
+      for (int t = 0; t < take; t++)
+        if (x[t] < a || x[t] != x[t]) a = x[t];
+    } else {
+      int64_t ai = c.ai[j];
+      for (int t = 0; t < take; t++) {
+        const bool better = OP == kArgmax ? x[t] > a : x[t] < a;
+        if (better || (x[t] != x[t] && a == a)) {
+          a = x[t];
+          ai = r + t;
+        }
+      }
+      c.ai[j] = ai;
+    }
+    c.accRe[j] = a;
+    i += take;
+    r += take;
+    if (r == R) {
+      j++;
+      r = 0;
+    }
+  }
+}
+
+template <int OP>
+void accumulateComplex(Ctx& c, const double* vr, const double* vi, int n, int& j, int64_t& r, int64_t R) {
+  int i = 0;
+  while (i < n) {
+    const int take = static_cast<int>(std::min<int64_t>(n - i, R - r));
+    double ar = c.accRe[j], ai = c.accIm[j];
+    for (int t = i; t < i + take; t++) {
+      if constexpr (OP == kSum) {
+        ar += vr[t];
+        ai += vi[t];
+      } else {
+        const double tr = ar * vr[t] - ai * vi[t];
+        ai = ar * vi[t] + ai * vr[t];
+        ar = tr;
+      }
+    }
+    c.accRe[j] = ar;
+    c.accIm[j] = ai;
+    i += take;
+    r += take;
+    if (r == R) {
+      j++;
+      r = 0;
+    }
+  }
+}
+
+void accumulate(const Plan& pl, Ctx& c, const double* vr, const double* vi, int n, int& j, int64_t& r) {
+  const int64_t R = pl.R;
+  if (vi) {
+    if (pl.P->redOp == kSum) accumulateComplex<kSum>(c, vr, vi, n, j, r, R);
+    else accumulateComplex<kProd>(c, vr, vi, n, j, r, R);
+    return;
+  }
+  switch (pl.P->redOp) {
+    case kSum: return accumulateReal<kSum>(c, vr, n, j, r, R);
+    case kProd: return accumulateReal<kProd>(c, vr, n, j, r, R);
+    case kMax: return accumulateReal<kMax>(c, vr, n, j, r, R);
+    case kMin: return accumulateReal<kMin>(c, vr, n, j, r, R);
+    case kArgmax: return accumulateReal<kArgmax>(c, vr, n, j, r, R);
+    default: return accumulateReal<kArgmin>(c, vr, n, j, r, R);
+  }
+}
+
+}  // namespace
+
+void reduceRange(const Plan& pl, int64_t begin, int64_t end) {
+  const Program& P = *pl.P;
+  Ctx& c = tlsCtx;
+  c.init(P.nRegs);
+  setupHoisted(pl, c);
+  const int op = P.redOp;
+  const double init = op == kSum ? 0.0 : op == kProd ? 1.0 : (op == kMax || op == kArgmax) ? -INFINITY : INFINITY;
+  const bool hasEpilogue = static_cast<int>(P.instrs.size()) > P.nPro;
+  for (int64_t o0 = begin; o0 < end; o0 += kBlock) {
+    const int m = static_cast<int>(std::min<int64_t>(kBlock, end - o0));
+    for (int j = 0; j < m; j++) {
+      c.accRe[j] = init;
+      c.accIm[j] = 0;
+      c.ai[j] = 0;
+    }
+    if (pl.R > 0) {
+      int j = 0;
+      int64_t r = 0;
+      const int64_t stop = (o0 + m) * pl.R;
+      for (int64_t f = o0 * pl.R; f < stop; f += kBlock) {
+        const int n = static_cast<int>(std::min<int64_t>(kBlock, stop - f));
+        evalSection(pl, c, 0, f, n, nullptr);
+        const double* vi;
+        const double* vr = resultOf(pl, c, 0, &vi);
+        accumulate(pl, c, vr, vi, n, j, r);
+      }
+    }
+    // The reduced value as the epilogue / the store sees it (accValue in codegen-loops.ts).
+    if (op == kArgmax || op == kArgmin) {
+      for (int j = 0; j < m; j++) c.accRe[j] = static_cast<double>(c.ai[j]);
+    } else if (P.redT == kFloat32 || P.redT == kComplex64) {
+      round32(c.accRe, m);
+      if (P.redT == kComplex64) round32(c.accIm, m);
+    } else if (P.redT == kInt32) {
+      for (int j = 0; j < m; j++) c.accRe[j] = jsToInt32(c.accRe[j]);
+    }
+    if (hasEpilogue) {
+      double* direct = P.outT == kFloat64 && P.instrs.back().op >= kCast ? reinterpret_cast<double*>(pl.out) + o0 : nullptr;
+      if (evalSection(pl, c, 1, o0, m, direct)) continue;
+      const double* im;
+      const double* re = resultOf(pl, c, 1, &im);
+      store(P.outT, pl.out, o0, m, re, im);
+    } else {
+      store(P.outT, pl.out, o0, m, c.accRe, c.accIm);
+    }
+  }
+}
+
+}  // namespace rlx::interp

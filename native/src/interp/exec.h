@@ -1,0 +1,54 @@
+// Shared by the interpreter's execution files: the index space of a run, each
+// load's strides over it, the validated plan of one run, and the entry points
+// of memory.cc (loads and stores) and exec.cc (block evaluation).
+#pragma once
+
+#include <cstdint>
+#include <vector>
+#include "program.h"
+
+namespace rlx::interp {
+
+struct Space {
+  int nd = 1;
+  int64_t dim[kMaxDims];
+  int64_t total() const {
+    int64_t t = 1;
+    for (int k = 0; k < nd; k++) t *= dim[k];
+    return t;
+  }
+};
+
+// One load over its section's space.
+struct Geo {
+  const char* base = nullptr;
+  int64_t off = 0;
+  int64_t st[kMaxDims];
+  int dtype = 0;
+  bool invariant = false;
+};
+
+struct Plan {
+  const Program* P = nullptr;
+  Space s0, s1;  // section 0 (elementwise / prologue) and 1 (epilogue)
+  std::vector<Geo> geo;
+  char* out = nullptr;
+  int64_t outN = 0;
+  int64_t R = 1;  // reduced elements per output
+};
+
+// Drops unit dims and merges neighbours whose strides chain (st[k] == st[k+1] * dim[k+1]) in every load.
+void collapse(Space& s, std::vector<Geo*>& gs);
+void unravel(const Space& s, int64_t f, int64_t* idx);
+
+// memory.cc: fill dr (and di for complex) with n elements of load g starting
+// at multi-index idx of s; store n values at element f0 of a contiguous output.
+void gatherAny(const Geo& g, const Space& s, const int64_t* idx, int n, double* dr, double* di);
+void store(int outT, char* out, int64_t f0, int n, const double* vr, const double* vi);
+
+// exec.cc: run flat output indices [begin, end) of an elementwise plan, or
+// outputs [begin, end) of a reduction, on the calling thread.
+void elementwiseRange(const Plan& pl, int64_t begin, int64_t end);
+void reduceRange(const Plan& pl, int64_t begin, int64_t end);
+
+}  // namespace rlx::interp

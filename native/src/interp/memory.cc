@@ -1,0 +1,146 @@
+// Loads and stores of the interpreter: strided runs of TypedArray memory
+// converted to and from the double registers (float16/bfloat16 decoded on
+// load and encoded on store, complex values interleaved in memory and split
+// into two registers), with the conversions a TypedArray store makes.
+
+#include "fp.h"
+#include <algorithm>
+#include <cstring>
+#include <type_traits>
+#include "exec.h"
+#include "scalar.h"
+
+namespace rlx::interp {
+namespace {
+
+// ---------------------------------------------------------------------------
+// Loads: strided runs converted to double.
+
+template <int D>
+inline void convRun(const char* base, int64_t off, int64_t st, int m, double* dr, double* di) {
+  if constexpr (D == kComplex64 || D == kComplex128) {
+    using T = std::conditional_t<D == kComplex64, float, double>;
+    const T* p = reinterpret_cast<const T*>(base) + 2 * off;
+    const int64_t s2 = 2 * st;
+    for (int i = 0; i < m; i++) {
+      dr[i] = p[i * s2];
+      di[i] = p[i * s2 + 1];
+    }
+  } else {
+    using T = std::conditional_t<D == kBool, uint8_t,
+              std::conditional_t<D == kInt32, int32_t,
+              std::conditional_t<D == kFloat32, float,
+              std::conditional_t<D == kFloat64, double, uint16_t>>>>;
+    const T* p = reinterpret_cast<const T*>(base) + off;
+    auto cv = [](T v) -> double {
+      if constexpr (D == kFloat16) return f16ToDouble(v);
+      else if constexpr (D == kBFloat16) return bf16ToDouble(v);
+      else return static_cast<double>(v);
+    };
+    if (st == 1) {
+      for (int i = 0; i < m; i++) dr[i] = cv(p[i]);
+    } else if (st == 0) {
+      const double v = cv(p[0]);
+      for (int i = 0; i < m; i++) dr[i] = v;
+    } else {
+      for (int i = 0; i < m; i++) dr[i] = cv(p[i * st]);
+    }
+  }
+}
+
+template <int D>
+void gather(const Geo& g, const Space& s, const int64_t* idx0, int n, double* dr, double* di) {
+  int64_t idx[kMaxDims];
+  const int last = s.nd - 1;
+  int64_t row = g.off;
+  for (int k = 0; k < last; k++) {
+    idx[k] = idx0[k];
+    row += idx[k] * g.st[k];
+  }
+  const int64_t sIn = g.st[last], dIn = s.dim[last];
+  int64_t j = idx0[last];
+  int i = 0;
+  for (;;) {
+    const int m = static_cast<int>(std::min<int64_t>(n - i, dIn - j));
+    convRun<D>(g.base, row + j * sIn, sIn, m, dr + i, di ? di + i : nullptr);
+    i += m;
+    if (i >= n) break;
+    j = 0;
+    for (int k = last - 1; k >= 0; k--) {
+      row += g.st[k];
+      if (++idx[k] < s.dim[k]) break;
+      row -= g.st[k] * s.dim[k];
+      idx[k] = 0;
+    }
+  }
+}
+
+}  // namespace
+
+void gatherAny(const Geo& g, const Space& s, const int64_t* idx, int n, double* dr, double* di) {
+  switch (g.dtype) {
+    case kBool: return gather<kBool>(g, s, idx, n, dr, di);
+    case kInt32: return gather<kInt32>(g, s, idx, n, dr, di);
+    case kFloat16: return gather<kFloat16>(g, s, idx, n, dr, di);
+    case kBFloat16: return gather<kBFloat16>(g, s, idx, n, dr, di);
+    case kFloat32: return gather<kFloat32>(g, s, idx, n, dr, di);
+    case kFloat64: return gather<kFloat64>(g, s, idx, n, dr, di);
+    case kComplex64: return gather<kComplex64>(g, s, idx, n, dr, di);
+    default: return gather<kComplex128>(g, s, idx, n, dr, di);
+  }
+}
+
+// Stores n values contiguously at element f0 of out, with the conversion a
+// TypedArray store (or the js kernels' f16/bf16 encoders) makes.
+void store(int outT, char* out, int64_t f0, int n, const double* vr, const double* vi) {
+  switch (outT) {
+    case kBool: {
+      uint8_t* o = reinterpret_cast<uint8_t*>(out) + f0;
+      for (int i = 0; i < n; i++) o[i] = jsToUint8(vr[i]);
+      return;
+    }
+    case kInt32: {
+      int32_t* o = reinterpret_cast<int32_t*>(out) + f0;
+      for (int i = 0; i < n; i++) o[i] = jsToInt32(vr[i]);
+      return;
+    }
+    case kFloat16: {
+      uint16_t* o = reinterpret_cast<uint16_t*>(out) + f0;
+      for (int i = 0; i < n; i++) o[i] = doubleToF16(vr[i]);
+      return;
+    }
+    case kBFloat16: {
+      uint16_t* o = reinterpret_cast<uint16_t*>(out) + f0;
+      for (int i = 0; i < n; i++) o[i] = doubleToBF16(vr[i]);
+      return;
+    }
+    case kFloat32: {
+      float* o = reinterpret_cast<float*>(out) + f0;
+      for (int i = 0; i < n; i++) o[i] = static_cast<float>(vr[i]);
+      return;
+    }
+    case kFloat64: {
+      double* o = reinterpret_cast<double*>(out) + f0;
+      if (o != vr) std::memmove(o, vr, sizeof(double) * n);
+      return;
+    }
+    case kComplex64: {
+      float* o = reinterpret_cast<float*>(out) + 2 * f0;
+      for (int i = 0; i < n; i++) {
+        o[2 * i] = static_cast<float>(vr[i]);
+        o[2 * i + 1] = static_cast<float>(vi[i]);
+      }
+      return;
+    }
+    default: {
+      double* o = reinterpret_cast<double*>(out) + 2 * f0;
+      for (int i = 0; i < n; i++) {
+        o[2 * i] = vr[i];
+        o[2 * i + 1] = vi[i];
+      }
+      return;
+    }
+  }
+}
+
+}  // namespace rlx::interp

@@ -1,0 +1,184 @@
+// The interpreter's N-API surface (see register.h):
+//
+//   interpPrepare(program: Int32Array, consts: Float64Array): Prepared
+//   interpRun(prepared, loop: Float64Array, buffers: (TypedArray | undefined)[]): void
+//   interpRun(program, consts, loop, buffers): void            (prepare + run)
+//   interpSetThreads(n) / interpGetThreads()
+//   interpSetThreshold(work) / interpGetThreshold()
+//   interpOpcodes(): string[]   interpVersion: number
+//
+// Every argument is checked before memory is touched; a problem throws a JS
+// Error ("rlx interpreter: ..."), never aborts. Only the slots the program
+// reads or writes are looked at in `buffers`. The work runs synchronously on
+// the calling thread plus the interpreter's pool.
+
+#include "fp.h"
+#include <memory>
+#include <string>
+#include <vector>
+#include "program.h"
+#include "register.h"
+
+namespace rlx::interp {
+namespace {
+
+const napi_type_tag kProgramTag = {0x726c7869696e7470ull, 0x70726f6772616d31ull};
+
+Napi::Value fail(Napi::Env env, const std::string& msg) {
+  Napi::Error::New(env, "rlx interpreter: " + msg).ThrowAsJavaScriptException();
+  return env.Undefined();
+}
+
+// A TypedArray argument's data and length; false if v is not `type`.
+bool typedArray(napi_env env, napi_value v, napi_typedarray_type want, void** data, size_t* length) {
+  bool is = false;
+  if (napi_is_typedarray(env, v, &is) != napi_ok || !is) return false;
+  napi_typedarray_type t;
+  napi_value ab;
+  size_t off;
+  if (napi_get_typedarray_info(env, v, &t, length, data, &ab, &off) != napi_ok) return false;
+  return t == want;
+}
+
+Buffer bufferOf(napi_env env, napi_value v) {
+  Buffer b;
+  bool is = false;
+  if (napi_is_typedarray(env, v, &is) != napi_ok || !is) return b;
+  napi_typedarray_type t;
+  napi_value ab;
+  size_t len, off;
+  void* data;
+  if (napi_get_typedarray_info(env, v, &t, &len, &data, &ab, &off) != napi_ok) return b;
+  switch (t) {
+    case napi_uint8_array: b.storage = kU8; break;
+    case napi_int32_array: b.storage = kI32; break;
+    case napi_uint16_array: b.storage = kU16; break;
+    case napi_float32_array: b.storage = kF32; break;
+    case napi_float64_array: b.storage = kF64; break;
+    default: return b;
+  }
+  b.data = data;
+  b.length = static_cast<int64_t>(len);
+  if (!data) b.length = 0;  // detached
+  return b;
+}
+
+// Decodes program + consts; on failure throws and returns null.
+std::unique_ptr<Program> decode(Napi::Env env, napi_value prog, napi_value consts) {
+  void* pd = nullptr;
+  void* cd = nullptr;
+  size_t pn = 0, cn = 0;
+  if (!typedArray(env, prog, napi_int32_array, &pd, &pn)) {
+    fail(env, "the program must be an Int32Array");
+    return nullptr;
+  }
+  if (!typedArray(env, consts, napi_float64_array, &cd, &cn)) {
+    fail(env, "the constants must be a Float64Array");
+    return nullptr;
+  }
+  auto p = std::make_unique<Program>();
+  const std::string err = prepare(static_cast<const int32_t*>(pd), pd ? pn : 0, static_cast<const double*>(cd), cd ? cn : 0, *p);
+  if (!err.empty()) {
+    fail(env, "invalid program: " + err);
+    return nullptr;
+  }
+  return p;
+}
+
+Napi::Value runWith(Napi::Env env, const Program& p, napi_value loopV, napi_value bufsV) {
+  void* ld = nullptr;
+  size_t ln = 0;
+  if (!typedArray(env, loopV, napi_float64_array, &ld, &ln)) return fail(env, "the loop must be a Float64Array");
+  bool isArr = false;
+  if (napi_is_array(env, bufsV, &isArr) != napi_ok || !isArr) return fail(env, "the buffers must be an array of TypedArrays");
+  uint32_t nSlots = 0;
+  napi_get_array_length(env, bufsV, &nSlots);
+  std::vector<Buffer> slots(nSlots);
+  std::vector<char> seen(nSlots, 0);
+  auto fetch = [&](int s) {
+    if (s < 0 || static_cast<uint32_t>(s) >= nSlots || seen[s]) return;
+    seen[s] = 1;
+    napi_value v;
+    if (napi_get_element(env, bufsV, static_cast<uint32_t>(s), &v) == napi_ok) slots[s] = bufferOf(env, v);
+  };
+  fetch(p.outSlot);
+  for (const LoadDesc& l : p.loads) fetch(l.slot);
+  bool pending = false;
+  napi_is_exception_pending(env, &pending);
+  if (pending) return env.Undefined();
+  const std::string err = run(p, static_cast<const double*>(ld), ld ? ln : 0, slots.data(), slots.size());
+  if (!err.empty()) return fail(env, err);
+  return env.Undefined();
+}
+
+Napi::Value Prepare(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 2) return fail(env, "interpPrepare(program: Int32Array, consts: Float64Array)");
+  std::unique_ptr<Program> p = decode(env, info[0], info[1]);
+  if (!p) return env.Undefined();
+  Napi::External<Program> ext = Napi::External<Program>::New(env, p.release(), [](Napi::Env, Program* q) { delete q; });
+  napi_type_tag_object(env, ext, &kProgramTag);
+  return ext;
+}
+
+Napi::Value Run(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() == 3) {
+    napi_valuetype t;
+    napi_typeof(env, info[0], &t);
+    bool tagged = false;
+    if (t == napi_external) napi_check_object_type_tag(env, info[0], &kProgramTag, &tagged);
+    if (!tagged) return fail(env, "interpRun(prepared, loop, buffers): the first argument is not a program from interpPrepare");
+    const Program* p = static_cast<const Program*>(info[0].As<Napi::External<Program>>().Data());
+    return runWith(env, *p, info[1], info[2]);
+  }
+  if (info.Length() == 4) {
+    std::unique_ptr<Program> p = decode(env, info[0], info[1]);
+    if (!p) return env.Undefined();
+    return runWith(env, *p, info[2], info[3]);
+  }
+  return fail(env, "interpRun(prepared, loop, buffers) or interpRun(program, consts, loop, buffers)");
+}
+
+Napi::Value SetThreads(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsNumber()) return fail(env, "interpSetThreads(n: number)");
+  const double n = info[0].As<Napi::Number>().DoubleValue();
+  if (!(n >= 0 && n <= 1024)) return fail(env, "interpSetThreads: n must be in 0..1024 (0 = hardware concurrency)");
+  setThreads(static_cast<int>(n));
+  return Napi::Number::New(env, getThreads());
+}
+
+Napi::Value GetThreads(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), getThreads()); }
+
+Napi::Value SetThreshold(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsNumber()) return fail(env, "interpSetThreshold(work: number)");
+  const double w = info[0].As<Napi::Number>().DoubleValue();
+  if (!(w >= 0)) return fail(env, "interpSetThreshold: work must be >= 0");
+  setParallelThreshold(w > 9e18 ? INT64_MAX : static_cast<int64_t>(w));
+  return env.Undefined();
+}
+
+Napi::Value GetThreshold(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), static_cast<double>(getParallelThreshold())); }
+
+Napi::Value Opcodes(const Napi::CallbackInfo& info) {
+  Napi::Array a = Napi::Array::New(info.Env(), kNumOpcodes);
+  for (int i = 0; i < kNumOpcodes; i++) a.Set(static_cast<uint32_t>(i), Napi::String::New(info.Env(), opName(i)));
+  return a;
+}
+
+}  // namespace
+}  // namespace rlx::interp
+
+void RegisterInterp(Napi::Env env, Napi::Object exports) {
+  using namespace rlx::interp;
+  exports.Set("interpPrepare", Napi::Function::New(env, Prepare, "interpPrepare"));
+  exports.Set("interpRun", Napi::Function::New(env, Run, "interpRun"));
+  exports.Set("interpSetThreads", Napi::Function::New(env, SetThreads, "interpSetThreads"));
+  exports.Set("interpGetThreads", Napi::Function::New(env, GetThreads, "interpGetThreads"));
+  exports.Set("interpSetThreshold", Napi::Function::New(env, SetThreshold, "interpSetThreshold"));
+  exports.Set("interpGetThreshold", Napi::Function::New(env, GetThreshold, "interpGetThreshold"));
+  exports.Set("interpOpcodes", Napi::Function::New(env, Opcodes, "interpOpcodes"));
+  exports.Set("interpVersion", Napi::Number::New(env, kVersion));
+}

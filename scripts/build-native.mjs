@@ -1,0 +1,104 @@
+#!/usr/bin/env node
+// Builds the native addon (native/, cmake-js) and records the outcome in
+// native/build/status.json, which src/backends/native/addon.ts reads to say
+// why the native backend is missing.
+//
+//   node scripts/build-native.mjs             postinstall: try; never fails the install.
+//                                             Prints one line: built, or what is missing
+//                                             and the command that installs it.
+//   node scripts/build-native.mjs --required  npm run build:native: full output, exit 1 on failure.
+//   add --clean to reconfigure from scratch.
+//
+// RLX_SKIP_NATIVE=1 skips the build (status records why); RLX_NATIVE_BUILD_DIR
+// builds somewhere other than native/build.
+
+import { spawn } from 'node:child_process';
+import { existsSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { cpus } from 'node:os';
+import { delimiter, dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const root = join(dirname(fileURLToPath(import.meta.url)), '..');
+const nativeDir = join(root, 'native');
+// RLX_NATIVE_BUILD_DIR moves the build (and status.json) elsewhere; the loader honours it too.
+const buildDir = process.env.RLX_NATIVE_BUILD_DIR ? resolve(process.env.RLX_NATIVE_BUILD_DIR) : join(nativeDir, 'build');
+const statusPath = join(buildDir, 'status.json');
+const logPath = join(buildDir, 'build.log');
+const addonPath = join(buildDir, 'Release', 'rlx_native.node');
+/** A path as printed: relative to the package root when inside it. */
+const shown = (p) => (relative(root, p).startsWith('..') ? p : relative(root, p));
+const required = process.argv.includes('--required');
+const clean = process.argv.includes('--clean');
+const INSTALL_HINT = 'run: sudo scripts/install-system-deps.sh';
+
+function writeStatus(status) {
+  mkdirSync(buildDir, { recursive: true });
+  writeFileSync(statusPath, JSON.stringify({ ...status, node: process.version, platform: `${process.platform}-${process.arch}`, time: new Date().toISOString() }, null, 2) + '\n');
+}
+
+/** Records a skipped/failed build, prints one line, exits (0 unless --required). */
+function giveUp(reason) {
+  writeStatus({ built: false, reason });
+  console.log(`rlx: native addon not built: ${reason}${required ? '' : '; the js backend serves'}`);
+  process.exit(required ? 1 : 0);
+}
+
+/** First executable named `name` on PATH, or null. */
+function onPath(name) {
+  for (const dir of (process.env.PATH ?? '').split(delimiter)) {
+    if (dir && existsSync(join(dir, name))) return join(dir, name);
+  }
+  return null;
+}
+
+if (process.env.RLX_SKIP_NATIVE === '1') giveUp('skipped (RLX_SKIP_NATIVE=1)');
+if (!existsSync(join(nativeDir, 'CMakeLists.txt'))) giveUp('native/ sources are not present in this install');
+
+// Tools first: cmake and a C++ compiler.
+const missingTools = [];
+if (!onPath('cmake')) missingTools.push('cmake');
+// cmake-js itself looks for g++ or clang++ by name.
+const cxx = ['g++', 'clang++'].find(onPath);
+if (!cxx) missingTools.push('a C++ compiler (g++)');
+if (!onPath('make') && !onPath('ninja')) missingTools.push('make');
+if (missingTools.length) giveUp(`${missingTools.join(', ')} missing (${INSTALL_HINT})`);
+
+const require = createRequire(join(root, 'package.json'));
+let cmakeJs;
+try {
+  cmakeJs = join(dirname(require.resolve('cmake-js/package.json')), 'bin', 'cmake-js');
+  require.resolve('node-addon-api');
+} catch {
+  giveUp('the npm packages cmake-js and node-addon-api are not installed (run: npm install)');
+}
+
+const jobs = Math.max(1, Math.min(cpus().length, 8));
+if (clean) rmSync(buildDir, { recursive: true, force: true });
+mkdirSync(buildDir, { recursive: true });
+const args = [cmakeJs, 'compile', '-d', nativeDir, '-O', buildDir, '-p', String(jobs)];
+
+// The whole output goes to build.log; with --required the terminal sees it live too.
+const started = Date.now();
+const logChunks = [];
+const status = await new Promise((done) => {
+  const child = spawn(process.execPath, args, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+  child.stdout.on('data', (d) => (logChunks.push(d), required && process.stdout.write(d)));
+  child.stderr.on('data', (d) => (logChunks.push(d), required && process.stderr.write(d)));
+  child.on('error', (e) => (logChunks.push(Buffer.from(String(e))), done(1)));
+  child.on('close', (code) => done(code ?? 1));
+});
+writeFileSync(logPath, Buffer.concat(logChunks));
+const log = Buffer.concat(logChunks).toString('utf8');
+
+if (status !== 0 || !existsSync(addonPath)) {
+  // CMakeLists.txt names the Debian packages of the libraries it could not find.
+  // (CMake wraps long messages over several lines.)
+  const m = /rlx: missing system libraries:\s+([^(]+?)\s*\(run/.exec(log);
+  if (m) giveUp(`${m[1].trim().split(/\s+/).join(', ')} missing (${INSTALL_HINT})`);
+  giveUp(`the build failed (log: ${shown(logPath)})`);
+}
+
+const seconds = Math.round((Date.now() - started) / 100) / 10;
+writeStatus({ built: true, addon: shown(addonPath), seconds });
+console.log(`rlx: native addon built (${shown(addonPath)}, ${seconds} s)`);

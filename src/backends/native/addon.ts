@@ -1,0 +1,169 @@
+// Loading the C++ addon (native/, built by scripts/build-native.mjs) and its
+// typed surface. Importing this file never throws and loads nothing: the addon
+// is loaded on the first nativeStatus() / nativeAddon() call, and when it is
+// missing the status says why (the build script records why it skipped the
+// build in native/build/status.json).
+//
+// Where the addon is looked for: $RLX_NATIVE_PATH (a .node file) if set, else
+// Release/rlx_native.node in the build directory: $RLX_NATIVE_BUILD_DIR or
+// native/build in the package root.
+
+import { existsSync, readFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { DeviceError } from '../../tensor/errors.js';
+
+/** Whether the addon is loaded, and if not, why. */
+export interface NativeStatus {
+  available: boolean;
+  reason?: string;
+  /** The .node file loaded (or that failed to load). */
+  path?: string;
+}
+
+export type GemmDType = 'float32' | 'float64' | 'complex64' | 'complex128';
+
+/** One GEMM operand: a strided view over `data`, in elements (complex elements for complex dtypes). */
+export interface GemmOperandSpec {
+  data: Float32Array | Float64Array;
+  offset: number;
+  /** [...batchStrides, rowStride, colStride]; a batch stride of 0 broadcasts. */
+  strides: number[];
+  /** Use conj(x) (complex dtypes; ignored for real ones). Inputs only. */
+  conj?: boolean;
+}
+
+/** c[...batch, m, n] = a[...batch, m, k] @ b[...batch, k, n]. */
+export interface GemmSpec {
+  dtype: GemmDType;
+  batch: number[];
+  m: number;
+  n: number;
+  k: number;
+  a: GemmOperandSpec;
+  b: GemmOperandSpec;
+  c: Omit<GemmOperandSpec, 'conj'>;
+}
+
+/** How BLAS is called (gemmPlan): which operands are taken as they are and which are copied. */
+export interface GemmPlanInfo {
+  order: 'row' | 'col';
+  /** Batch dims left to loop over after folding some into m or n. */
+  batch: number[];
+  m: number;
+  n: number;
+  k: number;
+  foldedIntoM: number;
+  foldedIntoN: number;
+  a: { packed: boolean; trans: boolean; conj: boolean; ld: number };
+  b: { packed: boolean; trans: boolean; conj: boolean; ld: number };
+  cPacked: boolean;
+  ldc: number;
+  blasCalls: number;
+}
+
+export interface BlasInfo {
+  vendor: string;
+  headerVersion?: string;
+  /** openblas_get_config(), e.g. "OpenBLAS 0.3.21 DYNAMIC_ARCH NO_AFFINITY Haswell MAX_THREADS=64". */
+  config: string;
+  corename: string;
+  threads: number;
+  procs: number;
+  parallel: 'sequential' | 'pthreads' | 'openmp' | 'unknown';
+  fftw3: boolean;
+}
+
+/** The addon's exports. Other features (the kernel interpreter) add their own entries. */
+export interface NativeAddon {
+  version(): string;
+  blasInfo(): BlasInfo;
+  /** Sets OpenBLAS's thread count (1..1024); returns the count now in effect. */
+  setNumThreads(n: number): number;
+  /** Runs the GEMM on the calling thread and returns spec.c.data. */
+  gemm(spec: GemmSpec): Float32Array | Float64Array;
+  /** Runs it on the libuv pool; the arrays must not be transferred or detached until it settles. */
+  gemmAsync(spec: GemmSpec): Promise<Float32Array | Float64Array>;
+  gemmPlan(spec: GemmSpec): GemmPlanInfo;
+  readonly [feature: string]: unknown;
+}
+
+const ADDON_FILE = join('Release', 'rlx_native.node');
+const INSTALL_HINT = 'run scripts/install-system-deps.sh, then npm run build:native';
+
+/** The package root: the nearest directory above this file with native/ or package.json naming rlx. */
+function packageRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (;;) {
+    const pj = join(dir, 'package.json');
+    if (existsSync(pj)) {
+      try {
+        if ((JSON.parse(readFileSync(pj, 'utf8')) as { name?: string }).name === 'rlx') return dir;
+      } catch {
+        // unreadable package.json: keep looking
+      }
+    }
+    const up = dirname(dir);
+    if (up === dir) return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
+    dir = up;
+  }
+}
+
+/** The build directory (scripts/build-native.mjs writes status.json and Release/ there). */
+function buildDir(root: string): string {
+  const d = process.env['RLX_NATIVE_BUILD_DIR'];
+  return d ? resolve(d) : join(root, 'native', 'build');
+}
+
+/** Why the build script did not build the addon, from status.json in the build directory. */
+function buildReason(dir: string): string {
+  const p = join(dir, 'status.json');
+  try {
+    const s = JSON.parse(readFileSync(p, 'utf8')) as { built?: boolean; reason?: string };
+    if (s.built) return `not built: status.json says built but ${join(dir, ADDON_FILE)} is missing (run npm run build:native)`;
+    return `not built: ${s.reason ?? 'no reason recorded'}`;
+  } catch {
+    return `not built: no build was attempted (${INSTALL_HINT})`;
+  }
+}
+
+let loaded: { addon?: NativeAddon; status: NativeStatus } | undefined;
+
+function load(): { addon?: NativeAddon; status: NativeStatus } {
+  const override = process.env['RLX_NATIVE_PATH'];
+  const dir = buildDir(packageRoot());
+  const path = override ? resolve(override) : join(dir, ADDON_FILE);
+  if (!existsSync(path)) {
+    return { status: { available: false, path, reason: override ? `RLX_NATIVE_PATH=${override}: no such file` : buildReason(dir) } };
+  }
+  try {
+    const addon = createRequire(import.meta.url)(path) as NativeAddon;
+    for (const fn of ['version', 'blasInfo', 'setNumThreads', 'gemm', 'gemmAsync', 'gemmPlan'] as const) {
+      if (typeof addon[fn] !== 'function') throw new Error(`it does not export ${fn}() (stale build? run npm run build:native)`);
+    }
+    return { addon, status: { available: true, path } };
+  } catch (e) {
+    const msg = e instanceof Error ? e.message.split('\n')[0] : String(e);
+    return { status: { available: false, path, reason: `built but failed to load ${path}: ${msg}` } };
+  }
+}
+
+/** Whether the native addon is available and, if not, why (never throws). */
+export function nativeStatus(): NativeStatus {
+  loaded ??= load();
+  return { ...loaded.status };
+}
+
+/** The loaded addon, or undefined when it is not available. */
+export function nativeAddon(): NativeAddon | undefined {
+  loaded ??= load();
+  return loaded.addon;
+}
+
+/** The loaded addon; throws DeviceError with the reason when it is not available. */
+export function requireNativeAddon(): NativeAddon {
+  const a = nativeAddon();
+  if (!a) throw new DeviceError(`the native addon is not available: ${loaded!.status.reason}`);
+  return a;
+}
