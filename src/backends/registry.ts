@@ -3,7 +3,8 @@
 import { DeviceError } from '../tensor/errors.js';
 import type { Backend, BackendStatus } from './backend.js';
 import { jsBackend } from './js/index.js';
-import { nativeStatus } from './native/addon.js';
+import { nativeStatus, nativeAddon } from './native/addon.js';
+import { createNativeBackend } from './native/index.js';
 
 /**
  * Why 'native' is not a device: the addon's status (not built and why, or
@@ -12,7 +13,7 @@ import { nativeStatus } from './native/addon.js';
  */
 function nativeReason(): string {
   const s = nativeStatus();
-  return `native addon ${s.available ? 'built; kernels incomplete (issue 4 in progress)' : (s.reason ?? 'unavailable')}`;
+  return `native addon ${s.available ? 'built but disabled (RLX_NATIVE=0)' : (s.reason ?? 'unavailable')}`;
 }
 
 const registered = new Map<string, Backend>([['js', jsBackend]]);
@@ -21,6 +22,15 @@ const unavailable = new Map<string, () => string>([
   ['native', nativeReason],
   ['webgpu', () => 'not implemented yet'],
 ]);
+
+// The native Backend joins the devices when the addon is built (RLX_NATIVE=0 opts out).
+if (process.env['RLX_NATIVE'] !== '0') {
+  const addon = nativeAddon();
+  if (addon) {
+    registered.set('native', createNativeBackend(addon));
+    unavailable.delete('native');
+  }
+}
 
 /** Registers a backend (used by optional backends when they load). */
 export function registerBackend(b: Backend): void {

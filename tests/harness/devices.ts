@@ -6,17 +6,12 @@
 // the parity matrix to 'js' only.
 
 import * as rlx from '../../src/index.js';
-import { nativeStatus } from '../../src/backends/native/addon.js';
 
 const statuses = rlx.backends();
 
 if (process.env['RLX_REQUIRE_NATIVE'] === '1') {
   const native = statuses.find((b) => b.name === 'native');
-  // Until the native Backend runs every kernel (issue 4 in progress) it is not a
-  // device yet; what can be required meanwhile is the built addon, which
-  // tests/native checks directly. Drop this clause once native registers.
-  const addonOnly = nativeStatus().available;
-  if (!addonOnly && (!native || !native.available)) {
+  if (!native || !native.available) {
     throw new Error(
       `RLX_REQUIRE_NATIVE=1 but the 'native' backend is not available` +
         (native?.reason ? ` (${native.reason})` : native ? '' : ' (it is not even registered)') +

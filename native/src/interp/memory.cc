@@ -62,6 +62,11 @@ void gather(const Geo& g, const Space& s, const int64_t* idx0, int n, double* dr
   int i = 0;
   for (;;) {
     const int m = static_cast<int>(std::min<int64_t>(n - i, dIn - j));
+    if (m <= 0) {
+      // An empty space (a zero-size dim): nothing to read; the values are never used.
+      for (; i < n; i++) dr[i] = 0, di ? (di[i] = 0) : 0.0;
+      break;
+    }
     convRun<D>(g.base, row + j * sIn, sIn, m, dr + i, di ? di + i : nullptr);
     i += m;
     if (i >= n) break;

@@ -41,8 +41,10 @@ export function getBody(id: number): Body {
 }
 
 /** A fresh proxy input of the given abstract value. */
-export function proxy(a: Aval, tag = 'p'): Tensor {
-  return new Tensor(new Node('input', [], { name: `${tag}${nextProxy++}` }, a.shape, a.dtype));
+export function proxy(a: Aval, tag = 'p', device?: string): Tensor {
+  const n = new Node('input', [], { name: `${tag}${nextProxy++}` }, a.shape, a.dtype);
+  n.device = device; // control flow nested in the body runs on the same device
+  return new Tensor(n);
 }
 
 /**
@@ -50,7 +52,7 @@ export function proxy(a: Aval, tag = 'p'): Tensor {
  * nodes it closes over (to be passed as the first inputs of the control node).
  */
 export function traceBody(fn: (...xs: Tensor[]) => Tensor[], inAvals: readonly Aval[], device?: string): { body: Body; consts: Node[] } {
-  const proxies = inAvals.map((a) => proxy(a).node);
+  const proxies = inAvals.map((a) => proxy(a, 'p', device).node);
   const outs = fn(...proxies.map((p) => new Tensor(p))).map((t) => t.node);
   return registerGraph(proxies, outs, device);
 }

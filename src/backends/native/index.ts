@@ -1,0 +1,77 @@
+// The native backend: fused elementwise and reduction kernels on the addon's
+// block interpreter, matmul on cblas (its epilogue on the interpreter), the
+// data-movement kernels (cumsum, gather, scatterAdd, concat, pad) as typed-array
+// loops over the same buffers, and control flow orchestrating compiled bodies.
+
+import { allocStorage, DTYPE_INFO, type DType, type StorageArray } from '../../tensor/dtype.js';
+import type { Node } from '../../compiler/ir.js';
+import { kindOf } from '../../compiler/primitives.js';
+import type { ElementwiseKernel, Instr, Kernel, Load, MatmulKernel } from '../../compiler/kernel.js';
+import type { Backend, CompiledKernel, DimEnv, DispatchChoice } from '../backend.js';
+import { jsBackend } from '../js/index.js';
+import { hasRule } from '../js/codegen-expr.js';
+import type { NativeAddon } from './addon.js';
+import { interpretedKernel, type InterpAddon, type SlotShapes } from './program.js';
+import { GEMM_DTYPES, runMatmulKernel } from './gemm.js';
+import { resolvedSize } from '../../tensor/shape.js';
+
+const isStorageType = (d: DType) => DTYPE_INFO[d].compute !== d;
+const BIT_MOVERS = new Set(['cast', 'where', 'gather', 'concat', 'pad', 'scan', 'while', 'cond']);
+
+function dispatch(n: Node): DispatchChoice | undefined {
+  const k = kindOf(n.op);
+  if (k === 'leaf' || k === 'movement') return 'native';
+  if (k === 'composite') return 'decompose';
+  const dts = [n.dtype, ...n.inputs.map((x) => x.dtype)];
+  if (!BIT_MOVERS.has(n.op) && dts.some(isStorageType)) return 'rewrite';
+  if (k === 'elementwise') return hasRule(n.op, n.inputs[0]!.dtype) ? 'native' : undefined;
+  // BLAS has no integer GEMM: int32/bool products become a broadcast multiply + sum.
+  if (n.op === 'matmul') return (GEMM_DTYPES as readonly string[]).includes(n.dtype) ? 'native' : 'decompose';
+  return 'native';
+}
+
+/** The matmul epilogue as an elementwise kernel reading the GEMM result from `accSlot`. */
+function epilogueKernel(k: MatmulKernel, accSlot: number, accDType: DType): ElementwiseKernel {
+  const ep = k.epilogue!;
+  const accLoad: Load = { slot: accSlot, dtype: accDType, chain: [] };
+  const li = ep.loads.length;
+  const instrs = ep.instrs.map((i): Instr => (i.op === 'acc' ? { op: 'load', load: li, dtype: accDType } : i));
+  return { kind: 'elementwise', out: k.out, outDType: k.outDType, outShape: k.outShape, fused: k.fused, expr: { instrs, loads: [...ep.loads, accLoad] } };
+}
+
+function compileMatmul(addon: NativeAddon, k: MatmulKernel, slotShapes: SlotShapes): CompiledKernel {
+  if (!k.epilogue) return { run: (bufs, env) => runMatmulKernel(k, bufs, slotShapes, env) };
+  // GEMM into a scratch buffer (an extra slot), then the epilogue over it into the output.
+  const accDType = k.a.dtype;
+  const accSlot = slotShapes.length;
+  const shapes = [...slotShapes, k.outShape];
+  const gemmK: MatmulKernel = { ...k, out: accSlot, outDType: accDType, epilogue: undefined };
+  const epi = interpretedKernel(addon as unknown as InterpAddon, epilogueKernel(k, accSlot, accDType), shapes);
+  return {
+    run(bufs: StorageArray[], env: DimEnv) {
+      const all = [...bufs, allocStorage(accDType, resolvedSize(k.outShape, env))];
+      runMatmulKernel(gemmK, all, shapes, env);
+      epi.run(all, env);
+    },
+  };
+}
+
+/** A Backend over a loaded addon. */
+export function createNativeBackend(addon: NativeAddon): Backend {
+  return {
+    name: 'native',
+    dispatch,
+    compileKernel(k: Kernel, slotShapes: SlotShapes): CompiledKernel {
+      switch (k.kind) {
+        case 'elementwise':
+        case 'reduce':
+          return interpretedKernel(addon as unknown as InterpAddon, k, slotShapes);
+        case 'matmul':
+          return compileMatmul(addon, k, slotShapes);
+        case 'opaque':
+          return jsBackend.compileKernel(k, slotShapes);
+      }
+    },
+    alloc: allocStorage,
+  };
+}
