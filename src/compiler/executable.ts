@@ -97,6 +97,26 @@ export class Executable {
     return this.outputSlots.map((s) => (slots[s]!.role === 'input' ? bufs[s]!.slice() : bufs[s]!));
   }
 
+  /**
+   * Like run(), but kernels that have an off-thread variant (native GEMM) are
+   * awaited, so the event loop keeps running during long work.
+   */
+  async runAsync(inputs: readonly RunInput[]): Promise<StorageArray[]> {
+    const env = this.bindDims(inputs);
+    const slots = this.report.slots;
+    const bufs = new Array<StorageArray>(slots.length);
+    this.inputSlots.forEach((s, i) => (bufs[s] = inputs[i]!.data));
+    const physical = this.report.plan.buffers.map((b) => this.backend.alloc(b.dtype, resolvedSize(b.shape, env)));
+    slots.forEach((sl, i) => {
+      if (sl.role !== 'input') bufs[i] = physical[sl.buffer]!;
+    });
+    for (const k of this.compiled) {
+      if (k.runAsync) await k.runAsync(bufs, env);
+      else k.run(bufs, env);
+    }
+    return this.outputSlots.map((s) => (slots[s]!.role === 'input' ? bufs[s]!.slice() : bufs[s]!));
+  }
+
   /** Bytes of every planned buffer for one binding of the dims. */
   bytesFor(env: ReadonlyMap<string, number>): number {
     return this.report.plan.buffers.reduce((a, b) => a + resolvedSize(b.shape, env) * DTYPE_INFO[b.dtype].itemsize, 0);

@@ -74,8 +74,21 @@ export function realize(roots: readonly Node[]): void {
   all.forEach((n, i) => n.realize(outs[i]!));
 }
 
-/** Async realize: yields to the event loop first (the js backend then computes on this thread). */
+/**
+ * Async realize: the graph runs with kernels that have an off-thread variant
+ * (native GEMM) awaited, so the event loop keeps running; other kernels run on
+ * this thread (they are bandwidth-bound and short).
+ */
 export async function realizeAsync(roots: readonly Node[]): Promise<void> {
-  await new Promise<void>((r) => setImmediate(r));
-  realize(roots);
+  const pending = [...new Set(roots.filter((n) => n.op !== 'buffer'))];
+  if (pending.length === 0) return;
+  const device = deviceOf(pending);
+  const { exe, leaves, roots: all } = executableFor(pending, device);
+  for (const l of leaves) {
+    if (l.op === 'input') throw new ValueError(`cannot compute a tensor that depends on the symbolic input '${String(l.attrs['name'])}' of a graph; compile the graph and run it instead`);
+  }
+  const outs = await exe.runAsync(leaves.map((l) => ({ data: l.data!, shape: l.shape as number[] })));
+  all.forEach((n, i) => {
+    if (n.op !== 'buffer') n.realize(outs[i]!);
+  });
 }

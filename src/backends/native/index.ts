@@ -12,7 +12,7 @@ import { jsBackend } from '../js/index.js';
 import { hasRule } from '../js/codegen-expr.js';
 import type { NativeAddon } from './addon.js';
 import { interpretedKernel, type InterpAddon, type SlotShapes } from './program.js';
-import { GEMM_DTYPES, runMatmulKernel } from './gemm.js';
+import { GEMM_DTYPES, runMatmulKernel, gemmAsync, matmulSpec } from './gemm.js';
 import { resolvedSize } from '../../tensor/shape.js';
 
 const isStorageType = (d: DType) => DTYPE_INFO[d].compute !== d;
@@ -40,7 +40,12 @@ function epilogueKernel(k: MatmulKernel, accSlot: number, accDType: DType): Elem
 }
 
 function compileMatmul(addon: NativeAddon, k: MatmulKernel, slotShapes: SlotShapes): CompiledKernel {
-  if (!k.epilogue) return { run: (bufs, env) => runMatmulKernel(k, bufs, slotShapes, env) };
+  if (!k.epilogue) {
+    return {
+      run: (bufs, env) => runMatmulKernel(k, bufs, slotShapes, env),
+      runAsync: async (bufs, env) => void (await gemmAsync(matmulSpec(k, bufs, slotShapes, env))),
+    };
+  }
   // GEMM into a scratch buffer (an extra slot), then the epilogue over it into the output.
   const accDType = k.a.dtype;
   const accSlot = slotShapes.length;
@@ -51,6 +56,11 @@ function compileMatmul(addon: NativeAddon, k: MatmulKernel, slotShapes: SlotShap
     run(bufs: StorageArray[], env: DimEnv) {
       const all = [...bufs, allocStorage(accDType, resolvedSize(k.outShape, env))];
       runMatmulKernel(gemmK, all, shapes, env);
+      epi.run(all, env);
+    },
+    async runAsync(bufs: StorageArray[], env: DimEnv) {
+      const all = [...bufs, allocStorage(accDType, resolvedSize(k.outShape, env))];
+      await gemmAsync(matmulSpec(gemmK, all, shapes, env));
       epi.run(all, env);
     },
   };
