@@ -87,8 +87,12 @@ function runRlx(suiteFile, row, timing) {
 }
 
 function runPeer(name, spec, timing) {
+  const req = JSON.stringify({ case: spec.case, args: spec.args ?? {}, timing });
+  // A `.mjs` peer script is a JS peer (benchmarks/js-peers/, its own package.json):
+  // same request/response protocol, run by this Node.
+  if (spec.script.endsWith('.mjs')) return runChild(process.execPath, ['--expose-gc', join(here, 'js-peers', spec.script), req]);
   const script = join(here, 'peers', spec.script);
-  const res = runChild(PYTHON, [script, JSON.stringify({ case: spec.case, args: spec.args ?? {}, timing })]);
+  const res = runChild(PYTHON, [script, req]);
   if (res.error && /not found/.test(res.error)) return { unavailable: `${name} unavailable (${PYTHON} not found)` };
   return res;
 }
@@ -154,6 +158,7 @@ async function runSuite(name, machine) {
     const { runs, ...perRun } = timing;
     const peers = opts.peers ? Object.entries(row.peers ?? {}) : [];
     const rec = { id: row.id, description: row.description, timing, rlx: { runs: [] }, peers: {}, ratios: {}, check: {} };
+    if (row.bytes) rec.bytes = row.bytes;
     for (const [p] of peers) rec.peers[p] = { runs: [] };
     process.stderr.write(`[${name}] ${row.id}: `);
     for (let r = 0; r < runs; r++) {
@@ -211,6 +216,11 @@ function table(results, peerNames) {
     }
     const info = fmtInfo(r.rlx.info);
     if (info) notes.unshift(info);
+    // Rows that declare `bytes` (memory traffic per call) also report GB/s per side.
+    if (r.bytes) {
+      const gbps = [['rlx', r.rlx.median], ...peerNames.map((p) => [p, r.peers[p]?.median])].filter(([, t]) => t);
+      notes.unshift('GB/s ' + gbps.map(([p, t]) => `${p} ${(r.bytes / t / 1e9).toFixed(1)}`).join(', '));
+    }
     cells.push(notes.join('; '));
     return cells.map((c) => String(c).replace(/\|/g, '\\|'));
   });
