@@ -33,4 +33,5 @@ export { whileLoop, cond } from './compiler/control/loop.js';
 export type { ScanOptions } from './compiler/control/scan.js';
 export { config } from './compiler/config.js';
 export { backends } from './backends/registry.js';
+export { setNumThreads, numThreads } from './backends/native/threads.js';
 export type { Backend, BackendStatus, DispatchChoice } from './backends/backend.js';

@@ -45,3 +45,19 @@ describe.each(DEVICES)('memory on %s', (device) => {
     expect(growth, `RSS grew ${growth.toFixed(1)} MB`).toBeLessThan(150);
   }, 120_000);
 });
+
+describe.skipIf(!DEVICES.includes('native'))('native threads', () => {
+  it('setNumThreads sets BLAS and the kernel pool; results do not depend on it', () => {
+    const x = rlx.random.normal(rlx.random.key(5), [600_000]).on('native').realize();
+    const before = rlx.numThreads();
+    // Above the pool's work threshold, so the elementwise kernel is split across threads when there are several.
+    const f = () => Array.from(x.mul(x).add(1).sqrt().toArray().subarray(0, 1000)).concat(Array.from(x.mul(2).sum(0).toArray()));
+    const a = f();
+    expect(rlx.setNumThreads(1)).toBe(1);
+    const b = f();
+    rlx.setNumThreads(before);
+    expect(b).toEqual(a);
+    expect(() => rlx.setNumThreads(0)).toThrow(rlx.ValueError);
+    expect(rlx.numThreads()).toBe(before);
+  });
+});

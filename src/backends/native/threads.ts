@@ -1,0 +1,24 @@
+// One thread setting for the native backend: OpenBLAS and the kernel
+// interpreter's pool get the same count. Their work never overlaps within an
+// executable (kernels run one after another), so each may use every thread
+// without oversubscribing the cores.
+
+import { ValueError } from '../../tensor/errors.js';
+import { nativeAddon } from './addon.js';
+import type { InterpAddon } from './program.js';
+
+/** Sets the threads native kernels use (BLAS and fused kernels); returns the value applied. No-op without the addon. */
+export function setNumThreads(n: number): number {
+  if (!Number.isInteger(n) || n < 1 || n > 1024) throw new ValueError(`setNumThreads: expected an integer in [1, 1024], got ${n}`);
+  const addon = nativeAddon();
+  if (!addon) return 1;
+  addon.setNumThreads(n);
+  (addon as unknown as InterpAddon).interpSetThreads(n);
+  return numThreads();
+}
+
+/** Threads native kernels use (1 when the addon is not built). */
+export function numThreads(): number {
+  const addon = nativeAddon();
+  return addon ? (addon as unknown as InterpAddon).interpGetThreads() : 1;
+}
