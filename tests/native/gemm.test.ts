@@ -253,7 +253,7 @@ describeNative('native matmul kernels (views resolved from the kernel\'s load ch
     const f = rlx.graph('xty', (g) => g.input('x', [7, 5]).T.matmul(g.input('y', [7, 3])));
     const exe = rlx.compile(f, { device: 'js' });
     const k = exe.report.kernels.find((x): x is MatmulKernel => x.kind === 'matmul')!;
-    expect(k).toBeDefined();
+    expect(k?.kind).toBe('matmul');
     const x = makeOperand('float64', [], [], 7, 5, 'row', 11),
       y = makeOperand('float64', [], [], 7, 3, 'row', 12);
     const slots = exe.report.slots;

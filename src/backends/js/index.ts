@@ -2,10 +2,10 @@
 // Fused loops are generated as JS source (see codegen-*.ts); whole-op kernels
 // are plain functions (opaque.ts).
 
-import { type DType, type StorageArray, DTYPE_INFO, allocStorage } from '../../tensor/dtype.js';
+import { type StorageArray, allocStorage } from '../../tensor/dtype.js';
 import { resolveShape } from '../../tensor/shape.js';
 import type { Node } from '../../compiler/ir.js';
-import { kindOf } from '../../compiler/primitives.js';
+import { cpuDispatch } from '../dispatch.js';
 import type { Kernel } from '../../compiler/kernel.js';
 import type { Backend, CompiledKernel, DimEnv, DispatchChoice } from '../backend.js';
 import { hasRule } from './codegen-expr.js';
@@ -13,21 +13,9 @@ import { genElementwise, genMatmul, genReduce, type Generated, type SlotShapes }
 import { makeKernel } from './runtime.js';
 import { OPAQUE_KERNELS } from './opaque.js';
 
-const isStorageType = (d: DType) => DTYPE_INFO[d].compute !== d;
 const envKey = (env: DimEnv) => (env.size === 0 ? '' : [...env].map(([k, v]) => `${k}=${v}`).join(','));
 
-// Ops that only move bits: they serve f16/bf16 storage without a float32 rewrite.
-const BIT_MOVERS = new Set(['cast', 'where', 'gather', 'concat', 'pad', 'scan', 'while', 'cond']);
-
-function dispatch(n: Node): DispatchChoice | undefined {
-  const k = kindOf(n.op);
-  if (k === 'leaf' || k === 'movement') return 'native';
-  if (k === 'composite') return 'decompose';
-  const dts = [n.dtype, ...n.inputs.map((x) => x.dtype)];
-  if (!BIT_MOVERS.has(n.op) && dts.some(isStorageType)) return 'rewrite';
-  if (k === 'elementwise') return hasRule(n.op, n.inputs[0]!.dtype) ? 'native' : undefined;
-  return 'native';
-}
+const dispatch = (n: Node): DispatchChoice | undefined => cpuDispatch(n, { hasRule });
 
 function compiled(g: Generated, label: string): CompiledKernel {
   const fn = makeKernel(g.source);

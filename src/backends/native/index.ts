@@ -3,9 +3,9 @@
 // data-movement kernels (cumsum, gather, scatterAdd, concat, pad) as typed-array
 // loops over the same buffers, and control flow orchestrating compiled bodies.
 
-import { allocStorage, DTYPE_INFO, type DType, type StorageArray } from '../../tensor/dtype.js';
+import { allocStorage, type DType, type StorageArray } from '../../tensor/dtype.js';
 import type { Node } from '../../compiler/ir.js';
-import { kindOf } from '../../compiler/primitives.js';
+import { cpuDispatch } from '../dispatch.js';
 import type { ElementwiseKernel, Instr, Kernel, Load, MatmulKernel } from '../../compiler/kernel.js';
 import type { Backend, CompiledKernel, DimEnv, DispatchChoice } from '../backend.js';
 import { jsBackend } from '../js/index.js';
@@ -15,20 +15,9 @@ import { interpretedKernel, type InterpAddon, type SlotShapes } from './program.
 import { GEMM_DTYPES, runMatmulKernel, gemmAsync, matmulSpec } from './gemm.js';
 import { resolvedSize } from '../../tensor/shape.js';
 
-const isStorageType = (d: DType) => DTYPE_INFO[d].compute !== d;
-const BIT_MOVERS = new Set(['cast', 'where', 'gather', 'concat', 'pad', 'scan', 'while', 'cond']);
-
-function dispatch(n: Node): DispatchChoice | undefined {
-  const k = kindOf(n.op);
-  if (k === 'leaf' || k === 'movement') return 'native';
-  if (k === 'composite') return 'decompose';
-  const dts = [n.dtype, ...n.inputs.map((x) => x.dtype)];
-  if (!BIT_MOVERS.has(n.op) && dts.some(isStorageType)) return 'rewrite';
-  if (k === 'elementwise') return hasRule(n.op, n.inputs[0]!.dtype) ? 'native' : undefined;
-  // BLAS has no integer GEMM: int32/bool products become a broadcast multiply + sum.
-  if (n.op === 'matmul') return (GEMM_DTYPES as readonly string[]).includes(n.dtype) ? 'native' : 'decompose';
-  return 'native';
-}
+// BLAS has no integer GEMM: int32/bool products become a broadcast multiply + sum.
+const dispatch = (n: Node): DispatchChoice | undefined =>
+  cpuDispatch(n, { hasRule, special: (m) => (m.op === 'matmul' && !(GEMM_DTYPES as readonly string[]).includes(m.dtype) ? 'decompose' : undefined) });
 
 /** The matmul epilogue as an elementwise kernel reading the GEMM result from `accSlot`. */
 function epilogueKernel(k: MatmulKernel, accSlot: number, accDType: DType): ElementwiseKernel {

@@ -1,0 +1,31 @@
+// The dispatch answer shared by the CPU backends: leaves and views are free,
+// composites are decomposed, float16/bfloat16 arithmetic is rewritten to
+// float32 (ops that only move bits are exempt), an elementwise op is served
+// when the backend has a scalar rule for its input dtype. A backend passes its
+// own answer for the ops where it differs (e.g. native has no integer GEMM).
+
+import type { Node } from '../compiler/ir.js';
+import { kindOf } from '../compiler/primitives.js';
+import { DTYPE_INFO, type DType } from '../tensor/dtype.js';
+import type { DispatchChoice } from './backend.js';
+
+const isStorageType = (d: DType) => DTYPE_INFO[d].compute !== d;
+/** Ops that only move bits (or orchestrate bodies): they serve f16/bf16 storage as is. */
+const BIT_MOVERS = new Set(['cast', 'where', 'gather', 'concat', 'pad', 'scan', 'while', 'cond']);
+
+export interface DispatchHooks {
+  /** Whether the backend has a scalar rule for op on this input dtype. */
+  hasRule(op: string, inDType: DType): boolean;
+  /** Overrides for non-elementwise ops (undefined: the default answer, 'native'). */
+  special?(n: Node): DispatchChoice | undefined;
+}
+
+export function cpuDispatch(n: Node, hooks: DispatchHooks): DispatchChoice | undefined {
+  const k = kindOf(n.op);
+  if (k === 'leaf' || k === 'movement') return 'native';
+  if (k === 'composite') return 'decompose';
+  const dts = [n.dtype, ...n.inputs.map((x) => x.dtype)];
+  if (!BIT_MOVERS.has(n.op) && dts.some(isStorageType)) return 'rewrite';
+  if (k === 'elementwise') return hooks.hasRule(n.op, n.inputs[0]!.dtype) ? 'native' : undefined;
+  return hooks.special?.(n) ?? 'native';
+}
