@@ -1,4 +1,5 @@
-// Core suite: what the fusing compiler and the compile cache buy on the JS backend.
+// Core suite: what the fusing compiler and the compile cache buy, on the default device
+// (native when its addon is built, else js; the native suite pins each side explicitly).
 //
 // Row shape (see benchmarks/README.md):
 //   { id, description, timing?: { warmup, reps, inner, runs, gc },
