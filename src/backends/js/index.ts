@@ -6,12 +6,12 @@ import { type StorageArray, allocStorage } from '../../tensor/dtype.js';
 import { resolveShape } from '../../tensor/shape.js';
 import type { Node } from '../../compiler/ir.js';
 import { cpuDispatch } from '../dispatch.js';
-import type { Kernel } from '../../compiler/kernel.js';
+import type { Kernel, OpaqueKernel } from '../../compiler/kernel.js';
 import type { Backend, CompiledKernel, DimEnv, DispatchChoice } from '../backend.js';
 import { hasRule } from './codegen-expr.js';
 import { genElementwise, genMatmul, genReduce, type Generated, type SlotShapes } from './codegen-loops.js';
 import { makeKernel } from './runtime.js';
-import { OPAQUE_KERNELS } from './opaque.js';
+import { OPAQUE_KERNELS, type OpaqueArgs } from './opaque.js';
 
 const envKey = (env: DimEnv) => (env.size === 0 ? '' : [...env].map(([k, v]) => `${k}=${v}`).join(','));
 
@@ -45,20 +45,26 @@ function compileKernel(k: Kernel, slotShapes: SlotShapes): CompiledKernel {
     case 'opaque': {
       const impl = OPAQUE_KERNELS[k.name];
       if (!impl) throw new Error(`internal: js backend has no kernel for ${k.name}`);
-      return {
-        run(buffers: StorageArray[], env: DimEnv) {
-          impl({
-            out: buffers[k.out]!,
-            ins: k.inputs.map((s) => buffers[s]!),
-            inShapes: k.inShapes.map((s) => resolveShape(s, env)),
-            outShape: resolveShape(k.outShape, env),
-            dtype: k.outDType,
-            attrs: k.attrs,
-          });
-        },
-      };
+      return opaqueKernel(k, impl);
     }
   }
+}
+
+/** A whole-op kernel running `impl` over the kernel's buffers (shared with the native backend). */
+export function opaqueKernel(k: OpaqueKernel, impl: (a: OpaqueArgs) => void): CompiledKernel {
+  return {
+    run(buffers: StorageArray[], env: DimEnv) {
+      impl({
+        out: buffers[k.out]!,
+        ins: k.inputs.map((s) => buffers[s]!),
+        inShapes: k.inShapes.map((s) => resolveShape(s, env)),
+        outShape: resolveShape(k.outShape, env),
+        dtype: k.outDType,
+        inDTypes: k.inDTypes,
+        attrs: k.attrs,
+      });
+    },
+  };
 }
 
 export const jsBackend: Backend = {

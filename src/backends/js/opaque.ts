@@ -6,6 +6,7 @@ import { IndexError } from '../../tensor/errors.js';
 import type { Attrs } from '../../compiler/ir.js';
 import { encodeValues } from '../../tensor/storage.js';
 import { scanKernel, whileKernel, condKernel } from './control-flow.js';
+import { linalgKernels, runLinalg } from '../../compiler/linalg-registry.js';
 
 export interface OpaqueArgs {
   out: StorageArray;
@@ -13,6 +14,7 @@ export interface OpaqueArgs {
   inShapes: number[][];
   outShape: number[];
   dtype: DType;
+  inDTypes: DType[];
   attrs: Attrs;
 }
 
@@ -131,4 +133,14 @@ function pad({ out, ins, inShapes, outShape, dtype, attrs }: OpaqueArgs): void {
   }
 }
 
-export const OPAQUE_KERNELS: Record<string, (a: OpaqueArgs) => void> = { cumsum, gather, scatterAdd, concat, pad, scan: scanKernel, while: whileKernel, cond: condKernel };
+export const OPAQUE_KERNELS: Record<string, (a: OpaqueArgs) => void> = {
+  cumsum,
+  gather,
+  scatterAdd,
+  concat,
+  pad,
+  scan: scanKernel,
+  while: whileKernel,
+  cond: condKernel,
+  linalg: (a) => runLinalg(linalgKernels('js'), a),
+};

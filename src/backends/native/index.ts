@@ -8,7 +8,8 @@ import type { Node } from '../../compiler/ir.js';
 import { cpuDispatch } from '../dispatch.js';
 import type { ElementwiseKernel, Instr, Kernel, Load, MatmulKernel } from '../../compiler/kernel.js';
 import type { Backend, CompiledKernel, DimEnv, DispatchChoice } from '../backend.js';
-import { jsBackend } from '../js/index.js';
+import { jsBackend, opaqueKernel } from '../js/index.js';
+import { linalgKernels, runLinalg } from '../../compiler/linalg-registry.js';
 import { hasRule } from '../js/codegen-expr.js';
 import type { NativeAddon } from './addon.js';
 import { interpretedKernel, type InterpAddon, type SlotShapes } from './program.js';
@@ -68,6 +69,8 @@ export function createNativeBackend(addon: NativeAddon): Backend {
         case 'matmul':
           return compileMatmul(addon, k, slotShapes);
         case 'opaque':
+          // Dense linalg on the LAPACKE kernels; the other whole ops share the js kernels.
+          if (k.name === 'linalg') return opaqueKernel(k, (a) => runLinalg(linalgKernels('native'), a));
           return jsBackend.compileKernel(k, slotShapes);
       }
     },

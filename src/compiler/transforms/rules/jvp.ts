@@ -22,6 +22,7 @@ import type { JvpRule, RulePrimitive } from '../rule-types.js';
 import { BINARY_SCALE, UNARY_SCALE, type ScaledBinary, type ScaledUnary } from './ad-elementwise.js';
 import { mulI, prim, recipOrZero, select, sumAxes, zerosOf } from './ad-helpers.js';
 import { prodPartials, logsumexpWeights, maxMinWeights } from './ad-reduce.js';
+import { linalgJvp } from './linalg-rules.js';
 
 const none: JvpRule = () => null;
 
@@ -136,6 +137,7 @@ export const JVP_RULES: { readonly [P in RulePrimitive]: JvpRule } = {
   },
   concat: ({ inputs, attrs }, ts) => prim('concat', ts.map((t, i) => tangentOrZeros(t, inputs[i]!)), attrs),
   pad: ({ attrs }, [t]) => prim('pad', [t!], { ...attrs, value: 0 }),
+  linalg: linalgJvp,
 };
 
 function maxMinTangent(c: Parameters<JvpRule>[0], t: Tensor): Tensor {

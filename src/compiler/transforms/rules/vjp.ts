@@ -29,6 +29,7 @@ import { BINARY_SCALE, UNARY_SCALE, type ScaledBinary, type ScaledUnary } from '
 import { flipAxis, mT, mulI, prim, recipOrZero, reshapeTo, select, unreduce, zerosOf } from './ad-helpers.js';
 import { unconcat, unexpand, unpad, unslice } from './ad-movement.js';
 import { logsumexpWeights, maxMinWeights, prodPartials } from './ad-reduce.js';
+import { linalgVjp } from './linalg-rules.js';
 
 const none: VjpRule = ({ inputs }) => inputs.map(() => null);
 
@@ -131,6 +132,7 @@ export const VJP_RULES: { readonly [P in RulePrimitive]: VjpRule } = {
   scatterAdd: ({ inputs: [, idx], attrs }, g) => [g, null, prim('gather', [g, idx!], attrs)],
   concat: ({ inputs, attrs }, g) => unconcat(g, inputs.map((x) => x.node.shape), attrs['axis'] as number),
   pad: ({ inputs: [x], attrs }, g) => [unpad(g, x!.node.shape, attrs['widths'] as [number, number][])],
+  linalg: linalgVjp,
 };
 
 function maxMinCotangent(c: Parameters<VjpRule>[0], g: Tensor): Tensor {

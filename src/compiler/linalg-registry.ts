@@ -1,0 +1,168 @@
+// The 'linalg' primitive: one IR primitive for every dense factorization and
+// solve (cholesky, lu, qr, eigh, svd, ...), each a registered *linalg op* with
+// its shape rule, kernel call and derivative rules next to it (src/linalg/ops).
+//
+// Why one primitive and a registry instead of a dozen primitives: the rules
+// that every pass and transform needs are the same for all of them (leading
+// batch dims, whole-op kernels whose inputs are buffers, several outputs), so
+// they are written once here; what differs per op lives in one file per op.
+//
+// Several outputs: the IR has single-output nodes, so a linalg node produces
+// its parts packed along one last axis, [...batch, total], in the parts'
+// common dtype, and users see each part through a slice + reshape (+ cast back)
+// view (`unpackLinalg`). Pivots stored in a float dtype are exact integers.
+
+import type { DType } from '../tensor/dtype.js';
+import { promoteTypes } from '../tensor/dtype.js';
+import { ShapeError } from '../tensor/errors.js';
+import { type Dim, fmtShape, shapesEqual } from '../tensor/shape.js';
+import type { StorageArray } from '../tensor/dtype.js';
+import type { Attrs, Node } from './ir.js';
+import { DTYPE_INFO, allocStorage } from '../tensor/dtype.js';
+import type { Tensor } from '../tensor/tensor.js';
+import type { RuleCtx } from './transforms/rule-types.js';
+
+/** The abstract value of one part (without batch dims). */
+export interface PartAval {
+  shape: number[];
+  dtype: DType;
+}
+
+/** What a linalg op's derivative rules see: the primal context plus the unpacked outputs. */
+export interface LinalgRuleCtx extends RuleCtx {
+  /** The op's outputs (each with the batch dims), as the user sees them. */
+  outs: Tensor[];
+}
+
+/** What a kernel call gets: contiguous inputs, one output array per part. */
+export interface LinalgRunArgs {
+  /** Number of matrices (product of the batch dims). */
+  batch: number;
+  ins: StorageArray[];
+  /** Core shapes of the inputs (batch dims removed). */
+  inShapes: number[][];
+  inDTypes: DType[];
+  /** One array per part, in the part's dtype, of length batch · part size. */
+  outs: StorageArray[];
+  attrs: Attrs;
+}
+
+/** The linalg kernels of one backend (src/linalg/kernels/contract.ts), opaque to the compiler. */
+export type LinalgKernelSet = unknown;
+
+export interface LinalgOpDef {
+  /** Rank of each input's core (2 for matrices); leading dims beyond it are batch dims. */
+  coreRanks: readonly number[];
+  /** Part avals from the inputs' core avals; throws ShapeError/DTypeError for bad inputs. */
+  outputs(inputs: readonly PartAval[], attrs: Attrs): PartAval[];
+  /** Runs the kernel and maps LAPACK-style info codes to typed errors. */
+  run(kernels: LinalgKernelSet, args: LinalgRunArgs): void;
+  /** Output tangents per part (null = zero) from input tangents (null = zero). */
+  jvp(ctx: LinalgRuleCtx, tangents: (Tensor | null)[]): (Tensor | null)[];
+  /** Input cotangents from the parts' cotangents (null = zero), JAX's bilinear convention (vjp.ts). */
+  vjp(ctx: LinalgRuleCtx, cts: (Tensor | null)[]): (Tensor | null)[];
+}
+
+const OPS = new Map<string, LinalgOpDef>();
+
+export function registerLinalgOp(name: string, def: LinalgOpDef): void {
+  OPS.set(name, def);
+}
+
+export function linalgOp(name: string): LinalgOpDef {
+  const d = OPS.get(name);
+  if (!d) throw new Error(`internal: unknown linalg op '${name}'`);
+  return d;
+}
+
+const size = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
+
+export interface LinalgLayout {
+  batch: Dim[];
+  parts: PartAval[];
+  offsets: number[];
+  total: number;
+  dtype: DType;
+}
+
+/** Batch dims, parts and packing of a linalg node with these inputs (nodes or avals). */
+export function linalgLayout(inputs: readonly { shape: readonly Dim[]; dtype: DType }[], attrs: Attrs): LinalgLayout {
+  const name = attrs['op'] as string;
+  const def = linalgOp(name);
+  if (inputs.length !== def.coreRanks.length) throw new ShapeError(`linalg.${name}: expects ${def.coreRanks.length} inputs, got ${inputs.length}`);
+  const batch = inputs[0]!.shape.slice(0, inputs[0]!.shape.length - def.coreRanks[0]!);
+  const cores = inputs.map((x, i) => {
+    const r = def.coreRanks[i]!;
+    if (x.shape.length < r) throw new ShapeError(`linalg.${name}: input ${i} needs at least ${r} dims, got ${fmtShape(x.shape)}`);
+    const b = x.shape.slice(0, x.shape.length - r);
+    if (!shapesEqual(b, batch)) throw new ShapeError(`linalg.${name}: inputs must share their batch dims, got ${inputs.map((y) => fmtShape(y.shape)).join(', ')}`);
+    const core = x.shape.slice(x.shape.length - r);
+    if (core.some((d) => typeof d !== 'number')) throw new ShapeError(`linalg.${name}: matrix dims must be static, got ${fmtShape(x.shape)}`);
+    return { shape: core as number[], dtype: x.dtype };
+  });
+  const parts = def.outputs(cores, attrs);
+  const offsets: number[] = [];
+  let total = 0;
+  for (const p of parts) offsets.push(total), (total += size(p.shape));
+  // Integer parts (pivots, ranks) ride along exactly in the float dtype of the others.
+  const floats = parts.filter((p) => p.dtype !== 'int32');
+  const dtype = floats.length ? floats.reduce<DType>((d, p) => promoteTypes(d, p.dtype), floats[0]!.dtype) : 'int32';
+  return { batch, parts, offsets, total, dtype };
+}
+
+/** The packed output's abstract value (the primitive's shape rule). */
+export function linalgInfer(inputs: readonly Node[], attrs: Attrs): { shape: Dim[]; dtype: DType } {
+  const l = linalgLayout(inputs, attrs);
+  return { shape: [...l.batch, l.total], dtype: l.dtype };
+}
+
+/** What the backends hand to a linalg kernel (the opaque-kernel arguments). */
+export interface LinalgKernelArgs {
+  out: StorageArray;
+  ins: StorageArray[];
+  inShapes: number[][];
+  inDTypes: DType[];
+  attrs: Attrs;
+}
+
+/**
+ * Runs a linalg node on one backend's kernel set: each part is computed into
+ * its own array of its own dtype, then packed into the node's output (per batch
+ * entry, parts one after another, converted to the packed dtype).
+ */
+export function runLinalg(kernels: LinalgKernelSet, a: LinalgKernelArgs): void {
+  const def = linalgOp(a.attrs['op'] as string);
+  const l = linalgLayout(a.inShapes.map((shape, i) => ({ shape, dtype: a.inDTypes[i]! })), a.attrs);
+  const batch = size(l.batch as number[]);
+  const outs = l.parts.map((p) => allocStorage(p.dtype, batch * size(p.shape)));
+  const inShapes = a.inShapes.map((s, i) => s.slice(s.length - def.coreRanks[i]!));
+  def.run(kernels, { batch, ins: a.ins, inShapes, inDTypes: a.inDTypes, outs, attrs: a.attrs });
+  const L = DTYPE_INFO[l.dtype].lanes;
+  l.parts.forEach((p, i) => {
+    const src = outs[i]!,
+      n = size(p.shape),
+      pl = DTYPE_INFO[p.dtype].lanes;
+    for (let b = 0; b < batch; b++) {
+      const o = (b * l.total + l.offsets[i]!) * L,
+        s0 = b * n * pl;
+      if (pl === L) for (let j = 0; j < n * L; j++) a.out[o + j] = src[s0 + j]!;
+      else for (let j = 0; j < n; j++) (a.out[o + 2 * j] = src[s0 + j]!), (a.out[o + 2 * j + 1] = 0); // real part into a complex pack
+    }
+  });
+}
+
+// Kernel sets per backend, provided by the modules that implement them
+// (src/linalg/index.ts registers the js reference and, when the addon is
+// built, the LAPACKE kernels), so the backends do not import the linalg module.
+const KERNEL_SETS = new Map<string, LinalgKernelSet>();
+
+export function provideLinalgKernels(backend: string, kernels: LinalgKernelSet): void {
+  KERNEL_SETS.set(backend, kernels);
+}
+
+/** The kernel set a backend runs linalg nodes with (its own, else the js reference). */
+export function linalgKernels(backend: string): LinalgKernelSet {
+  const k = KERNEL_SETS.get(backend) ?? KERNEL_SETS.get('js');
+  if (!k) throw new Error('internal: no linalg kernels registered (import the linalg module)');
+  return k;
+}

@@ -1,0 +1,57 @@
+// The JVP, VJP and batching rules of the 'linalg' primitive: generic packing
+// around each linalg op's own per-part rules (compiler/linalg-registry.ts).
+
+import { Tensor } from '../../../tensor/tensor.js';
+import type { Dim } from '../../../tensor/shape.js';
+import { bind } from '../../primitives.js';
+import { type LinalgLayout, linalgLayout, linalgOp } from '../../linalg-registry.js';
+import type { BatchRule, JvpRule, RuleCtx, VjpRule } from '../rule-types.js';
+import { batchDim, batchFirst, bindT } from './batch-helpers.js';
+import { zerosOf } from './ad-helpers.js';
+
+const size = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
+
+/** The parts of a packed [...batch, total] tensor, each reshaped to [...batch, ...shape] in its own dtype. */
+export function unpackParts(packed: Tensor, l: LinalgLayout): Tensor[] {
+  const r = l.batch.length;
+  return l.parts.map((p, i) => {
+    const n = size(p.shape);
+    const s = bind('slice', [packed.node], { start: [...l.batch.map(() => 0), l.offsets[i]!], step: [...l.batch.map(() => 1), 1], size: [...l.batch, n] });
+    const t = new Tensor(bind('reshape', [s], { shape: [...l.batch.slice(0, r), ...p.shape] }));
+    return t.dtype === p.dtype ? t : t.cast(p.dtype);
+  });
+}
+
+/** Packs per-part tensors (null = zeros) into [...batch, total] in the packed dtype. */
+function packParts(parts: (Tensor | null)[], l: LinalgLayout): Tensor {
+  const flat = parts.map((t, i) => {
+    const shape: Dim[] = [...l.batch, size(l.parts[i]!.shape)];
+    if (!t) return zerosOf(l.dtype, shape);
+    const c = t.dtype === l.dtype ? t : t.cast(l.dtype);
+    return new Tensor(bind('reshape', [c.node], { shape }));
+  });
+  return flat.length === 1 ? flat[0]! : new Tensor(bind('concat', flat.map((t) => t.node), { axis: l.batch.length }));
+}
+
+function linalgCtx(c: RuleCtx) {
+  const l = linalgLayout(c.inputs.map((x) => x.node), c.attrs);
+  return { l, def: linalgOp(c.attrs['op'] as string), ctx: { ...c, outs: unpackParts(c.out, l) } };
+}
+
+export const linalgJvp: JvpRule = (c, tangents) => {
+  const { l, def, ctx } = linalgCtx(c);
+  const ts = def.jvp(ctx, tangents);
+  return ts.every((t) => t === null) ? null : packParts(ts, l);
+};
+
+export const linalgVjp: VjpRule = (c, ct) => {
+  const { l, def, ctx } = linalgCtx(c);
+  return def.vjp(ctx, unpackParts(ct, l));
+};
+
+/** Every linalg op maps over leading batch dims: the vmapped axis becomes the first batch dim of every input. */
+export const linalgBatch: BatchRule = ({ inputs, attrs }, dims) => {
+  const b = batchDim(inputs, dims);
+  const xs = inputs.map((x, i) => batchFirst(x, dims[i]!, b));
+  return { out: bindT('linalg', xs, attrs), dim: 0 };
+};

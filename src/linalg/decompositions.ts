@@ -1,0 +1,100 @@
+// Factorizations, NumPy/SciPy-shaped: lu (SciPy: a = p l u), luFactor, qr,
+// cholesky, svd, eigh / eigvalsh, eig / eigvals. All batched over leading dims.
+
+import type { Tensor } from '../tensor/tensor.js';
+import { ValueError } from '../tensor/errors.js';
+import { ax, rg, s } from '../tensor/slicing.js';
+import { identity, mT, tril, triu } from './matrix.js';
+import { type CheckOptions, type MatrixLike, matrixArg } from './input.js';
+import { luRaw, permutationMatrix } from './ops/lu.js';
+import { qrRaw, type QrMode } from './ops/qr.js';
+import { choleskyRaw } from './ops/cholesky.js';
+import { svdRaw } from './ops/svd.js';
+import { eighRaw } from './ops/eigh.js';
+import { eigRaw } from './ops/eig.js';
+
+const lastCols = (x: Tensor, a: number, b: number) => x.slice(s(...x.shape.slice(0, -1).map(() => ax()), rg(a, b)));
+const lastRows = (x: Tensor, a: number, b: number) => x.slice(s(...x.shape.slice(0, -2).map(() => ax()), rg(a, b)));
+
+/** SciPy's lu: a = p @ l @ u with l [m, k] unit lower, u [k, n] upper, p [m, m] a permutation (k = min(m, n)). */
+export function lu(a: MatrixLike, opts: CheckOptions = {}): { p: Tensor; l: Tensor; u: Tensor } {
+  const x = matrixArg('lu', a, opts);
+  const [m, n] = x.shape.slice(-2) as [number, number];
+  const k = Math.min(m, n);
+  const [f, , perm] = luRaw(x);
+  const l = tril(lastCols(f, 0, k), -1).add(identity(Math.max(m, k), x.dtype).slice(s(rg(0, m), rg(0, k))));
+  const u = triu(lastRows(f, 0, k));
+  // rows of a permuted by perm give l u, so a = pᵀ-of-perm (l u): p[perm[i], i] = 1
+  return { p: mT(permutationMatrix(perm, x.dtype)), l, u };
+}
+
+/** SciPy's lu_factor: the packed factors, the 0-based row interchanges and the permutation they make (for luSolve). */
+export function luFactor(a: MatrixLike, opts: CheckOptions = {}): { lu: Tensor; piv: Tensor; perm: Tensor } {
+  const [f, piv, perm] = luRaw(matrixArg('luFactor', a, opts));
+  return { lu: f!, piv: piv!, perm: perm! };
+}
+
+export interface QrOptions extends CheckOptions {
+  mode?: QrMode;
+}
+
+/** NumPy's qr: {q, r} (mode 'reduced' default, 'complete') or {r} (mode 'r'). */
+export function qr(a: MatrixLike, opts: QrOptions = {}): { q?: Tensor; r: Tensor } {
+  const mode = opts.mode ?? 'reduced';
+  const parts = qrRaw(matrixArg('qr', a, opts), mode);
+  return mode === 'r' ? { r: parts[0]! } : { q: parts[0]!, r: parts[1]! };
+}
+
+export interface CholeskyOptions extends CheckOptions {
+  /** Lower factor l with a = l lᴴ (default, NumPy) or upper u with a = uᴴ u (SciPy's default is upper). */
+  lower?: boolean;
+}
+
+/** The Cholesky factor of a Hermitian positive-definite matrix; only the factor's triangle of a is read. */
+export function cholesky(a: MatrixLike, opts: CholeskyOptions = {}): Tensor {
+  return choleskyRaw(matrixArg('cholesky', a, opts), opts.lower ?? true);
+}
+
+export interface SvdOptions extends CheckOptions {
+  fullMatrices?: boolean;
+  computeUv?: boolean;
+}
+
+/** a = u diag(s) vh with s descending; {s} only when computeUv is false. */
+export function svd(a: MatrixLike, opts: SvdOptions = {}): { u?: Tensor; s: Tensor; vh?: Tensor } {
+  const computeUv = opts.computeUv ?? true;
+  const parts = svdRaw(matrixArg('svd', a, opts), opts.fullMatrices ?? false, computeUv);
+  return computeUv ? { u: parts[0]!, s: parts[1]!, vh: parts[2]! } : { s: parts[0]! };
+}
+
+export interface EighOptions extends CheckOptions {
+  /** Which triangle is read: 'L' (default) or 'U'. */
+  uplo?: 'L' | 'U';
+}
+
+const lowerOf = (op: string, uplo: string | undefined) => {
+  if (uplo !== undefined && uplo !== 'L' && uplo !== 'U') throw new ValueError(`linalg.${op}: uplo must be 'L' or 'U', got '${String(uplo)}'`);
+  return (uplo ?? 'L') === 'L';
+};
+
+/** Eigenvalues (ascending, real) and eigenvectors (columns) of a Hermitian matrix. */
+export function eigh(a: MatrixLike, opts: EighOptions = {}): { eigenvalues: Tensor; eigenvectors: Tensor } {
+  const [w, v] = eighRaw(matrixArg('eigh', a, opts), lowerOf('eigh', opts.uplo), true);
+  return { eigenvalues: w!, eigenvectors: v! };
+}
+
+/** Eigenvalues (ascending, real) of a Hermitian matrix. */
+export function eigvalsh(a: MatrixLike, opts: EighOptions = {}): Tensor {
+  return eighRaw(matrixArg('eigvalsh', a, opts), lowerOf('eigvalsh', opts.uplo), false)[0]!;
+}
+
+/** Complex eigenvalues and unit-norm right eigenvectors (columns) of a general square matrix. */
+export function eig(a: MatrixLike, opts: CheckOptions = {}): { eigenvalues: Tensor; eigenvectors: Tensor } {
+  const [w, v] = eigRaw(matrixArg('eig', a, opts), true);
+  return { eigenvalues: w!, eigenvectors: v! };
+}
+
+/** Complex eigenvalues of a general square matrix. */
+export function eigvals(a: MatrixLike, opts: CheckOptions = {}): Tensor {
+  return eigRaw(matrixArg('eigvals', a, opts), false)[0]!;
+}

@@ -1,0 +1,55 @@
+// Typed errors of the linear-algebra module (dense and sparse). LAPACK and
+// SuiteSparse status codes never reach the user as raw numbers: each becomes
+// one of these, naming the op, the batch entry and the position.
+
+import { RlxError, ValueError } from '../tensor/errors.js';
+
+/** Base class of numerical linear-algebra failures (NumPy's LinAlgError). */
+export class LinAlgError extends RlxError {}
+
+const where = (batch: number | undefined) => (batch !== undefined && batch >= 0 ? ` (batch entry ${batch})` : '');
+
+/** A zero pivot: the matrix is (numerically or structurally) singular. `index` is the 0-based pivot. */
+export class SingularMatrixError extends LinAlgError {
+  constructor(
+    readonly op: string,
+    readonly index: number,
+    readonly batch?: number,
+    detail = '',
+  ) {
+    super(`${op}: matrix is singular: pivot ${index} is exactly zero${where(batch)}${detail ? `; ${detail}` : ''}`);
+  }
+}
+
+/** Cholesky failed: the leading minor of order `minor` (1-based, LAPACK's) is not positive definite. */
+export class NotPositiveDefiniteError extends LinAlgError {
+  constructor(
+    readonly op: string,
+    readonly minor: number,
+    readonly batch?: number,
+  ) {
+    super(`${op}: matrix is not positive definite: the leading minor of order ${minor} is not positive${where(batch)}`);
+  }
+}
+
+/** An iterative decomposition (SVD, eigensolver) did not converge. */
+export class ConvergenceError extends LinAlgError {
+  constructor(
+    readonly op: string,
+    readonly batch?: number,
+    detail = '',
+  ) {
+    super(`${op}: did not converge${where(batch)}${detail ? ` (${detail})` : ''}`);
+  }
+}
+
+/** checkFinite: the input holds NaN or ±Inf at `position` (a multi-index). */
+export class NonFiniteError extends ValueError {
+  constructor(
+    readonly op: string,
+    readonly position: number[],
+    readonly value: number,
+  ) {
+    super(`${op}: input must be finite, found ${value} at [${position.join(', ')}]`);
+  }
+}

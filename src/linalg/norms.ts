@@ -1,0 +1,116 @@
+// norm (NumPy's vector and matrix norms), cond, matrixRank.
+
+import type { Tensor } from '../tensor/tensor.js';
+import { ShapeError, ValueError } from '../tensor/errors.js';
+import { DTYPE_INFO, realDType } from '../tensor/dtype.js';
+import { fmtShape } from '../tensor/shape.js';
+import { type MatrixLike, asTensor, linalgDTypeOf } from './input.js';
+import { svdRaw } from './ops/svd.js';
+import { inv } from './solvers.js';
+
+export type NormOrder = number | 'fro' | 'nuc' | null;
+
+export interface NormOptions {
+  ord?: NormOrder;
+  /** One axis (vector norm) or two (matrix norm); default: all of a 1-D or 2-D input. */
+  axis?: number | [number, number] | null;
+  keepdims?: boolean;
+}
+
+const normAxis = (a: number, r: number, op: string) => {
+  const k = a < 0 ? a + r : a;
+  if (k < 0 || k >= r) throw new ShapeError(`linalg.${op}: axis ${a} is out of range for ${r} dims`);
+  return k;
+};
+
+function vectorNorm(x: Tensor, ord: number, axis: number, keepdims: boolean): Tensor {
+  const a = x.abs();
+  if (ord === Infinity) return a.max(axis, keepdims);
+  if (ord === -Infinity) return a.min(axis, keepdims);
+  if (ord === 0) return a.ne(0).cast(a.dtype).sum(axis, keepdims);
+  if (ord === 1) return a.sum(axis, keepdims);
+  if (ord === 2) return a.square().sum(axis, keepdims).sqrt();
+  return a.pow(ord).sum(axis, keepdims).pow(1 / ord);
+}
+
+/** Singular values of x over axes [r, c] moved last. */
+function singularValues(x: Tensor, r: number, c: number): Tensor {
+  const perm = [...Array(x.ndim).keys()].filter((i) => i !== r && i !== c);
+  return svdRaw(x.transpose([...perm, r, c]), false, false)[0]!;
+}
+
+function matrixNorm(x: Tensor, ord: NormOrder, r: number, c: number, keepdims: boolean): Tensor {
+  const a = x.abs();
+  let out: Tensor;
+  const rowAxisAfter = (ax: number, removed: number) => (ax > removed ? ax - 1 : ax);
+  if (ord === null || ord === 'fro') out = a.square().sum([r, c]).sqrt();
+  else if (ord === 'nuc') out = singularValues(x, r, c).sum(-1);
+  else if (ord === 2) out = singularValues(x, r, c).max(-1);
+  else if (ord === -2) out = singularValues(x, r, c).min(-1);
+  else if (ord === 1) out = a.sum(r).max(rowAxisAfter(c, r));
+  else if (ord === -1) out = a.sum(r).min(rowAxisAfter(c, r));
+  else if (ord === Infinity) out = a.sum(c).max(rowAxisAfter(r, c));
+  else if (ord === -Infinity) out = a.sum(c).min(rowAxisAfter(r, c));
+  else throw new ValueError(`linalg.norm: invalid matrix norm order ${String(ord)} (expected 'fro', 'nuc', ±1, ±2, ±inf)`);
+  if (keepdims) {
+    const shape = x.shape.map((d, i) => (i === r || i === c ? 1 : d));
+    out = out.reshape(shape);
+  }
+  return out;
+}
+
+/** NumPy's linalg.norm. */
+export function norm(xIn: MatrixLike, opts: NormOptions = {}): Tensor {
+  let x = asTensor(xIn);
+  const d = linalgDTypeOf('norm', x.dtype);
+  if (d !== x.dtype) x = x.cast(d);
+  const ord = opts.ord ?? null;
+  const keepdims = opts.keepdims ?? false;
+  let axis = opts.axis ?? null;
+  if (axis === null) {
+    if (ord === null) {
+      const flat = x.reshape([-1]);
+      const v = flat.abs().square().sum().sqrt();
+      return keepdims ? v.reshape(x.shape.map(() => 1)) : v;
+    }
+    if (x.ndim === 1) axis = 0;
+    else if (x.ndim === 2) axis = [0, 1];
+    else throw new ShapeError(`linalg.norm: an order needs axis for ${x.ndim}-D input ${fmtShape(x.shape)}`);
+  }
+  if (typeof axis === 'number') {
+    if (typeof ord === 'string') throw new ValueError(`linalg.norm: '${ord}' is a matrix norm; a vector norm needs a numeric order`);
+    return vectorNorm(x, ord ?? 2, normAxis(axis, x.ndim, 'norm'), keepdims);
+  }
+  const [r, c] = [normAxis(axis[0], x.ndim, 'norm'), normAxis(axis[1], x.ndim, 'norm')];
+  if (r === c) throw new ValueError('linalg.norm: the two axes of a matrix norm must differ');
+  return matrixNorm(x, ord, r, c, keepdims);
+}
+
+/** The condition number in norm p (default 2: s_max / s_min). */
+export function cond(xIn: MatrixLike, p: NormOrder = null): Tensor {
+  const x = asTensor(xIn);
+  const r = x.ndim - 2,
+    c = x.ndim - 1;
+  if (p === null || p === 2 || p === -2) {
+    const s = singularValues(linalgCast(x), r, c);
+    const q = s.max(-1).div(s.min(-1));
+    return p === -2 ? s.min(-1).div(s.max(-1)) : q;
+  }
+  return matrixNorm(linalgCast(x), p, r, c, false).mul(matrixNorm(inv(x), p, r, c, false));
+}
+
+const linalgCast = (x: Tensor) => {
+  const d = linalgDTypeOf('cond', x.dtype);
+  return d === x.dtype ? x : x.cast(d);
+};
+
+/** Number of singular values above tol (default s_max · max(m, n) · eps, NumPy's). */
+export function matrixRank(xIn: MatrixLike, opts: { tol?: number } = {}): Tensor {
+  const x = linalgCast(asTensor(xIn));
+  if (x.ndim < 2) return x.ne(0).cast('int32').max(); // NumPy: rank of a vector is 1 unless all zero
+  const s = svdRaw(x, false, false)[0]!;
+  const [m, n] = x.shape.slice(-2) as [number, number];
+  const eps = DTYPE_INFO[realDType(x.dtype)].itemsize === 4 ? 2 ** -23 : 2 ** -52;
+  const tol = opts.tol !== undefined ? s.max(-1, true).mul(0).add(opts.tol) : s.max(-1, true).mul(Math.max(m, n) * eps);
+  return s.gt(tol).cast('int32').sum(-1);
+}

@@ -1,0 +1,55 @@
+// cholesky: a = l lᴴ (lower) or uᴴ u (upper), reading only that triangle of a.
+//
+// Derivative (exact for the function as computed, which reads one triangle):
+// the Hermitian matrix the kernel sees is S(a) = tril(a) + tril(a, -1)ᴴ, and
+// dl = l Φ(l⁻¹ S(da) l⁻ᴴ) with Φ = strictly-lower part plus half the diagonal.
+// So perturbing the ignored triangle changes nothing, and finite differences
+// in any direction agree with the rule.
+
+import type { Tensor } from '../../tensor/tensor.js';
+import { registerLinalgOp } from '../../compiler/linalg-registry.js';
+import { NotPositiveDefiniteError } from '../errors.js';
+import { mH, tril, triu, diagEmbed, diagonalOf } from '../matrix.js';
+import { K, asFloat, firstFailure, linalgDType, square, transposeJvp, bindLinalg } from './common.js';
+import { triangularSolveRaw } from './triangular.js';
+
+/** The Hermitian matrix built from the triangle that is read. */
+export const hermitianFromTriangle = (a: Tensor, lower: boolean): Tensor =>
+  lower ? tril(a).add(mH(tril(a, -1))) : triu(a).add(mH(triu(a, 1)));
+
+/** Strictly-lower part plus half the diagonal. */
+const phi = (x: Tensor): Tensor => tril(x, -1).add(diagEmbed(diagonalOf(x).mul(0.5)));
+
+const jvp = ({ outs: [f], attrs }: { outs: Tensor[]; attrs: Readonly<Record<string, unknown>> }, [da]: (Tensor | null)[]) => {
+  if (!da) return [null];
+  const lower = attrs['lower'] as boolean;
+  const l = lower ? f! : mH(f!);
+  const s = hermitianFromTriangle(da, lower);
+  // x = l⁻¹ s l⁻ᴴ by two triangular solves: w = l⁻¹ s, x = (l⁻¹ wᴴ)ᴴ
+  const w = triangularSolveRaw(l, s, { lower: true, trans: 0, unitDiagonal: false });
+  const x = mH(triangularSolveRaw(l, mH(w), { lower: true, trans: 0, unitDiagonal: false }));
+  const dl = l.matmul(phi(x));
+  return [lower ? dl : mH(dl)];
+};
+
+registerLinalgOp('cholesky', {
+  coreRanks: [2],
+  outputs([a], attrs) {
+    linalgDType('cholesky', a!.dtype);
+    square('cholesky', a!);
+    return [{ shape: [...a!.shape], dtype: a!.dtype }];
+  },
+  run(kernels, { batch, ins: [a], inShapes: [s], inDTypes: [d], outs: [out], attrs }) {
+    const n = s![0]!;
+    const info = K(kernels).cholesky(linalgDType('cholesky', d!), batch, n, asFloat(a), asFloat(out), attrs['lower'] as boolean);
+    const b = firstFailure(info);
+    if (b >= 0) throw new NotPositiveDefiniteError('cholesky', info[b]!, batch > 1 ? b : undefined);
+  },
+  jvp,
+  vjp: transposeJvp(jvp),
+});
+
+/** The factor of a Hermitian positive-definite a (batched). */
+export function choleskyRaw(a: Tensor, lower: boolean): Tensor {
+  return bindLinalg('cholesky', [a], { lower })[0]!;
+}

@@ -1,0 +1,77 @@
+// Shared pieces of the linalg ops: binding the packed primitive, checking
+// dtypes, turning kernel info codes into typed errors, and the generic VJP
+// (the transpose of an op's JVP).
+
+import { Tensor } from '../../tensor/tensor.js';
+import { bind } from '../../compiler/primitives.js';
+import { type LinalgKernelSet, type LinalgRuleCtx, linalgLayout } from '../../compiler/linalg-registry.js';
+import { unpackParts } from '../../compiler/transforms/rules/linalg-rules.js';
+import { reverseMode } from '../../compiler/transforms/autodiff.js';
+import { wrap } from '../../compiler/transforms/grad.js';
+import { zerosOf } from '../../compiler/transforms/rules/ad-helpers.js';
+import { DTypeError, ShapeError } from '../../tensor/errors.js';
+import { type DType } from '../../tensor/dtype.js';
+import type { Attrs } from '../../compiler/ir.js';
+import type { LinalgDType, LinalgKernels, FloatArray } from '../kernels/contract.js';
+import type { PartAval } from '../../compiler/linalg-registry.js';
+import { fmtShape } from '../../tensor/shape.js';
+
+export const LINALG_DTYPES: readonly DType[] = ['float32', 'float64', 'complex64', 'complex128'];
+
+/** The kernel set as the contract's type (the compiler keeps it opaque). */
+export const K = (k: LinalgKernelSet): LinalgKernels => k as LinalgKernels;
+
+export const asFloat = (a: unknown): FloatArray => a as FloatArray;
+
+/** Throws DTypeError unless d is one of the four LAPACK dtypes. */
+export function linalgDType(op: string, d: DType): LinalgDType {
+  if (!LINALG_DTYPES.includes(d)) throw new DTypeError(`linalg.${op}: expects float32, float64, complex64 or complex128, got ${d}`);
+  return d as LinalgDType;
+}
+
+/** Core shape checks. */
+export function square(op: string, a: PartAval): number {
+  const [m, n] = a.shape;
+  if (a.shape.length !== 2 || m !== n) throw new ShapeError(`linalg.${op}: expects square matrices [..., n, n], got core ${fmtShape(a.shape)}`);
+  return n!;
+}
+
+export function sameDType(op: string, xs: readonly PartAval[]): LinalgDType {
+  const d = linalgDType(op, xs[0]!.dtype);
+  for (const x of xs) if (x.dtype !== d) throw new DTypeError(`linalg.${op}: inputs must share one dtype, got ${xs.map((y) => y.dtype).join(', ')}`);
+  return d;
+}
+
+/** Binds a linalg op and returns its parts as tensors with the batch dims. */
+export function bindLinalg(op: string, inputs: readonly Tensor[], attrs: Attrs = {}): Tensor[] {
+  const a = { op, ...attrs };
+  const node = bind('linalg', inputs.map((x) => x.node), a);
+  return unpackParts(new Tensor(node), linalgLayout(inputs.map((x) => x.node), a));
+}
+
+/**
+ * The VJP of an op as the transpose of its JVP: the JVP is linear in the
+ * tangents, so reverse mode over the JVP graph, taken at placeholder tangents,
+ * gives the transpose under the same bilinear pairing the primitive rules use
+ * (JAX's linearize + transpose). Ops whose JVP applies the op itself to a
+ * tangent (solve, triangularSolve) have explicit VJPs instead, or this would recurse.
+ */
+export function transposeJvp(jvp: (ctx: LinalgRuleCtx, ts: (Tensor | null)[]) => (Tensor | null)[]) {
+  return (ctx: LinalgRuleCtx, cts: (Tensor | null)[]): (Tensor | null)[] => {
+    const ph = ctx.inputs.map((x) => wrap(zerosOf(x.dtype, x.node.shape)));
+    const outs = jvp(ctx, ph);
+    const used = outs.map((o, i) => (o && cts[i] ? i : -1)).filter((i) => i >= 0);
+    if (used.length === 0) return ctx.inputs.map(() => null);
+    return reverseMode(
+      used.map((i) => outs[i]!.node),
+      used.map((i) => cts[i]!),
+      ph.map((p) => p.node),
+    );
+  };
+}
+
+/** info codes per batch entry: the first failing entry, or -1. */
+export function firstFailure(info: Int32Array): number {
+  for (let b = 0; b < info.length; b++) if (info[b]! !== 0) return b;
+  return -1;
+}

@@ -1,0 +1,37 @@
+// eig: eigenvalues and right eigenvectors (columns, unit 2-norm) of a general
+// real or complex square matrix (geev). Results are complex; the order is
+// LAPACK's. No derivative rule: the non-Hermitian eigenproblem's derivatives
+// (and their conventions for eigenvector phase) are left for a later issue.
+
+import type { Tensor } from '../../tensor/tensor.js';
+import { registerLinalgOp } from '../../compiler/linalg-registry.js';
+import { complexDType, isComplex } from '../../tensor/dtype.js';
+import { TransformError } from '../../tensor/errors.js';
+import { ConvergenceError } from '../errors.js';
+import { K, asFloat, bindLinalg, firstFailure, linalgDType, square } from './common.js';
+
+/** [w, v] (computeV) or [w] of a [..., n, n]. */
+export function eigRaw(a: Tensor, computeV: boolean): Tensor[] {
+  return bindLinalg('eig', [a], { computeV });
+}
+
+const noDerivative = (): never => {
+  throw new TransformError('linalg.eig: derivatives of the general eigenproblem are not implemented (use eigh for Hermitian matrices)');
+};
+
+registerLinalgOp('eig', {
+  coreRanks: [2],
+  outputs([a], attrs) {
+    const d = linalgDType('eig', a!.dtype);
+    const n = square('eig', a!);
+    const c = isComplex(d) ? d : complexDType(d);
+    return attrs['computeV'] ? [{ shape: [n], dtype: c }, { shape: [n, n], dtype: c }] : [{ shape: [n], dtype: c }];
+  },
+  run(kernels, { batch, ins: [a], inShapes: [sh], inDTypes: [d], outs }) {
+    const info = K(kernels).eig(linalgDType('eig', d!), batch, sh![0]!, asFloat(a), asFloat(outs[0]), outs[1] ? asFloat(outs[1]) : null);
+    const e = firstFailure(info);
+    if (e >= 0) throw new ConvergenceError('eig', batch > 1 ? e : undefined, 'the QR algorithm failed to compute all eigenvalues');
+  },
+  jvp: noDerivative,
+  vjp: noDerivative,
+});
