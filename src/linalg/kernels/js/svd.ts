@@ -46,8 +46,8 @@ export function jacobiSvd(cols: CMat, p: number, len: number, cplx: boolean, row
   const nrm = new Float64Array(p);
   const tol = Math.max(len, 1) * 2 ** -53;
   let info = 1;
+  for (let j = 0; j < p; j++) nrm[j] = sqNorm(re, im, j * len, len, cplx);
   for (let sweep = 0; sweep < MAX_SWEEPS; sweep++) {
-    for (let j = 0; j < p; j++) nrm[j] = sqNorm(re, im, j * len, len, cplx);
     let rotated = false;
     for (let a = 0; a < p - 1; a++) {
       for (let b = a + 1; b < p; b++) {
@@ -80,10 +80,11 @@ export function jacobiSvd(cols: CMat, p: number, len: number, cplx: boolean, row
         // Column pair times diag(1, conj(phase)) [[c, s], [-s, c]], phase = gamma / |gamma|.
         const er = gr / g,
           ei = gi / g;
-        rotate(re, im, oa, ob, len, c, s, er, ei, cplx);
-        rotate(vt.re, vt.im, a * p, b * p, p, c, s, er, ei, cplx);
-        nrm[a] = alpha - t * g;
-        nrm[b] = beta + t * g;
+        // The squared norms come fused out of the rotation: the cheap update
+        // alpha - t g cancels catastrophically once a column is reduced to
+        // rounding noise (rank deficiency) and then stalls convergence.
+        rotate(re, im, oa, ob, len, c, s, er, ei, cplx, nrm, a, b);
+        rotate(vt.re, vt.im, a * p, b * p, p, c, s, er, ei, cplx, null, 0, 0);
       }
     }
     if (!rotated) {
@@ -123,7 +124,23 @@ function sqNorm(re: Float64Array, im: Float64Array, o: number, len: number, cplx
   return sum;
 }
 
-function rotate(re: Float64Array, im: Float64Array, oa: number, ob: number, len: number, c: number, s: number, er: number, ei: number, cplx: boolean): void {
+function rotate(
+  re: Float64Array,
+  im: Float64Array,
+  oa: number,
+  ob: number,
+  len: number,
+  c: number,
+  s: number,
+  er: number,
+  ei: number,
+  cplx: boolean,
+  nrm: Float64Array | null,
+  ia: number,
+  ib: number,
+): void {
+  let na = 0,
+    nb = 0;
   if (!cplx) {
     // Real case: the phase is ±1.
     const se = s * er,
@@ -131,8 +148,16 @@ function rotate(re: Float64Array, im: Float64Array, oa: number, ob: number, len:
     for (let i = 0; i < len; i++) {
       const x = re[oa + i]!,
         y = re[ob + i]!;
-      re[oa + i] = c * x - se * y;
-      re[ob + i] = s * x + ce * y;
+      const xa = c * x - se * y,
+        xb = s * x + ce * y;
+      re[oa + i] = xa;
+      re[ob + i] = xb;
+      na += xa * xa;
+      nb += xb * xb;
+    }
+    if (nrm) {
+      nrm[ia] = na;
+      nrm[ib] = nb;
     }
     return;
   }
@@ -144,10 +169,20 @@ function rotate(re: Float64Array, im: Float64Array, oa: number, ob: number, len:
       yi0 = im[ob + i]!;
     const yr = yr0 * er + yi0 * ei,
       yi = yi0 * er - yr0 * ei;
-    re[oa + i] = c * xr - s * yr;
-    im[oa + i] = c * xi - s * yi;
-    re[ob + i] = s * xr + c * yr;
-    im[ob + i] = s * xi + c * yi;
+    const ar = c * xr - s * yr,
+      ai = c * xi - s * yi,
+      br = s * xr + c * yr,
+      bi = s * xi + c * yi;
+    re[oa + i] = ar;
+    im[oa + i] = ai;
+    re[ob + i] = br;
+    im[ob + i] = bi;
+    na += ar * ar + ai * ai;
+    nb += br * br + bi * bi;
+  }
+  if (nrm) {
+    nrm[ia] = na;
+    nrm[ib] = nb;
   }
 }
 
