@@ -24,6 +24,9 @@ export interface NativeStatus {
 
 export type GemmDType = 'float32' | 'float64' | 'complex64' | 'complex128';
 
+/** Storage of a linalg kernel's matrices (complex interleaved re, im). */
+export type LinalgArray = Float32Array | Float64Array;
+
 /** One GEMM operand: a strided view over `data`, in elements (complex elements for complex dtypes). */
 export interface GemmOperandSpec {
   data: Float32Array | Float64Array;
@@ -86,6 +89,17 @@ export interface NativeAddon {
   /** Runs it on the libuv pool; the arrays must not be transferred or detached until it settles. */
   gemmAsync(spec: GemmSpec): Promise<Float32Array | Float64Array>;
   gemmPlan(spec: GemmSpec): GemmPlanInfo;
+  // Dense linalg kernels (native/src/lapack; the contract is src/linalg/kernels/contract.ts,
+  // the checked wrapper src/backends/native/lapack.ts). Each returns b LAPACK infos.
+  linalgCholesky(dtype: GemmDType, b: number, n: number, a: LinalgArray, out: LinalgArray, lower: boolean): Int32Array;
+  linalgTriangularSolve(dtype: GemmDType, b: number, n: number, k: number, a: LinalgArray, rhs: LinalgArray, out: LinalgArray, lower: boolean, trans: 0 | 1 | 2, unitDiagonal: boolean): Int32Array;
+  linalgLu(dtype: GemmDType, b: number, m: number, n: number, a: LinalgArray, lu: LinalgArray, piv: Int32Array, perm: Int32Array): Int32Array;
+  linalgSolve(dtype: GemmDType, b: number, n: number, k: number, a: LinalgArray, rhs: LinalgArray, out: LinalgArray): Int32Array;
+  linalgQr(dtype: GemmDType, b: number, m: number, n: number, a: LinalgArray, q: LinalgArray | null, r: LinalgArray, complete: boolean): Int32Array;
+  linalgEigh(dtype: GemmDType, b: number, n: number, a: LinalgArray, w: LinalgArray, v: LinalgArray | null, lower: boolean): Int32Array;
+  linalgSvd(dtype: GemmDType, b: number, m: number, n: number, a: LinalgArray, s: LinalgArray, u: LinalgArray | null, vh: LinalgArray | null, full: boolean): Int32Array;
+  linalgEig(dtype: GemmDType, b: number, n: number, a: LinalgArray, w: LinalgArray, vr: LinalgArray | null): Int32Array;
+  linalgLstsq(dtype: GemmDType, b: number, m: number, n: number, k: number, a: LinalgArray, rhs: LinalgArray, x: LinalgArray, s: LinalgArray, rank: Int32Array, rcond: number): Int32Array;
   readonly [feature: string]: unknown;
 }
 

@@ -1,0 +1,159 @@
+// The linalg kernels (src/linalg/kernels/contract.ts) on the native addon's
+// LAPACKE bindings (native/src/lapack): the TS half of the safe boundary.
+// Every call is checked here (dtype, sizes, array types, exact lengths,
+// outputs sharing memory with another array) and again in C++, so a bad call
+// is a typed error here and never reaches memory there.
+
+import type { FloatArray, LinalgDType, LinalgKernels } from '../../linalg/kernels/contract.js';
+import { DeviceError, DTypeError, ShapeError, ValueError } from '../../tensor/errors.js';
+import type { NativeAddon } from './addon.js';
+
+const DTYPES: readonly LinalgDType[] = ['float32', 'float64', 'complex64', 'complex128'];
+const FUNCTIONS = ['linalgCholesky', 'linalgTriangularSolve', 'linalgLu', 'linalgSolve', 'linalgQr', 'linalgEigh', 'linalgSvd', 'linalgEig', 'linalgLstsq'] as const;
+const MAX_DIM = 2 ** 31 - 1;
+
+type Ctor = Float32ArrayConstructor | Float64ArrayConstructor | Int32ArrayConstructor;
+type Arr = Float32Array | Float64Array | Int32Array;
+
+const nameOf = (x: unknown): string =>
+  x === null ? 'null' : ArrayBuffer.isView(x) ? x.constructor.name : Array.isArray(x) ? 'Array' : typeof x === 'number' ? `number ${x}` : typeof x;
+
+/** Argument checks for one call of kernel `op`. */
+class Check {
+  private readonly arrays: { name: string; a: Arr; out: boolean }[] = [];
+  readonly storage: Float32ArrayConstructor | Float64ArrayConstructor;
+  readonly per: number;
+
+  constructor(
+    private readonly op: string,
+    readonly dtype: LinalgDType,
+  ) {
+    if (typeof dtype !== 'string' || !DTYPES.includes(dtype)) throw new DTypeError(`${op}: dtype must be one of ${DTYPES.join(', ')}, got ${String(dtype)}`);
+    this.storage = dtype === 'float32' || dtype === 'complex64' ? Float32Array : Float64Array;
+    this.per = dtype === 'complex64' || dtype === 'complex128' ? 2 : 1;
+  }
+
+  size(name: string, v: number): number {
+    if (typeof v !== 'number' || !Number.isSafeInteger(v) || v < 0 || v > MAX_DIM) throw new ShapeError(`${this.op}: ${name} must be an integer in [0, 2^31 - 1], got ${nameOf(v)}`);
+    return v;
+  }
+
+  flag(name: string, v: boolean): void {
+    if (typeof v !== 'boolean') throw new ValueError(`${this.op}: ${name} must be a boolean, got ${nameOf(v)}`);
+  }
+
+  /** `a` must be a `ctor` of exactly `length` elements (null allowed when `nullable`). */
+  array(name: string, a: Arr | null, ctor: Ctor, length: number, out: boolean, nullable = false): void {
+    if (a === null && nullable) return;
+    if (!(a instanceof ctor)) throw new DTypeError(`${this.op}: ${name} must be a ${ctor.name}${nullable ? ' or null' : ''} for dtype ${this.dtype}, got ${nameOf(a)}`);
+    if (!Number.isSafeInteger(length) || a.length !== length) throw new ShapeError(`${this.op}: ${name} must have length ${length}, got ${a.length}`);
+    this.arrays.push({ name, a, out });
+  }
+
+  /** A matrix array: `elements` (complex) elements of the dtype. */
+  mat(name: string, a: FloatArray | null, elements: number, out: boolean, nullable = false): void {
+    this.array(name, a, this.storage, elements * this.per, out, nullable);
+  }
+
+  /** No output shares memory with any other array. */
+  disjoint(): void {
+    const range = (a: Arr) => [a.byteOffset, a.byteOffset + a.byteLength] as const;
+    for (const x of this.arrays) {
+      if (!x.out || x.a.length === 0) continue;
+      for (const y of this.arrays) {
+        if (x === y || y.a.length === 0 || x.a.buffer !== y.a.buffer) continue;
+        const [x0, x1] = range(x.a),
+          [y0, y1] = range(y.a);
+        if (x0 < y1 && y0 < x1) throw new ValueError(`${this.op}: ${x.name} shares memory with ${y.name}; outputs must not overlap any other array`);
+      }
+    }
+  }
+}
+
+/** The linalg kernels on a loaded addon; throws DeviceError when the addon predates them. */
+export function nativeLinalgKernels(addon: NativeAddon): LinalgKernels {
+  for (const f of FUNCTIONS) {
+    if (typeof addon[f] !== 'function') throw new DeviceError(`the native addon does not export ${f}() (stale build? run npm run build:native)`);
+  }
+  return {
+    cholesky(dtype, b, n, a, out, lower) {
+      const c = new Check('cholesky', dtype);
+      c.size('b', b), c.size('n', n), c.flag('lower', lower);
+      c.mat('a', a, b * n * n, false), c.mat('out', out, b * n * n, true);
+      c.disjoint();
+      return addon.linalgCholesky(dtype, b, n, a, out, lower);
+    },
+
+    triangularSolve(dtype, b, n, k, a, rhs, out, lower, trans, unitDiagonal) {
+      const c = new Check('triangularSolve', dtype);
+      c.size('b', b), c.size('n', n), c.size('k', k), c.flag('lower', lower), c.flag('unitDiagonal', unitDiagonal);
+      if (trans !== 0 && trans !== 1 && trans !== 2) throw new ValueError(`triangularSolve: trans must be 0, 1 or 2, got ${nameOf(trans)}`);
+      c.mat('a', a, b * n * n, false), c.mat('rhs', rhs, b * n * k, false), c.mat('out', out, b * n * k, true);
+      c.disjoint();
+      return addon.linalgTriangularSolve(dtype, b, n, k, a, rhs, out, lower, trans, unitDiagonal);
+    },
+
+    lu(dtype, b, m, n, a, lu, piv, perm) {
+      const c = new Check('lu', dtype);
+      c.size('b', b), c.size('m', m), c.size('n', n);
+      c.mat('a', a, b * m * n, false), c.mat('lu', lu, b * m * n, true);
+      c.array('piv', piv, Int32Array, b * Math.min(m, n), true), c.array('perm', perm, Int32Array, b * m, true);
+      c.disjoint();
+      return addon.linalgLu(dtype, b, m, n, a, lu, piv, perm);
+    },
+
+    solve(dtype, b, n, k, a, rhs, out) {
+      const c = new Check('solve', dtype);
+      c.size('b', b), c.size('n', n), c.size('k', k);
+      c.mat('a', a, b * n * n, false), c.mat('rhs', rhs, b * n * k, false), c.mat('out', out, b * n * k, true);
+      c.disjoint();
+      return addon.linalgSolve(dtype, b, n, k, a, rhs, out);
+    },
+
+    qr(dtype, b, m, n, a, q, r, complete) {
+      const c = new Check('qr', dtype);
+      c.size('b', b), c.size('m', m), c.size('n', n), c.flag('complete', complete);
+      const rows = complete ? m : Math.min(m, n);
+      c.mat('a', a, b * m * n, false), c.mat('q', q, b * m * rows, true, true), c.mat('r', r, b * rows * n, true);
+      c.disjoint();
+      return addon.linalgQr(dtype, b, m, n, a, q, r, complete);
+    },
+
+    eigh(dtype, b, n, a, w, v, lower) {
+      const c = new Check('eigh', dtype);
+      c.size('b', b), c.size('n', n), c.flag('lower', lower);
+      c.mat('a', a, b * n * n, false), c.array('w', w, c.storage, b * n, true), c.mat('v', v, b * n * n, true, true);
+      c.disjoint();
+      return addon.linalgEigh(dtype, b, n, a, w, v, lower);
+    },
+
+    svd(dtype, b, m, n, a, s, u, vh, full) {
+      const c = new Check('svd', dtype);
+      c.size('b', b), c.size('m', m), c.size('n', n), c.flag('full', full);
+      const kk = Math.min(m, n);
+      if ((u === null) !== (vh === null)) throw new ValueError('svd: u and vh must both be arrays or both be null');
+      c.mat('a', a, b * m * n, false), c.array('s', s, c.storage, b * kk, true);
+      c.mat('u', u, b * m * (full ? m : kk), true, true), c.mat('vh', vh, b * (full ? n : kk) * n, true, true);
+      c.disjoint();
+      return addon.linalgSvd(dtype, b, m, n, a, s, u, vh, full);
+    },
+
+    eig(dtype, b, n, a, w, vr) {
+      const c = new Check('eig', dtype);
+      c.size('b', b), c.size('n', n);
+      c.mat('a', a, b * n * n, false), c.array('w', w, c.storage, 2 * b * n, true), c.array('vr', vr, c.storage, 2 * b * n * n, true, true);
+      c.disjoint();
+      return addon.linalgEig(dtype, b, n, a, w, vr);
+    },
+
+    lstsq(dtype, b, m, n, k, a, rhs, x, s, rank, rcond) {
+      const c = new Check('lstsq', dtype);
+      c.size('b', b), c.size('m', m), c.size('n', n), c.size('k', k);
+      if (typeof rcond !== 'number' || Number.isNaN(rcond)) throw new ValueError(`lstsq: rcond must be a number (negative: machine epsilon · max(m, n)), got ${nameOf(rcond)}`);
+      c.mat('a', a, b * m * n, false), c.mat('rhs', rhs, b * m * k, false), c.mat('x', x, b * n * k, true);
+      c.array('s', s, c.storage, b * Math.min(m, n), true), c.array('rank', rank, Int32Array, b, true);
+      c.disjoint();
+      return addon.linalgLstsq(dtype, b, m, n, k, a, rhs, x, s, rank, rcond);
+    },
+  };
+}

@@ -1,0 +1,16 @@
+// The pure-TypeScript reference implementation of the linalg kernel contract
+// (src/linalg/kernels/contract.ts): portable, dependency-free, computing in
+// float64 for every dtype. The native LAPACK kernels implement the same
+// interface; tests hold both to the same identities and NumPy goldens.
+
+import type { LinalgKernels } from '../contract.js';
+import { cholesky } from './cholesky.js';
+import { eig } from './eig.js';
+import { eigh } from './eigh.js';
+import { lstsq } from './lstsq.js';
+import { lu, solve } from './lu.js';
+import { qr } from './qr.js';
+import { svd } from './svd.js';
+import { triangularSolve } from './triangular.js';
+
+export const jsLinalgKernels: LinalgKernels = { cholesky, triangularSolve, lu, solve, qr, eigh, svd, eig, lstsq };
