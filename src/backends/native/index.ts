@@ -9,7 +9,8 @@ import { cpuDispatch } from '../dispatch.js';
 import type { ElementwiseKernel, Instr, Kernel, Load, MatmulKernel } from '../../compiler/kernel.js';
 import type { Backend, CompiledKernel, DimEnv, DispatchChoice } from '../backend.js';
 import { jsBackend, opaqueKernel } from '../js/index.js';
-import { linalgKernels, runLinalg } from '../../compiler/linalg-registry.js';
+import { linalgKernels, provideLinalgKernels, runLinalg } from '../../compiler/linalg-registry.js';
+import { nativeLinalgKernels } from './lapack.js';
 import { hasRule } from '../js/codegen-expr.js';
 import type { NativeAddon } from './addon.js';
 import { interpretedKernel, type InterpAddon, type SlotShapes } from './program.js';
@@ -58,6 +59,7 @@ function compileMatmul(addon: NativeAddon, k: MatmulKernel, slotShapes: SlotShap
 
 /** A Backend over a loaded addon. */
 export function createNativeBackend(addon: NativeAddon): Backend {
+  provideLinalgKernels('native', nativeLinalgKernels(addon));
   return {
     name: 'native',
     dispatch,
