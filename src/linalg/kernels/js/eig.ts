@@ -9,7 +9,8 @@
 
 import type { FloatArray, LinalgDType } from '../contract.js';
 import { applyLeft, applyRight, cabs1, cdiv, csqrt, makeReflector } from './complex.js';
-import { allFinite, checkArgs, checkLength, fillNaN, identity, load, slots, zeros, type CMat } from './io.js';
+import { realEigenStructure } from './eig-real.js';
+import { allFinite, checkArgs, checkLength, fillNaN, identity, isComplexDType, load, slots, zeros, type CMat } from './io.js';
 
 const EPS = 2 ** -52;
 const SAFE_MIN = 2 ** -1022;
@@ -286,6 +287,12 @@ export function eigOne(a: CMat, n: number, wantVectors: boolean): { wr: Float64A
   return { wr, wi, v, info };
 }
 
+function frobenius(a: CMat): number {
+  let s = 0;
+  for (let i = 0; i < a.re.length; i++) s = Math.hypot(s, a.re[i]!, a.im[i]!);
+  return s;
+}
+
 export function eig(dtype: LinalgDType, b: number, n: number, a: FloatArray, w: FloatArray, vr: FloatArray | null): Int32Array {
   checkArgs('eig', dtype, { b, n });
   const sz = slots(dtype);
@@ -304,6 +311,7 @@ export function eig(dtype: LinalgDType, b: number, n: number, a: FloatArray, w: 
     }
     const r = eigOne(am, n, vr !== null);
     info[e] = r.info;
+    if (!isComplexDType(dtype) && r.info === 0) realEigenStructure(r.wr, r.wi, r.v, n, frobenius(am)); // am now holds t: same Frobenius norm as a
     for (let i = 0; i < n; i++) {
       w[2 * (e * n + i)] = r.wr[i]!;
       w[2 * (e * n + i) + 1] = r.wi[i]!;
