@@ -29,6 +29,8 @@ void eigh_t(int64_t b, int64_t n, const T* a, Real<T>* w, T* v, bool lower, int3
 // order is the one LAPACK (and NumPy) gives for a. Real input: LAPACK's
 // (wr, wi, vr) encodes a complex pair λ, conj(λ) (wi > 0 first) by the
 // columns vr[:, j] ± i vr[:, j+1]; these become complex columns here.
+// A non-finite input is not handed to LAPACK (geev rejects NaN as an
+// illegal argument): w and vr become NaN and info = n (nothing converged).
 template <class T>
 void eig_t(int64_t b, int64_t n, const T* a, std::complex<Real<T>>* w, std::complex<Real<T>>* vr, int32_t* info) {
   using R = Real<T>;
@@ -43,6 +45,12 @@ void eig_t(int64_t b, int64_t n, const T* a, std::complex<Real<T>>* w, std::comp
     for (int64_t i = 0; i < b; i++) {
       info[i] = 0;
       if (n == 0) continue;
+      if (!all_finite(a + i * nn, nn)) {  // geev rejects NaN as an illegal argument: not converged
+        fill_nan(w + i * n, n);
+        if (vr) fill_nan(vr + i * nn, nn);
+        info[i] = static_cast<int32_t>(n);
+        continue;
+      }
       transpose(a + i * nn, n, n, work.data());
       lapack_int r;
       if constexpr (std::is_same_v<T, float>)
@@ -72,6 +80,12 @@ void eig_t(int64_t b, int64_t n, const T* a, std::complex<Real<T>>* w, std::comp
     for (int64_t i = 0; i < b; i++) {
       info[i] = 0;
       if (n == 0) continue;
+      if (!all_finite(a + i * nn, nn)) {  // geev rejects NaN as an illegal argument: not converged
+        fill_nan(w + i * n, n);
+        if (vr) fill_nan(vr + i * nn, nn);
+        info[i] = static_cast<int32_t>(n);
+        continue;
+      }
       transpose(a + i * nn, n, n, work.data());
       T* vo = vr ? vr + i * nn : dummy;
       lapack_int r;

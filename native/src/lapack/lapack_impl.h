@@ -16,6 +16,8 @@
 #include <lapacke.h>
 
 #include <algorithm>
+#include <cmath>
+#include <limits>
 #include <cstdint>
 #include <cstring>
 #include <new>
@@ -105,6 +107,21 @@ template <class T> void transpose_square(T* a, int64_t n, bool conj) {
       a[j * n + i] = conj ? cj(x) : x;
     }
   }
+}
+
+/** Whether every entry (both parts of complex ones) is finite. */
+template <class T> bool all_finite(const T* a, int64_t count) {
+  const Real<T>* r = reinterpret_cast<const Real<T>*>(a);
+  const int64_t len = count * (kComplex<T> ? 2 : 1);
+  for (int64_t i = 0; i < len; i++)
+    if (!std::isfinite(r[i])) return false;
+  return true;
+}
+
+/** Fills with NaN (both parts of complex entries). */
+template <class T> void fill_nan(T* a, int64_t count) {
+  Real<T>* r = reinterpret_cast<Real<T>*>(a);
+  std::fill(r, r + count * (kComplex<T> ? 2 : 1), std::numeric_limits<Real<T>>::quiet_NaN());
 }
 
 // ---- LAPACKE overloads ------------------------------------------------------

@@ -2,6 +2,8 @@
 // rhs are transposed into column-major work arrays once (rhs into the
 // max(m, n)-row buffer gelsd overwrites with x). rcond < 0 means
 // eps · max(m, n) (NumPy's default), computed here and passed explicitly.
+// A non-finite a or rhs is not handed to LAPACK (gelsd rejects it as an
+// illegal argument): x and s become NaN, rank 0, info = min(m, n).
 #include <limits>
 
 #include "lapack/lapack.h"
@@ -25,6 +27,13 @@ void lstsq_t(int64_t b, int64_t m, int64_t n, int64_t k, const T* a, const T* rh
     if (kk == 0) {
       std::fill(xi, xi + n * k, T(0));
       rank[i] = 0;
+      continue;
+    }
+    if (!all_finite(a + i * mn, mn) || !all_finite(bi, m * k)) {  // gelsd rejects these as illegal arguments
+      fill_nan(xi, n * k);
+      fill_nan(s + i * kk, kk);
+      rank[i] = 0;
+      info[i] = static_cast<int32_t>(kk);
       continue;
     }
     transpose(a + i * mn, m, n, A.data());  // column-major m×n, ld m

@@ -4,6 +4,9 @@
 // row-major, the column-major V'ᴴ buffer (leading dimension = u's column
 // count) is exactly conj(V'), and the column-major U' buffer (leading
 // dimension n) is exactly U'ᵀ, so LAPACK writes u and vh in place.
+//
+// A non-finite input is not handed to LAPACK (gesdd rejects NaN as an illegal
+// argument): s, u, vh become NaN and info = min(m, n) (did not converge).
 #include "lapack/lapack.h"
 #include "lapack/lapack_impl.h"
 
@@ -39,6 +42,13 @@ void svd_t(int64_t b, int64_t m, int64_t n, const T* a, Real<T>* s, T* u, T* vh,
     T* U = vectors ? vi : dummy;  // U' (n × ·, ld n)
     T* VT = vectors ? ui : dummy; // V'ᴴ (· × m, ld ucols)
     const lapack_int ldu = vectors ? ld(n) : 1, ldvt = vectors ? ld(ucols) : 1;
+    if (!all_finite(a + i * mn, mn)) {
+      // LAPACK (3.10+) rejects a NaN input as an illegal argument: report it as not converged.
+      fill_nan(si, kk);
+      if (vectors) fill_nan(ui, m * ucols), fill_nan(vi, vrows * n);
+      info[i] = static_cast<int32_t>(kk);
+      continue;
+    }
     std::memcpy(w.data(), a + i * mn, sizeof(T) * mn);
     lapack_int r = check<T>("gesdd", gesdd(job, li(n), li(m), w.data(), ld(n), si, U, ldu, VT, ldvt));
     if (r > 0) {

@@ -105,7 +105,7 @@ describe.each(DTYPES)('%s', (dtype) => {
     );
   });
 
-  it('eig: a v = v diag(w), unit columns with the largest component real', () => {
+  it('eig: a v = v diag(w), unit columns with the largest component real, real-input pair structure', () => {
     fc.assert(
       fc.property(seedArb, fc.integer({ min: 1, max: 8 }), fc.integer({ min: 1, max: 2 }), (seed, n, b) => {
         const rnd = mulberry32(seed);
@@ -143,6 +143,25 @@ describe.each(DTYPES)('%s', (dtype) => {
             }
             expect(Math.abs(Math.sqrt(nrm) - 1)).toBeLessThanOrEqual(tol);
             expect(Math.abs(vm.im[at * n + j]!)).toBeLessThanOrEqual(single ? 1e-6 : 0);
+          }
+          if (!cp) {
+            // dgeev's structure: real eigenvalues have real vectors; complex ones come in adjacent
+            // exactly conjugate pairs (positive imaginary part first) with conjugate vectors.
+            for (let j = 0; j < n; j++) {
+              if (wd.im[j] === 0) {
+                for (let i = 0; i < n; i++) expect(vm.im[i * n + j]).toBe(0);
+                continue;
+              }
+              expect(wd.im[j]!).toBeGreaterThan(0);
+              expect(j + 1).toBeLessThan(n);
+              expect(wd.re[j + 1]).toBe(wd.re[j]);
+              expect(wd.im[j + 1]).toBe(-wd.im[j]!);
+              for (let i = 0; i < n; i++) {
+                expect(vm.re[i * n + j + 1]).toBe(vm.re[i * n + j]);
+                expect(vm.im[i * n + j + 1]).toBe(-vm.im[i * n + j]!);
+              }
+              j++;
+            }
           }
         }
       }),

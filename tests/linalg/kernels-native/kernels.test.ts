@@ -301,6 +301,32 @@ describeNative('native linalg kernels', () => {
       }
     });
 
+    it('NaN and Infinity inputs reach no illegal-argument path: no throw; svd, eig, lstsq report info > 0 with NaN outputs', () => {
+      const n = 4;
+      for (const bad of [NaN, Infinity, -Infinity]) {
+        const a = alloc(d, n * n).fill(1);
+        a[5] = bad;
+        const ok = (info: Int32Array) => expect(info[0]).toBeGreaterThanOrEqual(0);
+        ok(K().cholesky(d, 1, n, a, alloc(d, n * n), true));
+        ok(K().lu(d, 1, n, n, a, alloc(d, n * n), new Int32Array(n), new Int32Array(n)));
+        ok(K().solve(d, 1, n, 1, a, alloc(d, n), alloc(d, n)));
+        ok(K().triangularSolve(d, 1, n, 1, a, alloc(d, n), alloc(d, n), false, 0, false));
+        ok(K().qr(d, 1, n, n, a, alloc(d, n * n), alloc(d, n * n), false));
+        ok(K().eigh(d, 1, n, a, allocReal(d, n), alloc(d, n * n), true));
+        const s = allocReal(d, n);
+        expect(Array.from(K().svd(d, 1, n, n, a, s, alloc(d, n * n), alloc(d, n * n), false))).toEqual([n]);
+        expect(Number.isNaN(s[0])).toBe(true);
+        const w = allocReal(d, 2 * n);
+        expect(Array.from(K().eig(d, 1, n, a, w, allocReal(d, 2 * n * n)))).toEqual([n]);
+        expect(Number.isNaN(w[0])).toBe(true);
+        const x = alloc(d, n),
+          rank = new Int32Array(1).fill(9);
+        expect(Array.from(K().lstsq(d, 1, n, n, 1, a, alloc(d, n), x, allocReal(d, n), rank, -1))).toEqual([n]);
+        expect(Number.isNaN(x[0])).toBe(true);
+        expect(rank[0]).toBe(0);
+      }
+    });
+
     it('empty sizes: n = 0 and b = 0 are no-ops with info 0', () => {
       expect(Array.from(K().cholesky(d, 2, 0, alloc(d, 0), alloc(d, 0), true))).toEqual([0, 0]);
       expect(Array.from(K().solve(d, 0, 3, 1, alloc(d, 0), alloc(d, 0), alloc(d, 0)))).toEqual([]);

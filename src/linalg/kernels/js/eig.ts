@@ -9,7 +9,8 @@
 
 import type { FloatArray, LinalgDType } from '../contract.js';
 import { applyLeft, applyRight, cabs1, cdiv, csqrt, makeReflector } from './complex.js';
-import { allFinite, checkArgs, checkLength, fillNaN, identity, load, slots, zeros, type CMat } from './io.js';
+import { realEigenStructure } from './eig-real.js';
+import { allFinite, checkArgs, checkLength, fillNaN, identity, isComplexDType, load, slots, zeros, type CMat } from './io.js';
 
 const EPS = 2 ** -52;
 const SAFE_MIN = 2 ** -1022;
@@ -41,10 +42,11 @@ export function hessenberg(a: CMat, n: number): CMat {
 
 /**
  * Complex Schur form in place: h (upper Hessenberg) becomes upper triangular t
- * with z := z Gᴴ for every rotation G, so a = z t zᴴ. Returns info (> 0: the
- * eigenvalues info..n-1 (1-based info+1..n) did not converge).
+ * with z := z Gᴴ for every rotation G, so a = z t zᴴ. z is held transposed (zt,
+ * rows = Schur vectors) so each rotation updates two contiguous rows. Returns
+ * info (> 0: the eigenvalues 1..info (1-based) did not converge).
  */
-export function schur(h: CMat, z: CMat | null, n: number): number {
+export function schur(h: CMat, zt: CMat | null, n: number): number {
   const { re, im } = h;
   const at = (i: number, j: number): number => i * n + j;
   const itmax = 30 * Math.max(10, n);
@@ -118,18 +120,18 @@ export function schur(h: CMat, z: CMat | null, n: number): number {
         im[at(k + 1, k - 1)] = 0;
       }
       // Rows k, k+1 := G [rows]; the full row so t is the complete Schur factor.
-      for (let j = k; j < n; j++) {
-        const ar = re[at(k, j)]!,
-          ai = im[at(k, j)]!,
-          br = re[at(k + 1, j)]!,
-          bi = im[at(k + 1, j)]!;
-        re[at(k, j)] = c * ar + sr * br - si * bi;
-        im[at(k, j)] = c * ai + sr * bi + si * br;
-        re[at(k + 1, j)] = -(sr * ar + si * ai) + c * br;
-        im[at(k + 1, j)] = -(sr * ai - si * ar) + c * bi;
+      for (let p = k * n + k, q = p + n, end = (k + 1) * n; p < end; p++, q++) {
+        const ar = re[p]!,
+          ai = im[p]!,
+          br = re[q]!,
+          bi = im[q]!;
+        re[p] = c * ar + sr * br - si * bi;
+        im[p] = c * ai + sr * bi + si * br;
+        re[q] = -(sr * ar + si * ai) + c * br;
+        im[q] = -(sr * ai - si * ar) + c * bi;
       }
       rotateColumns(re, im, n, 0, Math.min(k + 2, ihi) + 1, k, c, sr, si);
-      if (z) rotateColumns(z.re, z.im, n, 0, n, k, c, sr, si);
+      if (zt) rotateRows(zt.re, zt.im, n, k, c, sr, si);
     }
   }
   return 0;
@@ -147,6 +149,20 @@ function rotateColumns(re: Float64Array, im: Float64Array, n: number, r0: number
     im[p] = c * xi + sr * yi - si * yr;
     re[p + 1] = -(sr * xr - si * xi) + c * yr;
     im[p + 1] = -(sr * xi + si * xr) + c * yi;
+  }
+}
+
+/** Rows k, k+1 of zt := the same map as rotateColumns, for z held transposed. */
+function rotateRows(re: Float64Array, im: Float64Array, n: number, k: number, c: number, sr: number, si: number): void {
+  for (let p = k * n, q = p + n, end = (k + 1) * n; p < end; p++, q++) {
+    const xr = re[p]!,
+      xi = im[p]!,
+      yr = re[q]!,
+      yi = im[q]!;
+    re[p] = c * xr + sr * yr + si * yi;
+    im[p] = c * xi + sr * yi - si * yr;
+    re[q] = -(sr * xr - si * xi) + c * yr;
+    im[q] = -(sr * xi + si * xr) + c * yi;
   }
 }
 
@@ -225,34 +241,40 @@ export function triangularEigenvectors(t: CMat, n: number): CMat {
 }
 
 export function eigOne(a: CMat, n: number, wantVectors: boolean): { wr: Float64Array; wi: Float64Array; v: CMat | null; info: number } {
-  const z = hessenberg(a, n);
-  const info = schur(a, wantVectors ? z : null, n);
+  const q = hessenberg(a, n);
+  const zt = wantVectors ? transposed(q, n) : null;
+  const info = schur(a, zt, n);
   const wr = new Float64Array(n),
     wi = new Float64Array(n);
   for (let i = 0; i < n; i++) {
     wr[i] = a.re[i * n + i]!;
     wi[i] = a.im[i * n + i]!;
   }
-  if (!wantVectors || info > 0) return { wr, wi, v: null, info };
+  if (!zt || info > 0) return { wr, wi, v: null, info };
   const xt = triangularEigenvectors(a, n);
-  // v[:, k] = z x_k, then unit 2-norm with the largest component made real positive.
+  // v[:, k] = z x_k = Σ_i x_k[i] zt[i, :], as contiguous row axpys, then unit
+  // 2-norm with the largest component made real positive.
   const v = zeros(n * n);
-  for (let r = 0; r < n; r++) {
-    const zr = r * n;
-    for (let k = 0; k < n; k++) {
-      const o = k * n;
-      let sr = 0,
-        si = 0;
-      for (let i = 0; i <= k; i++) {
-        const ar = z.re[zr + i]!,
-          ai = z.im[zr + i]!,
-          xr = xt.re[o + i]!,
-          xi = xt.im[o + i]!;
-        sr += ar * xr - ai * xi;
-        si += ar * xi + ai * xr;
+  const cr = new Float64Array(n),
+    ci = new Float64Array(n);
+  for (let k = 0; k < n; k++) {
+    cr.fill(0);
+    ci.fill(0);
+    const o = k * n;
+    for (let i = 0; i <= k; i++) {
+      const xr = xt.re[o + i]!,
+        xi = xt.im[o + i]!;
+      if (xr === 0 && xi === 0) continue;
+      for (let r = 0, p = i * n; r < n; r++, p++) {
+        const zr = zt.re[p]!,
+          zi = zt.im[p]!;
+        cr[r] += zr * xr - zi * xi;
+        ci[r] += zr * xi + zi * xr;
       }
-      v.re[zr + k] = sr;
-      v.im[zr + k] = si;
+    }
+    for (let r = 0; r < n; r++) {
+      v.re[r * n + k] = cr[r]!;
+      v.im[r * n + k] = ci[r]!;
     }
   }
   for (let k = 0; k < n; k++) {
@@ -286,6 +308,23 @@ export function eigOne(a: CMat, n: number, wantVectors: boolean): { wr: Float64A
   return { wr, wi, v, info };
 }
 
+function frobenius(a: CMat): number {
+  let s = 0;
+  for (let i = 0; i < a.re.length; i++) s = Math.hypot(s, a.re[i]!, a.im[i]!);
+  return s;
+}
+
+function transposed(m: CMat, n: number): CMat {
+  const t = zeros(n * n);
+  for (let i = 0; i < n; i++) {
+    for (let j = 0; j < n; j++) {
+      t.re[j * n + i] = m.re[i * n + j]!;
+      t.im[j * n + i] = m.im[i * n + j]!;
+    }
+  }
+  return t;
+}
+
 export function eig(dtype: LinalgDType, b: number, n: number, a: FloatArray, w: FloatArray, vr: FloatArray | null): Int32Array {
   checkArgs('eig', dtype, { b, n });
   const sz = slots(dtype);
@@ -304,6 +343,7 @@ export function eig(dtype: LinalgDType, b: number, n: number, a: FloatArray, w: 
     }
     const r = eigOne(am, n, vr !== null);
     info[e] = r.info;
+    if (!isComplexDType(dtype) && r.info === 0) realEigenStructure(r.wr, r.wi, r.v, n, frobenius(am)); // am now holds t: same Frobenius norm as a
     for (let i = 0; i < n; i++) {
       w[2 * (e * n + i)] = r.wr[i]!;
       w[2 * (e * n + i) + 1] = r.wi[i]!;
