@@ -16,3 +16,7 @@ export type { BoundaryCondition, PoissonOptions } from './builders.js';
 export { setSpmvKernel, getSpmvKernel, csrMatvecRaw, csrRmatvecRaw, cscMatvecRaw, cscRmatvecRaw } from './spmv.js';
 export type { SpmvKernel } from './spmv.js';
 export type { Scalar, ValuesInput } from './dtypes.js';
+export { readMatrixMarket, readMatrixMarketHeader } from './mm-read.js';
+export type { MMHeader, MMFormat, MMField, MMSymmetry, ReadOptions } from './mm-read.js';
+export { writeMatrixMarket } from './mm-write.js';
+export type { WriteOptions } from './mm-write.js';
