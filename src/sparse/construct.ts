@@ -5,7 +5,7 @@ import type { SparseDType } from './contract.js';
 import type { SparseMatrix, DenseOperand } from './base.js';
 import { CsrMatrix } from './csr.js';
 import type { CscMatrix } from './csc.js';
-import { coo } from './coo.js';
+import { coo, type CooMatrix } from './coo.js';
 import { kronCompressed, addCompressed } from './arith.js';
 import type { Compressed } from './kernels.js';
 import { type ValuesInput, type Scalar, toSparseDType, lanesOf, promote, asDType, allocValues, scalarParts, normalizeValues } from './dtypes.js';
@@ -28,6 +28,10 @@ export function fromTriplets(rows: Int32Array | ArrayLike<number>, cols: Int32Ar
  * (nested [re, im] pairs are complex) as CSR (default), CSC or COO. int/bool
  * tensors become float64. The entries are canonical.
  */
+export function fromDense(t: DenseOperand, opts?: { format?: 'csr'; dtype?: SparseDType | string }): CsrMatrix;
+export function fromDense(t: DenseOperand, opts: { format: 'csc'; dtype?: SparseDType | string }): CscMatrix;
+export function fromDense(t: DenseOperand, opts: { format: 'coo'; dtype?: SparseDType | string }): CooMatrix;
+export function fromDense(t: DenseOperand, opts?: { format?: 'csr' | 'csc' | 'coo'; dtype?: SparseDType | string }): SparseMatrix;
 export function fromDense(t: DenseOperand, opts: { format?: 'csr' | 'csc' | 'coo'; dtype?: SparseDType | string } = {}): SparseMatrix {
   const raw = denseRaw('fromDense', t, 2);
   if (raw.shape.length !== 2) throw new ShapeError(`fromDense: expected a 2-D tensor, got shape [${raw.shape.join(', ')}]`);
@@ -62,8 +66,17 @@ export function eye(n: number, opts: { m?: number; k?: number; dtype?: SparseDTy
   const m = opts.m ?? n;
   const k = opts.k ?? 0;
   if (!Number.isInteger(k)) throw new ValueError(`eye: k must be an integer, got ${k}`);
+  if (!Number.isInteger(n) || !Number.isInteger(m) || n < 0 || m < 0) throw new SparseFormatError(`eye: sizes must be non-negative integers, got ${n}, ${m}`);
   const dtype = toSparseDType('eye', opts.dtype ?? 'float64');
-  return diags([[1]], [k], [n, m], { dtype });
+  // Unlike diags, a diagonal outside the matrix is not an error (SciPy's eye gives an empty matrix).
+  const r0 = Math.max(0, -k), len = Math.max(0, Math.min(n - r0, m - (r0 + k)));
+  const ip = new Int32Array(n + 1), ix = new Int32Array(len), d = allocValues(dtype, len);
+  for (let t = 0; t < len; t++) {
+    ix[t] = r0 + t + k;
+    d[t * lanesOf(dtype)] = 1;
+  }
+  for (let i = 0; i < n; i++) ip[i + 1] = ip[i]! + (i >= r0 && i < r0 + len ? 1 : 0);
+  return new CsrMatrix([n, m], dtype, ip, ix, d, { sorted: true, canonical: true });
 }
 
 /**

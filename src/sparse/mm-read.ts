@@ -137,9 +137,11 @@ function readHeader(it: Iterator<Line>, opts: ReadOptions): { h: MMHeader; lastL
   if (sym === 'hermitian' && field !== 'complex') throw new MatrixMarketError(no, "symmetry 'hermitian' needs field 'complex'");
   if (sym === 'skew-symmetric' && field === 'pattern') throw new MatrixMarketError(no, "symmetry 'skew-symmetric' is not valid with field 'pattern'");
   let size: Line | undefined;
+  let seenLine = no;
   for (;;) {
     const r = it.next();
-    if (r.done) throw new MatrixMarketError(no + 1, 'missing size line after the header');
+    if (r.done) throw new MatrixMarketError(seenLine + 1, 'missing size line after the header');
+    seenLine = r.value.no;
     if (r.value.text.trimStart().startsWith('%') || r.value.text.trim() === '') continue;
     size = r.value;
     break;
@@ -191,6 +193,7 @@ class Triplets {
  */
 export function readMatrixMarket(pathOrText: string, opts: ReadOptions = {}): CsrMatrix {
   if (typeof pathOrText !== 'string') throw new MatrixMarketError(0, 'expected a path or the Matrix Market text');
+  if (pathOrText.trim() === '') throw new MatrixMarketError(0, 'empty input (expected a path or a %%MatrixMarket header)');
   const it = (isText(pathOrText) ? stringLines(pathOrText) : fileLines(pathOrText))[Symbol.iterator]();
   try {
     return readBody(it, opts);

@@ -19,7 +19,7 @@ export interface WriteOptions {
   comment?: string;
 }
 
-const num = (v: number): string => (Number.isNaN(v) ? 'nan' : v === Infinity ? 'inf' : v === -Infinity ? '-inf' : String(v));
+const num = (v: number): string => (Number.isNaN(v) ? 'nan' : v === Infinity ? 'inf' : v === -Infinity ? '-inf' : Object.is(v, -0) ? '-0' : String(v));
 
 /** Buffered output: chunks to a file descriptor, or collected into a string. */
 class Sink {
