@@ -35,3 +35,4 @@ export { config } from './compiler/config.js';
 export { backends } from './backends/registry.js';
 export { setNumThreads, numThreads } from './backends/native/threads.js';
 export type { Backend, BackendStatus, DispatchChoice } from './backends/backend.js';
+export * as sparse from './sparse/index.js';
