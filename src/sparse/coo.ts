@@ -9,7 +9,7 @@ import type { CscMatrix } from './csc.js';
 import { Tensor } from '../tensor/tensor.js';
 import { type Compressed, sortCompressed, sumDuplicatesSorted, indexFlags, allocLike } from './kernels.js';
 import { validateCoo } from './validate.js';
-import { type ValuesInput, normalizeValues, toIndexArray, checkShape2, toSparseDType, countOf, lanesOf, isComplexDType, asDType } from './dtypes.js';
+import { type ValuesInput, normalizeValues, toIndexArray, checkShape2, toSparseDType, countOf, lanesOf, isComplexDType, asDType, type Scalar } from './dtypes.js';
 import { tensorFrom } from './dense.js';
 import { formatSparse } from './show.js';
 
@@ -129,6 +129,25 @@ export class CooMatrix implements SparseMatrix {
   /** A·X for dense X. */
   matmul(X: DenseOperand): Tensor {
     return this.tocsr().matmul(X);
+  }
+  // Arithmetic through CSR (results are canonical CSR, as SciPy's COO arithmetic returns CSR).
+  add(other: SparseMatrix): CsrMatrix {
+    return this.tocsr().add(other);
+  }
+  sub(other: SparseMatrix): CsrMatrix {
+    return this.tocsr().sub(other);
+  }
+  scale(alpha: Scalar): CsrMatrix {
+    return this.tocsr().scale(alpha);
+  }
+  multiply(other: SparseMatrix | DenseOperand | number): CsrMatrix {
+    return this.tocsr().multiply(other);
+  }
+  matmulSparse(other: SparseMatrix): CsrMatrix {
+    return this.tocsr().matmulSparse(other);
+  }
+  diagonal(k = 0): Tensor {
+    return this.tocsr().diagonal(k);
   }
   /** Copy with values cast to dtype (complex → real refused). */
   astype(dtype: SparseDType | string): CooMatrix {

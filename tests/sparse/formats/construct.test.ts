@@ -144,3 +144,22 @@ describe('printing', () => {
     expect(big[26]).toBe('  :\t:');
   });
 });
+
+describe('coo', () => {
+  it('delegates arithmetic to CSR and keeps duplicates until converted', () => {
+    const C = sp.coo({ row: [0, 0, 1], col: [1, 1, 0], data: [1, 2, 3], shape: [2, 2] });
+    expect(C.nnz).toBe(3);
+    expect(C.tocsr().nnz).toBe(2);
+    expect(C.tocsr()).toBe(C.tocsr());
+    expect(C.add(C).toDense().tolist()).toEqual([[0, 6], [6, 0]]);
+    expect(C.sub(C).nnz).toBe(0);
+    expect(C.scale([0, 1]).dtype).toBe('complex128');
+    expect(C.multiply(C).toDense().tolist()).toEqual([[0, 9], [9, 0]]);
+    expect(C.matmulSparse(C).toDense().tolist()).toEqual([[9, 0], [0, 9]]);
+    expect(C.diagonal(1).tolist()).toEqual([3]);
+    expect(C.sumDuplicates().nnz).toBe(2);
+    expect(sp.coo({ row: [0, 1], col: [0, 1], data: [0, 1], shape: [2, 2] }).eliminateZeros().nnz).toBe(1);
+    expect(C.transpose().toDense().tolist()).toEqual([[0, 3], [3, 0]]);
+    expect(C.astype('float32').dtype).toBe('float32');
+  });
+});
