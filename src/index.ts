@@ -36,3 +36,4 @@ export { backends } from './backends/registry.js';
 export { setNumThreads, numThreads } from './backends/native/threads.js';
 export type { Backend, BackendStatus, DispatchChoice } from './backends/backend.js';
 export * as linalg from './linalg/index.js';
+export * as sparse from './sparse/index.js';

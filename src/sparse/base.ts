@@ -1,0 +1,372 @@
+// CompressedMatrix: what CSR and CSC share.
+//
+// A CSC matrix's arrays are exactly the CSR arrays of its transpose, so every
+// operation that does not care about orientation (sorting, duplicates, zeros,
+// add/sub/multiply/scale, transposes, slices by major/minor) is written once here
+// on "major"/"minor" slices, and the subclasses only say which is which. Products
+// pick the gather or scatter loop according to the orientation.
+//
+// Matrices are immutable by convention: every method returns a new matrix (or
+// `this` when nothing changes); arrays may be shared between matrices, so do not
+// write into `indptr`/`indices`/`data` of a matrix you did not build yourself.
+//
+// Duplicates and unsorted indices: every method accepts them. Products, diagonal,
+// toDense, rows/cols sum duplicates implicitly; add/sub/multiply/matmulSparse
+// canonicalize first; transpose/scale/eliminateZeros/astype/conj keep them as they
+// are (transpose sorts).
+
+import type { CompressedArrays, RawOperator, SparseDType, ValueArray } from './contract.js';
+import type { CsrMatrix } from './csr.js';
+import type { CscMatrix } from './csc.js';
+import type { CooMatrix } from './coo.js';
+import { Tensor } from '../tensor/tensor.js';
+import { ShapeError, IndexError } from '../tensor/errors.js';
+import type { NestedData } from '../tensor/create.js';
+import { type Compressed, transposeCompressed, sortCompressed, sumDuplicatesSorted, eliminateZerosCompressed, sliceMajor, sliceMinor, diagonalCompressed, indexFlags } from './kernels.js';
+import { addCompressed, multiplyCompressed, multiplyDenseCompressed, scaleCompressed, spgemm } from './arith.js';
+import { type Scalar, scalarParts, lanesOf, isComplexDType, promote, complexOf, asDType, toSparseDType, allocValues } from './dtypes.js';
+import { gather, scatter, csrMatmulDense } from './spmv.js';
+import { denseRaw, rawWithLanes, tensorFrom } from './dense.js';
+import { formatSparse } from './show.js';
+
+/** Any sparse matrix of this module. */
+export interface SparseMatrix {
+  readonly format: 'csr' | 'csc' | 'coo';
+  readonly shape: [number, number];
+  readonly dtype: SparseDType;
+  readonly nnz: number;
+  tocsr(): CsrMatrix;
+  tocsc(): CscMatrix;
+  tocoo(): CooMatrix;
+  toDense(): Tensor;
+}
+
+export type DenseOperand = Tensor | NestedData | readonly unknown[];
+
+export abstract class CompressedMatrix implements CompressedArrays, RawOperator {
+  abstract readonly format: 'csr' | 'csc';
+  /** Rows + 1 (CSR) or columns + 1 (CSC) offsets into indices/data. */
+  readonly indptr: Int32Array;
+  /** Column (CSR) or row (CSC) index of each stored entry. */
+  readonly indices: Int32Array;
+  /** Stored values (interleaved re, im for complex). */
+  readonly data: ValueArray;
+  readonly shape: [number, number];
+  readonly dtype: SparseDType;
+  /** Indices non-decreasing within every row (CSR) / column (CSC). */
+  readonly hasSortedIndices: boolean;
+  /** Sorted and without duplicate entries (explicit zeros are allowed). */
+  readonly hasCanonicalFormat: boolean;
+
+  /** @internal trusted: arrays already validated. Use csr()/csc() to build from user data. */
+  constructor(shape: [number, number], dtype: SparseDType, indptr: Int32Array, indices: Int32Array, data: ValueArray, flags: { sorted: boolean; canonical: boolean }) {
+    this.shape = shape;
+    this.dtype = dtype;
+    this.indptr = indptr;
+    this.indices = indices;
+    this.data = data;
+    this.hasSortedIndices = flags.sorted;
+    this.hasCanonicalFormat = flags.canonical;
+  }
+
+  /** A matrix of the same format from CSR-oriented (major/minor) arrays. */
+  protected abstract wrap(c: Compressed, dtype: SparseDType, flags?: { sorted: boolean; canonical: boolean }): this;
+  /** `other` converted to this format. */
+  protected abstract same(other: SparseMatrix): CompressedMatrix;
+  abstract tocsr(): CsrMatrix;
+  abstract tocsc(): CscMatrix;
+  abstract tocoo(): CooMatrix;
+
+  /** Stored entries (duplicates and explicit zeros included), like SciPy's nnz. */
+  get nnz(): number {
+    return this.indices.length;
+  }
+  /** @internal the arrays as major/minor slices. */
+  get comp(): Compressed {
+    const [m, n] = this.shape;
+    const csr = this.format === 'csr';
+    return { major: csr ? m : n, minor: csr ? n : m, indptr: this.indptr, indices: this.indices, data: this.data, lanes: lanesOf(this.dtype) };
+  }
+  /** @internal canonical arrays (sorted, duplicates summed). */
+  get canonComp(): Compressed {
+    if (this.hasCanonicalFormat) return this.comp;
+    return sumDuplicatesSorted(this.hasSortedIndices ? this.comp : sortCompressed(this.comp));
+  }
+  protected flagsOf(c: Compressed): { sorted: boolean; canonical: boolean } {
+    return indexFlags(c);
+  }
+
+  // ---- structure ------------------------------------------------------------------
+  /** Same matrix with indices sorted within each row/column (duplicates kept). */
+  sortIndices(): this {
+    if (this.hasSortedIndices) return this;
+    const c = sortCompressed(this.comp);
+    return this.wrap(c, this.dtype, { sorted: true, canonical: this.hasCanonicalFormat || indexFlags(c).canonical });
+  }
+  /** Same matrix in canonical form: sorted indices, duplicates summed. */
+  sumDuplicates(): this {
+    if (this.hasCanonicalFormat) return this;
+    return this.wrap(this.canonComp, this.dtype, { sorted: true, canonical: true });
+  }
+  /** Same matrix without explicitly stored zeros (order and duplicates unchanged). */
+  eliminateZeros(): this {
+    const c = eliminateZerosCompressed(this.comp);
+    if (c === this.comp || c.indices === this.indices) return this;
+    return this.wrap(c, this.dtype, { sorted: this.hasSortedIndices, canonical: this.hasCanonicalFormat });
+  }
+  /** Copy with values cast to `dtype` (complex → real is refused). */
+  astype(dtype: SparseDType | string): this {
+    const d = toSparseDType('astype', dtype);
+    if (d === this.dtype) return this;
+    return this.wrap({ ...this.comp, data: asDType('astype', this.data, this.dtype, d), lanes: lanesOf(d) }, d, this.flags);
+  }
+  protected get flags(): { sorted: boolean; canonical: boolean } {
+    return { sorted: this.hasSortedIndices, canonical: this.hasCanonicalFormat };
+  }
+  /** Deep copy. */
+  copy(): this {
+    return this.wrap({ ...this.comp, indptr: this.indptr.slice(), indices: this.indices.slice(), data: this.data.slice() }, this.dtype, this.flags);
+  }
+  /** Transpose Aᵀ in the same format (sorted indices). */
+  transpose(): this {
+    const c = transposeCompressed(this.comp);
+    return this.wrap(c, this.dtype, { sorted: true, canonical: this.hasCanonicalFormat });
+  }
+  get T(): this {
+    return this.transpose();
+  }
+  /** Conjugate transpose Aᴴ (Aᵀ for real dtypes). */
+  conjTranspose(): this {
+    const c = transposeCompressed(this.comp, true);
+    return this.wrap(c, this.dtype, { sorted: true, canonical: this.hasCanonicalFormat });
+  }
+  get H(): this {
+    return this.conjTranspose();
+  }
+  /** Elementwise complex conjugate (the same matrix for real dtypes). */
+  conj(): this {
+    if (!isComplexDType(this.dtype)) return this;
+    const d = this.data.slice();
+    for (let p = 1; p < d.length; p += 2) d[p] = -d[p]!;
+    return this.wrap({ ...this.comp, data: d }, this.dtype, this.flags);
+  }
+
+  // ---- arithmetic -----------------------------------------------------------------
+  private promoted(other: SparseMatrix, op: string): [Compressed, Compressed, SparseDType] {
+    if (other.shape[0] !== this.shape[0] || other.shape[1] !== this.shape[1]) throw new ShapeError(`${op}: shapes [${this.shape.join(', ')}] and [${other.shape.join(', ')}] differ`);
+    const o = this.same(other);
+    const d = promote(this.dtype, o.dtype);
+    const a = this.canonComp, b = o.canonComp;
+    const lanes = lanesOf(d);
+    return [{ ...a, data: asDType(op, a.data, this.dtype, d), lanes }, { ...b, data: asDType(op, b.data, o.dtype, d), lanes }, d];
+  }
+  /** A + B (any formats; result in this format, canonical, exact zeros dropped). */
+  add(other: SparseMatrix): this {
+    const [a, b, d] = this.promoted(other, 'add');
+    return this.wrap(addCompressed(a, b), d, { sorted: true, canonical: true });
+  }
+  /** A − B. */
+  sub(other: SparseMatrix): this {
+    const [a, b, d] = this.promoted(other, 'sub');
+    return this.wrap(addCompressed(a, b, 1, -1), d, { sorted: true, canonical: true });
+  }
+  /** −A. */
+  neg(): this {
+    return this.scale(-1);
+  }
+  /** α·A; a complex α (as [re, im] or {re, im}) makes a real matrix complex. Pattern kept. */
+  scale(alpha: Scalar): this {
+    const [re, im] = scalarParts('scale', alpha);
+    const d = im !== 0 && !isComplexDType(this.dtype) ? complexOf(this.dtype) : this.dtype;
+    const c = this.comp;
+    const src = { ...c, data: asDType('scale', c.data, this.dtype, d), lanes: lanesOf(d) };
+    return this.wrap(scaleCompressed(src, re, im), d, this.flags);
+  }
+  /**
+   * Elementwise product. With a sparse matrix: intersection of the patterns
+   * (canonical, exact zeros dropped). With a dense Tensor/array of shape [m, n],
+   * [1, n], [n] or [m, 1] (broadcast like NumPy) or a scalar: A's pattern, canonicalized.
+   */
+  multiply(other: SparseMatrix | DenseOperand | number): this {
+    if (typeof other === 'number') return this.sumDuplicates().scale(other);
+    if (isSparse(other)) {
+      const [a, b, d] = this.promoted(other, 'multiply');
+      return this.wrap(multiplyCompressed(a, b), d, { sorted: true, canonical: true });
+    }
+    const raw = denseRaw('multiply', other as DenseOperand);
+    const [m, n] = this.shape;
+    const s = raw.shape;
+    let rs: number, cs: number;
+    if (s.length === 0) [rs, cs] = [0, 0];
+    else if (s.length === 1 && s[0] === n) [rs, cs] = [0, 1];
+    else if (s.length === 2 && s[0] === m && s[1] === n) [rs, cs] = [n, 1];
+    else if (s.length === 2 && s[0] === 1 && s[1] === n) [rs, cs] = [0, 1];
+    else if (s.length === 2 && s[0] === m && s[1] === 1) [rs, cs] = [1, 0];
+    else throw new ShapeError(`multiply: dense operand of shape [${s.join(', ')}] does not broadcast to [${m}, ${n}]`);
+    const d = promote(this.dtype, raw.dtype);
+    const lanes = lanesOf(d);
+    const a = this.canonComp;
+    if (this.format === 'csc') [rs, cs] = [cs, rs];
+    const res = multiplyDenseCompressed({ ...a, data: asDType('multiply', a.data, this.dtype, d), lanes }, rawWithLanes(raw, lanes === 2), rs, cs);
+    return this.wrap(res, d, { sorted: true, canonical: true });
+  }
+  /** Sparse × sparse product A·B (SpGEMM); result in this format, canonical. */
+  matmulSparse(other: SparseMatrix): this {
+    if (this.shape[1] !== other.shape[0]) throw new ShapeError(`matmulSparse: inner dimensions differ: [${this.shape.join(', ')}] · [${other.shape.join(', ')}]`);
+    const o = this.same(other);
+    const d = promote(this.dtype, o.dtype);
+    const lanes = lanesOf(d);
+    const a = { ...this.comp, data: asDType('matmulSparse', this.data, this.dtype, d), lanes };
+    const b = { ...o.comp, data: asDType('matmulSparse', o.data, o.dtype, d), lanes };
+    // CSC arrays are CSR arrays of the transpose: (A·B)ᵀ = Bᵀ·Aᵀ.
+    const c = this.format === 'csr' ? spgemm(a, b) : spgemm(b, a);
+    return this.wrap(c, d, { sorted: true, canonical: true });
+  }
+
+  // ---- products with vectors ------------------------------------------------------
+  /** y = A·x on raw vectors (RawOperator): Float64Array, interleaved for complex. */
+  matvec(x: Float64Array, out?: Float64Array): Float64Array;
+  /** y = A·x for a 1-D Tensor (or array); returns a Tensor of the promoted dtype. */
+  matvec(x: Tensor | NestedData): Tensor;
+  matvec(x: Float64Array | Tensor | NestedData, out?: Float64Array): Float64Array | Tensor {
+    if (x instanceof Float64Array) return this.matvecRaw(x, out);
+    return this.tensorProduct('matvec', x, false);
+  }
+  /** y = Aᴴ·x (conjugate transpose product) on raw vectors. */
+  rmatvec(x: Float64Array, out?: Float64Array): Float64Array;
+  rmatvec(x: Tensor | NestedData): Tensor;
+  rmatvec(x: Float64Array | Tensor | NestedData, out?: Float64Array): Float64Array | Tensor {
+    if (x instanceof Float64Array) return this.rmatvecRaw(x, out);
+    return this.tensorProduct('rmatvec', x, true);
+  }
+  /** y = A·x on raw Float64Array vectors (length n, or 2n interleaved for complex). */
+  matvecRaw(x: Float64Array, out?: Float64Array): Float64Array {
+    return this.rawProduct('matvec', x, out, false);
+  }
+  /** y = Aᴴ·x on raw Float64Array vectors. */
+  rmatvecRaw(x: Float64Array, out?: Float64Array): Float64Array {
+    return this.rawProduct('rmatvec', x, out, true);
+  }
+  protected rawProduct(op: string, x: Float64Array, out: Float64Array | undefined, adjoint: boolean): Float64Array {
+    const lanes = lanesOf(this.dtype);
+    const [m, n] = adjoint ? [this.shape[1], this.shape[0]] : this.shape;
+    if (x.length !== n * lanes) throw new ShapeError(`${op}: x has length ${x.length}, expected ${n * lanes}${lanes === 2 ? ' (interleaved complex)' : ''}`);
+    const y = out ?? new Float64Array(m * lanes);
+    if (y.length !== m * lanes) throw new ShapeError(`${op}: out has length ${y.length}, expected ${m * lanes}`);
+    if (y === x) throw new ShapeError(`${op}: out must not alias x`);
+    this.kernel(x, y, adjoint);
+    return y;
+  }
+  /** Overridden by CsrMatrix to route A·x through the pluggable SpMV kernel. */
+  protected kernel(x: Float64Array, y: Float64Array, adjoint: boolean): void {
+    const c = this.comp;
+    const cplx = c.lanes === 2;
+    // CSR: A·x gathers, Aᴴ·x scatters; CSC the other way round.
+    if ((this.format === 'csr') !== adjoint) gather(c.major, c.indptr, c.indices, c.data, cplx, adjoint, x, y);
+    else {
+      y.fill(0);
+      scatter(c.major, c.indptr, c.indices, c.data, cplx, adjoint, x, y);
+    }
+  }
+  private tensorProduct(op: string, x: Tensor | NestedData, adjoint: boolean): Tensor {
+    const raw = denseRaw(op, x);
+    if (raw.shape.length !== 1) throw new ShapeError(`${op}: x must be 1-D, got shape [${raw.shape.join(', ')}] (use matmul for matrices)`);
+    const d = promote(this.dtype, raw.dtype);
+    const A = d === this.dtype ? this : this.astype(d);
+    const y = A.rawProduct(op, rawWithLanes(raw, isComplexDType(d)), undefined, adjoint);
+    return tensorFrom(y, [adjoint ? this.shape[1] : this.shape[0]], d);
+  }
+  /** A·X for a dense X of shape [n, k] (or [n]); returns a dense Tensor. */
+  matmul(X: DenseOperand): Tensor {
+    const raw = denseRaw('matmul', X);
+    if (raw.shape.length === 1) return this.matvec(X as Tensor);
+    if (raw.shape.length !== 2 || raw.shape[0] !== this.shape[1]) throw new ShapeError(`matmul: [${this.shape.join(', ')}] · [${raw.shape.join(', ')}]: X must be [${this.shape[1]}, k]`);
+    const d = promote(this.dtype, raw.dtype);
+    const lanes = lanesOf(d);
+    const k = raw.shape[1]!;
+    const c = this.format === 'csr' ? this.comp : transposeCompressed(this.comp);
+    const Y = new Float64Array(this.shape[0] * k * lanes);
+    csrMatmulDense(this.shape[0], c.indptr, c.indices, asDType('matmul', c.data, this.dtype, d), lanes, rawWithLanes(raw, lanes === 2), k, Y);
+    return tensorFrom(Y, [this.shape[0], k], d);
+  }
+
+  // ---- dense, diagonals, slices ------------------------------------------------------
+  /** The dense matrix as a Tensor (duplicates summed). */
+  toDense(): Tensor {
+    const [m, n] = this.shape;
+    const lanes = lanesOf(this.dtype);
+    const out = new Float64Array(m * n * lanes);
+    const { major, indptr, indices, data } = this.comp;
+    const csr = this.format === 'csr';
+    for (let i = 0; i < major; i++) {
+      for (let p = indptr[i]!; p < indptr[i + 1]!; p++) {
+        const o = (csr ? i * n + indices[p]! : indices[p]! * n + i) * lanes;
+        out[o]! += data[p * lanes]!;
+        if (lanes === 2) out[o + 1]! += data[2 * p + 1]!;
+      }
+    }
+    return tensorFrom(out, [m, n], this.dtype);
+  }
+  /** Raw k-th diagonal (Float64Array, interleaved for complex; duplicates summed). */
+  diagonalRaw(k = 0): Float64Array {
+    if (!Number.isInteger(k)) throw new ShapeError(`diagonal: k must be an integer, got ${k}`);
+    if (this.format === 'csr') return diagonalCompressed(this.comp, k);
+    return diagonalCompressed(this.comp, -k);
+  }
+  /** k-th diagonal as a 1-D Tensor (SciPy's A.diagonal(k)). */
+  diagonal(k = 0): Tensor {
+    const v = this.diagonalRaw(k);
+    return tensorFrom(v, [v.length / lanesOf(this.dtype)], this.dtype);
+  }
+  private checkRange(op: string, start: number, stop: number, size: number): void {
+    if (!Number.isInteger(start) || !Number.isInteger(stop) || start < 0 || stop > size || start > stop) throw new IndexError(`${op}: range [${start}, ${stop}) is not inside [0, ${size}]`);
+  }
+  /** Rows [start, stop) as a matrix of the same format. */
+  rows(start: number, stop: number): this {
+    this.checkRange('rows', start, stop, this.shape[0]);
+    const c = this.format === 'csr' ? sliceMajor(this.comp, start, stop) : sliceMinor(this.comp, start, stop);
+    return this.wrap(c, this.dtype, this.flags);
+  }
+  /** Columns [start, stop) as a matrix of the same format. */
+  cols(start: number, stop: number): this {
+    this.checkRange('cols', start, stop, this.shape[1]);
+    const c = this.format === 'csr' ? sliceMinor(this.comp, start, stop) : sliceMajor(this.comp, start, stop);
+    return this.wrap(c, this.dtype, this.flags);
+  }
+  /** Row i as a 1×n matrix (SciPy's getrow). Negative i counts from the end. */
+  getRow(i: number): this {
+    const m = this.shape[0];
+    const r = i < 0 ? i + m : i;
+    if (!Number.isInteger(r) || r < 0 || r >= m) throw new IndexError(`getRow: row ${i} out of range for ${m} rows`);
+    return this.rows(r, r + 1);
+  }
+  /** Column j as an m×1 matrix. */
+  getCol(j: number): this {
+    const n = this.shape[1];
+    const c = j < 0 ? j + n : j;
+    if (!Number.isInteger(c) || c < 0 || c >= n) throw new IndexError(`getCol: column ${j} out of range for ${n} columns`);
+    return this.cols(c, c + 1);
+  }
+
+  /** SciPy-like listing: a header line, then "(i, j)\tvalue" per stored entry (truncated). */
+  toString(): string {
+    const { major, indptr, indices } = this.comp;
+    const ri = new Int32Array(this.nnz), ci = new Int32Array(this.nnz);
+    for (let i = 0; i < major; i++)
+      for (let p = indptr[i]!; p < indptr[i + 1]!; p++) {
+        if (this.format === 'csr') [ri[p], ci[p]] = [i, indices[p]!];
+        else [ri[p], ci[p]] = [indices[p]!, i];
+      }
+    return formatSparse(this.constructor.name, this.shape, this.dtype, ri, ci, this.data);
+  }
+}
+
+/** True for the matrices of this module. */
+export function isSparse(x: unknown): x is SparseMatrix {
+  return x !== null && typeof x === 'object' && 'format' in x && typeof (x as SparseMatrix).tocsr === 'function';
+}
+
+/** Helper for subclasses: a Compressed of zero entries. */
+export function emptyCompressed(major: number, minor: number, dtype: SparseDType): Compressed {
+  return { major, minor, indptr: new Int32Array(major + 1), indices: new Int32Array(0), data: allocValues(dtype, 0), lanes: lanesOf(dtype) };
+}

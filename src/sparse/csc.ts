@@ -1,0 +1,40 @@
+// CscMatrix: compressed sparse columns. Its arrays are the CSR arrays of the
+// transpose, so base.ts does all the work; this file says which way round.
+
+import type { SparseDType } from './contract.js';
+import { CompressedMatrix, type SparseMatrix } from './base.js';
+import { CsrMatrix, compressedFromInit, type CompressedInit } from './csr.js';
+import { CooMatrix } from './coo.js';
+import { type Compressed, transposeCompressed, indexFlags } from './kernels.js';
+
+export class CscMatrix extends CompressedMatrix implements SparseMatrix {
+  readonly format = 'csc' as const;
+
+  protected wrap(c: Compressed, dtype: SparseDType, flags?: { sorted: boolean; canonical: boolean }): this {
+    return new CscMatrix([c.minor, c.major], dtype, c.indptr, c.indices, c.data, flags ?? indexFlags(c)) as unknown as this;
+  }
+  protected same(other: SparseMatrix): CompressedMatrix {
+    return other.tocsc();
+  }
+  /** CSR copy (sorted indices). */
+  tocsr(): CsrMatrix {
+    const t = transposeCompressed(this.comp);
+    return new CsrMatrix(this.shape, this.dtype, t.indptr, t.indices, t.data, { sorted: true, canonical: this.hasCanonicalFormat });
+  }
+  tocsc(): CscMatrix {
+    return this;
+  }
+  /** COO with the entries in storage order (column-major when sorted). */
+  tocoo(): CooMatrix {
+    const n = this.shape[1];
+    const col = new Int32Array(this.nnz);
+    for (let j = 0; j < n; j++) col.fill(j, this.indptr[j]!, this.indptr[j + 1]!);
+    return new CooMatrix(this.shape, this.dtype, this.indices.slice(), col, this.data.slice());
+  }
+}
+
+/** csc({indptr, indices, data, shape, dtype?}): as csr() with indptr over columns and row indices. */
+export function csc(init: CompressedInit): CscMatrix {
+  const r = compressedFromInit('csc', init);
+  return new CscMatrix(r.shape, r.dtype, r.indptr, r.indices, r.data, r.flags);
+}

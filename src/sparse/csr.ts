@@ -1,0 +1,75 @@
+// CsrMatrix: compressed sparse rows, the workhorse format (products, solvers,
+// native kernels). See base.ts for the operations shared with CSC.
+
+import type { SparseDType } from './contract.js';
+import { CompressedMatrix, type SparseMatrix } from './base.js';
+import { CscMatrix } from './csc.js';
+import { CooMatrix } from './coo.js';
+import { type Compressed, transposeCompressed, indexFlags } from './kernels.js';
+import { csrMatvecRaw, csrRmatvecRaw } from './spmv.js';
+import { validateCompressed } from './validate.js';
+import { type ValuesInput, normalizeValues, toIndexArray, checkShape2, toSparseDType, countOf } from './dtypes.js';
+
+/** User arrays of a compressed matrix (CSR or CSC). */
+export interface CompressedInit {
+  indptr: Int32Array | ArrayLike<number>;
+  indices: Int32Array | ArrayLike<number>;
+  /** Values: Float32Array/Float64Array (interleaved for complex), number[], [re, im][] or a 1-D Tensor. */
+  data: ValuesInput;
+  shape: [number, number];
+  /** Inferred from data when omitted (see normalizeValues). */
+  dtype?: SparseDType | string;
+}
+
+export class CsrMatrix extends CompressedMatrix implements SparseMatrix {
+  readonly format = 'csr' as const;
+
+  protected wrap(c: Compressed, dtype: SparseDType, flags?: { sorted: boolean; canonical: boolean }): this {
+    return new CsrMatrix([c.major, c.minor], dtype, c.indptr, c.indices, c.data, flags ?? indexFlags(c)) as unknown as this;
+  }
+  protected same(other: SparseMatrix): CompressedMatrix {
+    return other.tocsr();
+  }
+  tocsr(): CsrMatrix {
+    return this;
+  }
+  /** CSC copy (sorted indices: the conversion is a stable counting sort). */
+  tocsc(): CscMatrix {
+    const t = transposeCompressed(this.comp);
+    return new CscMatrix(this.shape, this.dtype, t.indptr, t.indices, t.data, { sorted: true, canonical: this.hasCanonicalFormat });
+  }
+  /** COO with the entries in storage order (row-major when sorted). */
+  tocoo(): CooMatrix {
+    const m = this.shape[0];
+    const row = new Int32Array(this.nnz);
+    for (let i = 0; i < m; i++) row.fill(i, this.indptr[i]!, this.indptr[i + 1]!);
+    return new CooMatrix(this.shape, this.dtype, row, this.indices.slice(), this.data.slice());
+  }
+  protected override kernel(x: Float64Array, y: Float64Array, adjoint: boolean): void {
+    if (adjoint) csrRmatvecRaw(this, x, y);
+    else csrMatvecRaw(this, x, y);
+  }
+}
+
+/** Shared by csr() and csc(): normalizes and validates user arrays. */
+export function compressedFromInit(fmt: 'csr' | 'csc', init: CompressedInit): { shape: [number, number]; dtype: SparseDType; indptr: Int32Array; indices: Int32Array; data: CsrMatrix['data']; flags: { sorted: boolean; canonical: boolean } } {
+  if (init === null || typeof init !== 'object') throw new TypeError(`${fmt}: expected {indptr, indices, data, shape}`);
+  const shape = checkShape2(fmt, init.shape);
+  const indptr = toIndexArray(fmt, 'indptr', init.indptr);
+  const indices = toIndexArray(fmt, 'indices', init.indices);
+  const dt = init.dtype !== undefined ? toSparseDType(fmt, init.dtype) : undefined;
+  const { data, dtype } = normalizeValues(fmt, init.data, dt);
+  const flags = validateCompressed(fmt, shape, indptr, indices, countOf(data, dtype));
+  return { shape, dtype, indptr, indices, data, flags };
+}
+
+/**
+ * csr({indptr, indices, data, shape, dtype?}): a CSR matrix from its arrays.
+ * Int32Array indices and storage-typed data are taken without a copy. Throws
+ * SparseFormatError naming the first bad position. Unsorted indices and
+ * duplicates are accepted and flagged (hasSortedIndices / hasCanonicalFormat).
+ */
+export function csr(init: CompressedInit): CsrMatrix {
+  const r = compressedFromInit('csr', init);
+  return new CsrMatrix(r.shape, r.dtype, r.indptr, r.indices, r.data, r.flags);
+}

@@ -1,0 +1,22 @@
+// rlx.sparse: sparse matrix formats, constructors, builders and Matrix Market I/O.
+// This file only re-exports.
+
+export type { SparseDType, ValueArray, CompressedArrays, RawOperator, RawPreconditioner } from './contract.js';
+export { SparseFormatError, MatrixMarketError } from './errors.js';
+export { CompressedMatrix, isSparse } from './base.js';
+export type { SparseMatrix, DenseOperand } from './base.js';
+export { CsrMatrix, csr } from './csr.js';
+export type { CompressedInit } from './csr.js';
+export { CscMatrix, csc } from './csc.js';
+export { CooMatrix, coo } from './coo.js';
+export type { CooInit } from './coo.js';
+export { fromTriplets, fromDense, eye, identity, zeros, diags, kron, kronsum } from './construct.js';
+export { poisson1d, poisson2d, poisson3d, diffusion2d, convectionDiffusion2d, helmholtz2d } from './builders.js';
+export type { BoundaryCondition, PoissonOptions } from './builders.js';
+export { setSpmvKernel, getSpmvKernel, csrMatvecRaw, csrRmatvecRaw, cscMatvecRaw, cscRmatvecRaw } from './spmv.js';
+export type { SpmvKernel } from './spmv.js';
+export type { Scalar, ValuesInput } from './dtypes.js';
+export { readMatrixMarket, readMatrixMarketHeader } from './mm-read.js';
+export type { MMHeader, MMFormat, MMField, MMSymmetry, ReadOptions } from './mm-read.js';
+export { writeMatrixMarket } from './mm-write.js';
+export type { WriteOptions } from './mm-write.js';
