@@ -47,10 +47,13 @@ export interface LinalgRunArgs {
   attrs: Attrs;
 }
 
-/** The linalg kernels of one backend (src/linalg/kernels/contract.ts), opaque to the compiler. */
+/** The linalg kernels of one backend (src/linalg/kernels/contract.ts, src/sparse/kernels/contract.ts), opaque to the compiler. */
 export type LinalgKernelSet = unknown;
+export type KernelFamily = 'dense' | 'sparse';
 
 export interface LinalgOpDef {
+  /** Which kernel set runs it: dense (LAPACK-style, default) or sparse. */
+  family?: KernelFamily;
   /** Rank of each input's core (2 for matrices); leading dims beyond it are batch dims. */
   coreRanks: readonly number[];
   /** Part avals from the inputs' core avals; throws ShapeError/DTypeError for bad inputs. */
@@ -130,8 +133,9 @@ export interface LinalgKernelArgs {
  * its own array of its own dtype, then packed into the node's output (per batch
  * entry, parts one after another, converted to the packed dtype).
  */
-export function runLinalg(kernels: LinalgKernelSet, a: LinalgKernelArgs): void {
+export function runLinalg(backend: string, a: LinalgKernelArgs): void {
   const def = linalgOp(a.attrs['op'] as string);
+  const kernels = linalgKernels(backend, def.family ?? 'dense');
   const l = linalgLayout(a.inShapes.map((shape, i) => ({ shape, dtype: a.inDTypes[i]! })), a.attrs);
   const batch = size(l.batch as number[]);
   const outs = l.parts.map((p) => allocStorage(p.dtype, batch * size(p.shape)));
@@ -156,13 +160,13 @@ export function runLinalg(kernels: LinalgKernelSet, a: LinalgKernelArgs): void {
 // built, the LAPACKE kernels), so the backends do not import the linalg module.
 const KERNEL_SETS = new Map<string, LinalgKernelSet>();
 
-export function provideLinalgKernels(backend: string, kernels: LinalgKernelSet): void {
-  KERNEL_SETS.set(backend, kernels);
+export function provideLinalgKernels(backend: string, kernels: LinalgKernelSet, family: KernelFamily = 'dense'): void {
+  KERNEL_SETS.set(`${family}:${backend}`, kernels);
 }
 
 /** The kernel set a backend runs linalg nodes with (its own, else the js reference). */
-export function linalgKernels(backend: string): LinalgKernelSet {
-  const k = KERNEL_SETS.get(backend) ?? KERNEL_SETS.get('js');
-  if (!k) throw new Error('internal: no linalg kernels registered (import the linalg module)');
+export function linalgKernels(backend: string, family: KernelFamily = 'dense'): LinalgKernelSet {
+  const k = KERNEL_SETS.get(`${family}:${backend}`) ?? KERNEL_SETS.get(`${family}:js`);
+  if (!k) throw new Error(`internal: no ${family} linalg kernels registered (import the linalg and sparse modules)`);
   return k;
 }

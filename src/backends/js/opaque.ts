@@ -6,7 +6,7 @@ import { IndexError } from '../../tensor/errors.js';
 import type { Attrs } from '../../compiler/ir.js';
 import { encodeValues } from '../../tensor/storage.js';
 import { scanKernel, whileKernel, condKernel } from './control-flow.js';
-import { linalgKernels, runLinalg } from '../../compiler/linalg-registry.js';
+import { runLinalg } from '../../compiler/linalg-registry.js';
 
 export interface OpaqueArgs {
   out: StorageArray;
@@ -142,5 +142,5 @@ export const OPAQUE_KERNELS: Record<string, (a: OpaqueArgs) => void> = {
   scan: scanKernel,
   while: whileKernel,
   cond: condKernel,
-  linalg: (a) => runLinalg(linalgKernels('js'), a),
+  linalg: (a) => runLinalg('js', a),
 };

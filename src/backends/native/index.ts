@@ -9,7 +9,7 @@ import { cpuDispatch } from '../dispatch.js';
 import type { ElementwiseKernel, Instr, Kernel, Load, MatmulKernel } from '../../compiler/kernel.js';
 import type { Backend, CompiledKernel, DimEnv, DispatchChoice } from '../backend.js';
 import { jsBackend, opaqueKernel } from '../js/index.js';
-import { linalgKernels, provideLinalgKernels, runLinalg } from '../../compiler/linalg-registry.js';
+import { provideLinalgKernels, runLinalg } from '../../compiler/linalg-registry.js';
 import { nativeLinalgKernels } from './lapack.js';
 import { hasRule } from '../js/codegen-expr.js';
 import type { NativeAddon } from './addon.js';
@@ -72,7 +72,7 @@ export function createNativeBackend(addon: NativeAddon): Backend {
           return compileMatmul(addon, k, slotShapes);
         case 'opaque':
           // Dense linalg on the LAPACKE kernels; the other whole ops share the js kernels.
-          if (k.name === 'linalg') return opaqueKernel(k, (a) => runLinalg(linalgKernels('native'), a));
+          if (k.name === 'linalg') return opaqueKernel(k, (a) => runLinalg('native', a));
           return jsBackend.compileKernel(k, slotShapes);
       }
     },
