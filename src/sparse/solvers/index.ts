@@ -13,3 +13,6 @@ export { minres } from './minres.js';
 export { jacobi, ssor, ilu0, ic0 } from './preconditioners.js';
 export { NotPositiveDefiniteError, NoConvergenceError } from './errors.js';
 export { csrMatvec, csrRmatvec } from './csr-kernels.js';
+export { eigsh } from './eigsh.js';
+export type { EigshOptions, EigshResult, Which } from './eigsh.js';
+export { symEig, tql2, tred2 } from './symeig.js';
