@@ -15,7 +15,8 @@
 // belong to the eigenvalues λ = σ + 1/ν nearest σ; `which` then refers to ν, as in
 // SciPy (default 'LM'). The solve is `opts.solve` when given (e.g. a sparse direct
 // factorization; the SuiteSparse binding brings one), else MINRES (A − σI is
-// Hermitian but indefinite, so CG does not apply) to rtol 1e-12. Returned λ are
+// Hermitian but indefinite, so CG does not apply) to rtol 1e-12 (or its stagnation
+// level when that is unattainable, if below 1e-6). Returned λ are
 // Rayleigh quotients xᴴAx of the final vectors, accurate even if the solve is not.
 
 import type { RawOperator } from '../contract.js';
@@ -90,7 +91,10 @@ function minresSolve(op: RawOperator, sigma: number, cplx: boolean): (b: Float64
   });
   return (b) => {
     const r = minres(shifted, b, { rtol: 1e-12, maxiter: Math.max(20 * n, 1000) });
-    if (!r.converged) throw new NoConvergenceError(`eigsh: the shift-invert inner solve (MINRES on A − ${sigma}·I) did not converge (info ${r.info}); pass opts.solve, or a sigma that is not an eigenvalue`, new Float64Array(0), new Float64Array(0));
+    // 1e-12 can lie below the attainable accuracy ε·cond(A − σI); MINRES then stops at
+    // its stagnation level, which is still a fine OP for Lanczos (λ is refined by the
+    // Rayleigh quotient with A). Only a solve that is plainly off is an error.
+    if (!r.converged && !(r.residualNorm <= 1e-6 * nrm2(b))) throw new NoConvergenceError(`eigsh: the shift-invert inner solve (MINRES on A − ${sigma}·I) did not converge (info ${r.info}); pass opts.solve, or a sigma that is not an eigenvalue`, new Float64Array(0), new Float64Array(0));
     return r.x;
   };
 }
