@@ -31,13 +31,28 @@ const cgCore: Core = (p, x, r, rnorm, budget, done) => {
       return { status: 'breakdown', iterations: k - 1, breakdown: 'pAp', message: 'cg: pᴴ A p = 0 (A singular or not positive definite)' };
     }
     const alpha = cdiv(rho, pq);
-    axpy(cplx, alpha, pdir, x);
-    axpy(cplx, cneg(alpha), q, r);
-    rnorm = nrm2(r);
+    let rr: number;
+    if (!cplx || alpha.im === 0) {
+      // One fused pass for x += αp, r −= αq and ‖r‖² (CG is memory bound; this saves two sweeps).
+      const a = alpha.re;
+      rr = 0;
+      for (let i = 0; i < len; i++) {
+        x[i]! += a * pdir[i]!;
+        const ri = r[i]! - a * q[i]!;
+        r[i] = ri;
+        rr += ri * ri;
+      }
+    } else {
+      axpy(cplx, alpha, pdir, x);
+      axpy(cplx, cneg(alpha), q, r);
+      rr = nrm2(r) ** 2;
+    }
+    rnorm = Math.sqrt(rr);
     p.callback?.(x, done + k, rnorm);
     if (rnorm <= p.target) return { status: 'converged', iterations: k };
     if (p.M) p.M(r, z);
-    const rhoNew = dot(cplx, r, z);
+    // Without M, z = r and rᴴz = ‖r‖² is already known.
+    const rhoNew = p.M ? dot(cplx, r, z) : { re: rr, im: 0 };
     xpby(cplx, z, cdiv(rhoNew, rho), pdir);
     rho = rhoNew;
   }
