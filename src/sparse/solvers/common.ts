@@ -156,7 +156,7 @@ export function setup(name: string, A: OperatorLike, bIn: VectorLike, opts: Solv
   if (m !== n) throw new ShapeError(`${name}: A must be square, got shape [${m}, ${n}]`);
   const rtol = checkTol(name, 'rtol', opts.rtol ?? 1e-5);
   const atol = checkTol(name, 'atol', opts.atol ?? 0);
-  const maxiter = opts.maxiter ?? 10 * n;
+  const maxiter = opts.maxiter ?? Math.max(10 * n, 1);
   if (!Number.isInteger(maxiter) || maxiter < 1) throw new ValueError(`${name}: maxiter must be a positive integer, got ${maxiter}`);
 
   const opCplx = isComplexDType(op.dtype);

@@ -76,6 +76,24 @@ describe('solver × case matrix (rtol 1e-8, true residual, vs dense Gaussian eli
     expect(t.dtype).toBe('complex128');
     expect(t.shape).toEqual([64]);
   });
+  it('float32 and complex64 CSR data are applied in float64 (contract)', () => {
+    const A = U.poisson2d(8);
+    const A32 = { ...A, dtype: 'float32' as const, data: Float32Array.from(A.data) };
+    const b = U.randomVector(64);
+    const r = cg(A32, b, { rtol: 1e-10, M: jacobi(A32) });
+    expect(r.converged && r.dtype === 'float64').toBe(true);
+    expect(U.maxAbsDiff(r.x, cg(A, b, { rtol: 1e-10 }).x)).toBeLessThan(1e-8);
+    const H = U.helmholtz(6);
+    const H64 = { ...H, dtype: 'complex64' as const, data: Float32Array.from(H.data) };
+    const bc = U.randomVector(72);
+    const rc = bicgstab(H64, bc, { rtol: 1e-10, M: ilu0(H64) });
+    expect(rc.converged && rc.dtype === 'complex128').toBe(true);
+    expect(U.maxAbsDiff(rc.x, gmres(H, bc, { rtol: 1e-10 }).x)).toBeLessThan(1e-7);
+  });
+  it('a 0×0 system is solved trivially', () => {
+    const r = gmres(U.fromRows(0, []), new Float64Array(0));
+    expect(r.converged && r.iterations === 0 && r.x.length === 0).toBe(true);
+  });
   it('gmres left and right preconditioning both meet the true-residual rule', () => {
     const A = U.convectionDiffusion(16, 3, 1);
     const b = U.randomVector(256);
