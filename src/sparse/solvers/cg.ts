@@ -4,14 +4,12 @@
 // Complex-safe: ρ = rᴴz and pᴴAp are real for HPD data, but they are kept complex
 // (and divided as complex numbers) so a slightly non-Hermitian A degrades
 // gracefully instead of silently dropping imaginary parts.
-// Breakdowns: ρ = rᴴ M r vanishing with r ≠ 0 (M not definite) → 'rho';
+// Breakdowns: ρ = rᴴ M r ≤ 0 with r ≠ 0 (M not positive definite) → 'rho';
 // pᴴAp = 0 → 'pAp' (A singular or not definite along p).
 
 import type { OperatorLike } from './linear-operator.js';
 import { type Core, drive, setup, type SolveOptions, type SolveResult, type VectorLike } from './common.js';
 import { axpy, cabs, cdiv, cneg, dot, nrm2, xpby } from './vec.js';
-
-const EPS = Number.EPSILON;
 
 const cgCore: Core = (p, x, r, rnorm, budget, done) => {
   const len = x.length,
@@ -22,7 +20,8 @@ const cgCore: Core = (p, x, r, rnorm, budget, done) => {
   const pdir = z.slice();
   let rho = dot(cplx, r, z);
   for (let k = 1; k <= budget; k++) {
-    if (cabs(rho) <= EPS * EPS * rnorm * nrm2(z) || !Number.isFinite(rho.re)) {
+    // For HPD M, ρ = rᴴMr > 0 whenever r ≠ 0, so ρ ≤ 0 means M is not definite (free test, no extra sweep).
+    if (!(rho.re > 0) || !Number.isFinite(rho.re)) {
       return { status: 'breakdown', iterations: k - 1, breakdown: 'rho', message: 'cg: rᴴ M r vanished with r ≠ 0 (preconditioner not positive definite?)' };
     }
     p.A(pdir, q);

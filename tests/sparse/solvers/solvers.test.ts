@@ -225,6 +225,13 @@ describe('breakdown is reported as info < 0', () => {
     expect(r.info).toBe(-1);
     expect(r.breakdown).toBe('rhatv');
   });
+  it('cg: a negative definite preconditioner is reported as breakdown rho', () => {
+    const negM = new LinearOperator({ shape: [10, 10], matvec: (x) => x.map((v) => -v) });
+    const r = cg(U.poisson1d(10), U.randomVector(10), { M: negM });
+    expect(r.info).toBe(-1);
+    expect(r.breakdown).toBe('rho');
+    expect(r.iterations).toBe(0);
+  });
   it('minres: an indefinite preconditioner is reported as breakdown M', () => {
     const A = U.poisson1d(10);
     const negM = new LinearOperator({ shape: [10, 10], matvec: (x) => x.map((v) => -v) });
