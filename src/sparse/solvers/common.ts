@@ -1,0 +1,257 @@
+// What every Krylov solver shares: argument checking, the real/complex set-up,
+// preconditioner normalization, the result object, and the driver that enforces
+// the stopping rule on the TRUE residual.
+//
+// Stopping rule (SciPy's): ‖b − A x‖₂ ≤ max(rtol·‖b‖₂, atol). The solvers steer
+// by their cheap recurrence (CG/BiCGSTAB's updated r, GMRES's Givens estimate,
+// MINRES's φ̄), which drifts from the true residual in floating point. So when a
+// solver claims convergence the driver recomputes r = b − A x; if the rule does
+// not hold it restarts the solver from the current x with that true residual
+// (at most MAX_TRUE_RESTARTS times), and `converged`/`info`/`residualNorm` in the
+// result always describe the returned x's true residual.
+//
+// info follows SciPy: 0 converged; > 0 not converged, = iterations done (maxiter
+// when it ran out); < 0 breakdown (-1), with `breakdown` naming the quantity that
+// vanished and `message` saying what it means. Illegal input throws typed errors
+// (ValueError, ShapeError) instead of returning info < 0.
+
+import type { RawOperator, SparseDType } from '../contract.js';
+import { Tensor } from '../../tensor/tensor.js';
+import { fromStorage } from '../../tensor/create.js';
+import { ShapeError, ValueError } from '../../tensor/errors.js';
+import { aslinearoperator, isPreconditioner, type OperatorLike, type PreconditionerLike, type TypedPreconditioner } from './linear-operator.js';
+import { isComplexDType } from './csr-kernels.js';
+import { nrm2, sub } from './vec.js';
+
+/** A right-hand side or start vector: Float64Array (interleaved when complex), number[] or a 1-D Tensor. */
+export type VectorLike = Float64Array | readonly number[] | Tensor;
+
+export interface SolveOptions {
+  /** Start vector (default zero). */
+  x0?: VectorLike;
+  /** Relative tolerance, default 1e-5. Must be ≥ 0. */
+  rtol?: number;
+  /** Absolute tolerance, default 0. Must be ≥ 0. */
+  atol?: number;
+  /** Iteration limit, default 10·n (SciPy). GMRES counts inner (Arnoldi) steps, not restart cycles. */
+  maxiter?: number;
+  /** Preconditioner M ≈ A⁻¹ (applied as out = M x): jacobi(), ssor(), ilu0(), ic0(), a LinearOperator... */
+  M?: PreconditionerLike;
+  /** Called after every iteration with the current iterate, the iteration number (1-based) and the solver's residual estimate. */
+  callback?: (xk: Float64Array, iteration: number, residualNorm: number) => void;
+}
+
+export interface SolveResult {
+  /** The solution: n values (float64) or 2n interleaved (complex128). */
+  x: Float64Array;
+  dtype: 'float64' | 'complex128';
+  /** 0 converged; > 0 iterations done without converging; -1 breakdown. */
+  info: number;
+  iterations: number;
+  /** True residual ‖b − A x‖₂ of the returned x. */
+  residualNorm: number;
+  converged: boolean;
+  /** The quantity that vanished when info < 0 (e.g. 'rho', 'omega', 'pAp'). */
+  breakdown?: string;
+  message?: string;
+  /** x as a 1-D rlx Tensor of `dtype` (a copy). */
+  toTensor(): Tensor;
+}
+
+/** The problem as the solver cores see it: everything float64, one complex flag. */
+export interface Problem {
+  name: string;
+  n: number;
+  cplx: boolean;
+  /** out = A x (out is written and returned). */
+  A(x: Float64Array, out: Float64Array): Float64Array;
+  /** out = M x, or null without preconditioner. */
+  M: ((x: Float64Array, out: Float64Array) => Float64Array) | null;
+  b: Float64Array;
+  bnorm: number;
+  /** max(rtol‖b‖, atol). */
+  target: number;
+  maxiter: number;
+  callback?: (xk: Float64Array, iteration: number, residualNorm: number) => void;
+  /** The operator itself (MINRES/GMRES do not need more; kept for messages). */
+  op: RawOperator;
+}
+
+export type CoreStatus = 'converged' | 'maxiter' | 'restart' | 'breakdown';
+export interface CoreOutcome {
+  status: CoreStatus;
+  iterations: number;
+  breakdown?: string;
+  message?: string;
+}
+/**
+ * One run of a solver from x with true residual r (‖r‖ = rnorm), at most `budget`
+ * iterations; `done` iterations were spent before (for callback numbering).
+ * Mutates x (and r as it likes).
+ */
+export type Core = (p: Problem, x: Float64Array, r: Float64Array, rnorm: number, budget: number, done: number) => CoreOutcome;
+
+const MAX_TRUE_RESTARTS = 5;
+
+/** Reads a vector argument: its values and, when it says so (complex Tensor), complex-ness. */
+export function readVector(v: VectorLike, who: string): { data: Float64Array; complex?: boolean } {
+  if (v instanceof Float64Array) return { data: v };
+  if (v instanceof Tensor) {
+    const s = v.shape;
+    if (!(s.length === 1 || (s.length === 2 && s[1] === 1))) throw new ShapeError(`${who}: expected a 1-D Tensor (or [n, 1]), got shape [${s.join(', ')}]`);
+    const complex = v.dtype === 'complex64' || v.dtype === 'complex128';
+    return { data: Float64Array.from(v.toArray() as ArrayLike<number>), complex };
+  }
+  if (Array.isArray(v) || ArrayBuffer.isView(v)) return { data: Float64Array.from(v as ArrayLike<number>) };
+  throw new ValueError(`${who}: expected a Float64Array, number[] or Tensor`);
+}
+
+function checkTol(who: string, name: string, v: number): number {
+  if (typeof v !== 'number' || Number.isNaN(v) || v < 0) throw new ValueError(`${who}: ${name} must be a non-negative number, got ${v}`);
+  return v;
+}
+
+/** Widens real interleaved data to complex (imaginary parts 0). */
+function toComplex(x: Float64Array): Float64Array {
+  const y = new Float64Array(2 * x.length);
+  for (let i = 0; i < x.length; i++) y[2 * i] = x[i]!;
+  return y;
+}
+
+/** Applies a real map to the real and imaginary parts of an interleaved vector separately. */
+export function splitComplex(n: number, f: (x: Float64Array) => Float64Array): (x: Float64Array, out: Float64Array) => Float64Array {
+  const re = new Float64Array(n),
+    im = new Float64Array(n);
+  return (x, out) => {
+    for (let i = 0; i < n; i++) {
+      re[i] = x[2 * i]!;
+      im[i] = x[2 * i + 1]!;
+    }
+    const yr = f(re).slice();
+    const yi = f(im);
+    for (let i = 0; i < n; i++) {
+      out[2 * i] = yr[i]!;
+      out[2 * i + 1] = yi[i]!;
+    }
+    return out;
+  };
+}
+
+const into = (y: Float64Array, out: Float64Array): Float64Array => {
+  if (y !== out) out.set(y);
+  return out;
+};
+
+export interface Setup {
+  p: Problem;
+  x: Float64Array;
+  /** b = 0: the answer is x = 0 with 0 iterations (set when so). */
+  early?: SolveResult;
+}
+
+/** Validates the arguments of solver `name` and builds its Problem and start vector. */
+export function setup(name: string, A: OperatorLike, bIn: VectorLike, opts: SolveOptions = {}): Setup {
+  const op = aslinearoperator(A);
+  const [m, n] = op.shape;
+  if (m !== n) throw new ShapeError(`${name}: A must be square, got shape [${m}, ${n}]`);
+  const rtol = checkTol(name, 'rtol', opts.rtol ?? 1e-5);
+  const atol = checkTol(name, 'atol', opts.atol ?? 0);
+  const maxiter = opts.maxiter ?? Math.max(10 * n, 1);
+  if (!Number.isInteger(maxiter) || maxiter < 1) throw new ValueError(`${name}: maxiter must be a positive integer, got ${maxiter}`);
+
+  const opCplx = isComplexDType(op.dtype);
+  const bv = readVector(bIn, `${name}: b`);
+  // b decides complex-ness when it is a complex Tensor; a raw array of 2n values is complex only for a complex A.
+  if (bv.data.length !== n && !(bv.data.length === 2 * n && (opCplx || bv.complex))) {
+    throw new ShapeError(`${name}: b has ${bv.data.length} values, expected ${n}${opCplx ? ` or ${2 * n} (interleaved complex)` : ''} for A of shape [${m}, ${n}] ${op.dtype}`);
+  }
+  let bComplex = bv.complex ?? (bv.data.length === 2 * n && n > 0);
+  const x0v = opts.x0 !== undefined ? readVector(opts.x0, `${name}: x0`) : undefined;
+  if (x0v?.complex) bComplex = true;
+  const cplx = opCplx || bComplex;
+  const b = cplx && bv.data.length === n ? toComplex(bv.data) : bv.data;
+
+  let Amv: Problem['A'];
+  if (cplx && !opCplx) Amv = splitComplex(n, (v) => op.matvec(v));
+  else Amv = (x, out) => into(op.matvec(x, out), out);
+
+  const p: Problem = { name, n, cplx, A: Amv, M: makeM(name, opts.M, n, cplx), b, bnorm: nrm2(b), target: 0, maxiter, callback: opts.callback, op };
+  p.target = Math.max(rtol * p.bnorm, atol);
+
+  const len = (cplx ? 2 : 1) * n;
+  let x: Float64Array = new Float64Array(len);
+  if (x0v) {
+    if (x0v.data.length !== n && x0v.data.length !== len) throw new ShapeError(`${name}: x0 has ${x0v.data.length} values, expected ${len}`);
+    x = x0v.data.length === len ? x0v.data.slice() : toComplex(x0v.data);
+  }
+  if (p.bnorm === 0) {
+    // SciPy: a zero right-hand side has the exact solution 0, whatever x0 says.
+    return { p, x, early: result(p, new Float64Array(len), 0, 0, 0) };
+  }
+  return { p, x };
+}
+
+function makeM(name: string, M: PreconditionerLike | undefined, n: number, cplx: boolean): Problem['M'] {
+  if (M === undefined || M === null) return null;
+  if (isPreconditioner(M)) {
+    const pm = M as TypedPreconditioner;
+    if (pm.shape[0] !== n || pm.shape[1] !== n) throw new ShapeError(`${name}: preconditioner M has shape [${pm.shape.join(', ')}], expected [${n}, ${n}]`);
+    if (cplx && pm.dtype && !isComplexDType(pm.dtype)) return splitComplex(n, (v) => pm.apply(v));
+    return (x, out) => into(pm.apply(x, out), out);
+  }
+  const mo = aslinearoperator(M);
+  if (mo.shape[0] !== n || mo.shape[1] !== n) throw new ShapeError(`${name}: preconditioner M has shape [${mo.shape.join(', ')}], expected [${n}, ${n}]`);
+  if (cplx && !isComplexDType(mo.dtype)) return splitComplex(n, (v) => mo.matvec(v));
+  return (x, out) => into(mo.matvec(x, out), out);
+}
+
+export function result(p: Problem, x: Float64Array, info: number, iterations: number, residualNorm: number, breakdown?: string, message?: string): SolveResult {
+  const dtype = p.cplx ? 'complex128' : 'float64';
+  const res: SolveResult = {
+    x,
+    dtype,
+    info,
+    iterations,
+    residualNorm,
+    converged: info === 0,
+    toTensor: () => fromStorage(x.slice(), [p.n], dtype),
+  };
+  if (breakdown !== undefined) res.breakdown = breakdown;
+  if (message !== undefined) res.message = message;
+  return res;
+}
+
+/** r = b − A x; returns ‖r‖. */
+export function trueResidual(p: Problem, x: Float64Array, r: Float64Array, tmp: Float64Array): number {
+  p.A(x, tmp);
+  sub(p.b, tmp, r);
+  return nrm2(r);
+}
+
+/** Runs `core` until the true residual meets the rule, maxiter runs out or it breaks down (see header). */
+export function drive(s: Setup, core: Core): SolveResult {
+  if (s.early) return s.early;
+  const { p, x } = s;
+  const r = new Float64Array(x.length),
+    tmp = new Float64Array(x.length);
+  let rnorm = trueResidual(p, x, r, tmp);
+  if (rnorm <= p.target) return result(p, x, 0, 0, rnorm); // x0 already solves it
+  let it = 0,
+    mismatches = 0;
+  for (;;) {
+    const out = core(p, x, r, rnorm, p.maxiter - it, it);
+    it += out.iterations;
+    rnorm = trueResidual(p, x, r, tmp);
+    if (!Number.isFinite(rnorm)) return result(p, x, -1, it, rnorm, out.breakdown ?? 'nonfinite', out.message ?? `${p.name}: the iterate became non-finite`);
+    if (rnorm <= p.target) return result(p, x, 0, it, rnorm);
+    if (out.status === 'breakdown') return result(p, x, -1, it, rnorm, out.breakdown, out.message);
+    if (it >= p.maxiter || out.status === 'maxiter') return result(p, x, Math.max(it, 1), it, rnorm);
+    if (out.status === 'converged' && ++mismatches > MAX_TRUE_RESTARTS) {
+      // The recurrence keeps claiming convergence the true residual does not confirm: the
+      // requested tolerance is below the attainable accuracy (≈ ε‖A‖‖x‖). Stop honestly.
+      return result(p, x, Math.max(it, 1), it, rnorm, undefined, `${p.name}: rtol/atol below attainable accuracy; true residual stagnates at ${rnorm.toExponential(3)}`);
+    }
+  }
+}
+
+export type { SparseDType };
