@@ -2,10 +2,10 @@
 // SuiteSparse status codes never reach the user as raw numbers: each becomes
 // one of these, naming the op, the batch entry and the position.
 
-import { RlxError, ValueError } from '../tensor/errors.js';
+import { ValueError } from '../tensor/errors.js';
 
-/** Base class of numerical linear-algebra failures (NumPy's LinAlgError). */
-export class LinAlgError extends RlxError {}
+/** Base class of numerical linear-algebra failures (NumPy's LinAlgError, a ValueError there too). */
+export class LinAlgError extends ValueError {}
 
 const where = (batch: number | undefined) => (batch !== undefined && batch >= 0 ? ` (batch entry ${batch})` : '');
 
@@ -21,14 +21,25 @@ export class SingularMatrixError extends LinAlgError {
   }
 }
 
-/** Cholesky failed: the leading minor of order `minor` (1-based, LAPACK's) is not positive definite. */
+/**
+ * A Cholesky-type factorization failed: the leading minor of order `minor`
+ * (1-based, LAPACK's; row `minor - 1` of the factor) is not positive definite.
+ */
 export class NotPositiveDefiniteError extends LinAlgError {
+  /** The non-positive pivot met, when the factorization reports it. */
+  readonly pivot: number | undefined;
   constructor(
     readonly op: string,
     readonly minor: number,
     readonly batch?: number,
+    extra: { pivot?: number; detail?: string } = {},
   ) {
-    super(`${op}: matrix is not positive definite: the leading minor of order ${minor} is not positive${where(batch)}`);
+    super(`${op}: matrix is not positive definite: the leading minor of order ${minor} (row ${minor - 1}) is not positive${extra.pivot !== undefined ? ` (pivot ${extra.pivot})` : ''}${where(batch)}${extra.detail ? `; ${extra.detail}` : ''}`);
+    this.pivot = extra.pivot;
+  }
+  /** 0-based row of the failing pivot. */
+  get row(): number {
+    return this.minor - 1;
   }
 }
 

@@ -20,6 +20,8 @@ import type { CsrMatrix } from './csr.js';
 import type { CscMatrix } from './csc.js';
 import type { CooMatrix } from './coo.js';
 import { Tensor } from '../tensor/tensor.js';
+import { tensor } from '../tensor/create.js';
+import { sparseProduct, valuesFromTensor, tensorOfValues } from './graph/api.js';
 import { ShapeError, IndexError } from '../tensor/errors.js';
 import type { NestedData } from '../tensor/create.js';
 import { type Compressed, transposeCompressed, sortCompressed, sumDuplicatesSorted, eliminateZerosCompressed, sliceMajor, sliceMinor, diagonalCompressed, indexFlags } from './kernels.js';
@@ -49,8 +51,6 @@ export abstract class CompressedMatrix implements CompressedArrays, RawOperator 
   readonly indptr: Int32Array;
   /** Column (CSR) or row (CSC) index of each stored entry. */
   readonly indices: Int32Array;
-  /** Stored values (interleaved re, im for complex). */
-  readonly data: ValueArray;
   readonly shape: [number, number];
   readonly dtype: SparseDType;
   /** Indices non-decreasing within every row (CSR) / column (CSC). */
@@ -59,14 +59,43 @@ export abstract class CompressedMatrix implements CompressedArrays, RawOperator 
   readonly hasCanonicalFormat: boolean;
 
   /** @internal trusted: arrays already validated. Use csr()/csc() to build from user data. */
-  constructor(shape: [number, number], dtype: SparseDType, indptr: Int32Array, indices: Int32Array, data: ValueArray, flags: { sorted: boolean; canonical: boolean }) {
+  constructor(shape: [number, number], dtype: SparseDType, indptr: Int32Array, indices: Int32Array, data: ValueArray | Tensor, flags: { sorted: boolean; canonical: boolean }) {
     this.shape = shape;
     this.dtype = dtype;
     this.indptr = indptr;
     this.indices = indices;
-    this.data = data;
+    if (data instanceof Tensor) this.valuesT = data;
+    else this.stored = data;
     this.hasSortedIndices = flags.sorted;
     this.hasCanonicalFormat = flags.canonical;
+  }
+
+  // Values are either stored arrays or a tensor (a parameter of a differentiable
+  // computation, see withValues): the tensor is read only when an eager method
+  // needs the numbers, and products with tensors use it as a graph input.
+  private stored: ValueArray | undefined;
+  private valuesT: Tensor | undefined;
+  /** Stored values (interleaved re, im for complex). */
+  get data(): ValueArray {
+    if (!this.stored) this.stored = valuesFromTensor(this.valuesT!, this.dtype);
+    return this.stored!;
+  }
+  /** The values as a 1-D tensor [nnz] of `dtype` (the tensor given to withValues, or a view of the stored data). */
+  valuesTensor(): Tensor {
+    if (!this.valuesT) this.valuesT = tensorOfValues(this.stored!, this.dtype);
+    return this.valuesT!;
+  }
+  /**
+   * The same sparsity pattern with other values, given as a tensor [nnz] (or
+   * anything tensor() accepts): products and solves with tensors then
+   * differentiate with respect to these values (grad, jvp, vmap, jit).
+   */
+  withValues(values: Tensor | ArrayLike<number>): this {
+    const t = values instanceof Tensor ? values : tensorOfValues(Float64Array.from(values as ArrayLike<number>), this.dtype === 'complex64' || this.dtype === 'complex128' ? 'float64' : this.dtype);
+    if (t.ndim !== 1 || t.shape[0] !== this.nnz) throw new ShapeError(`withValues: expected ${this.nnz} values (a 1-D tensor), got shape [${t.shape.join(', ')}]`);
+    const d = toSparseDType('withValues', t.dtype);
+    const flags = { sorted: this.hasSortedIndices, canonical: this.hasCanonicalFormat };
+    return new (this.constructor as new (...a: unknown[]) => this)(this.shape, d, this.indptr, this.indices, t, flags);
   }
 
   /** A matrix of the same format from CSR-oriented (major/minor) arrays. */
@@ -269,25 +298,15 @@ export abstract class CompressedMatrix implements CompressedArrays, RawOperator 
     }
   }
   private tensorProduct(op: string, x: Tensor | NestedData, adjoint: boolean): Tensor {
-    const raw = denseRaw(op, x);
-    if (raw.shape.length !== 1) throw new ShapeError(`${op}: x must be 1-D, got shape [${raw.shape.join(', ')}] (use matmul for matrices)`);
-    const d = promote(this.dtype, raw.dtype);
-    const A = d === this.dtype ? this : this.astype(d);
-    const y = A.rawProduct(op, rawWithLanes(raw, isComplexDType(d)), undefined, adjoint);
-    return tensorFrom(y, [adjoint ? this.shape[1] : this.shape[0]], d);
+    const t = x instanceof Tensor ? x : tensor(x as NestedData);
+    if (t.ndim !== 1) throw new ShapeError(`${op}: x must be 1-D, got shape [${t.shape.join(', ')}] (use matmul for matrices)`);
+    return sparseProduct(this, t, adjoint);
   }
-  /** A·X for a dense X of shape [n, k] (or [n]); returns a dense Tensor. */
+  /** A·X for a dense X of shape [n, k] (or [n]); returns a lazy Tensor (differentiable in X and in the values). */
   matmul(X: DenseOperand): Tensor {
-    const raw = denseRaw('matmul', X);
-    if (raw.shape.length === 1) return this.matvec(X as Tensor);
-    if (raw.shape.length !== 2 || raw.shape[0] !== this.shape[1]) throw new ShapeError(`matmul: [${this.shape.join(', ')}] · [${raw.shape.join(', ')}]: X must be [${this.shape[1]}, k]`);
-    const d = promote(this.dtype, raw.dtype);
-    const lanes = lanesOf(d);
-    const k = raw.shape[1]!;
-    const c = this.format === 'csr' ? this.comp : transposeCompressed(this.comp);
-    const Y = new Float64Array(this.shape[0] * k * lanes);
-    csrMatmulDense(this.shape[0], c.indptr, c.indices, asDType('matmul', c.data, this.dtype, d), lanes, rawWithLanes(raw, lanes === 2), k, Y);
-    return tensorFrom(Y, [this.shape[0], k], d);
+    const t = X instanceof Tensor ? X : tensor(X as NestedData);
+    if (t.ndim !== 1 && t.ndim !== 2) throw new ShapeError(`matmul: X must be [${this.shape[1]}] or [${this.shape[1]}, k], got [${t.shape.join(', ')}]`);
+    return sparseProduct(this, t, false);
   }
 
   // ---- dense, diagonals, slices ------------------------------------------------------

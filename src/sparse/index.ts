@@ -20,3 +20,11 @@ export { readMatrixMarket, readMatrixMarketHeader } from './mm-read.js';
 export type { MMHeader, MMFormat, MMField, MMSymmetry, ReadOptions } from './mm-read.js';
 export { writeMatrixMarket } from './mm-write.js';
 export type { WriteOptions } from './mm-write.js';
+
+// Products and solves with tensors go through IR ops (lazy, differentiable).
+import './graph/register.js';
+export { spsolve } from './solve.js';
+export type { SpsolveOptions } from './solve.js';
+export { cg, bicgstab, gmres, minres, LinearOperator, aslinearoperator, jacobi, ssor, ilu0, ic0, eigsh, NoConvergenceError } from './solvers/index.js';
+export type { LinearOperatorSpec, OperatorLike, PreconditionerLike, SolveOptions, SolveResult, VectorLike, GmresOptions, EigshOptions, EigshResult, Which } from './solvers/index.js';
+export { SingularMatrixError, NotPositiveDefiniteError, ConvergenceError } from '../linalg/errors.js';

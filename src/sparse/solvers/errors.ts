@@ -1,21 +1,9 @@
-// Typed errors of the sparse solvers. src/linalg has no NotPositiveDefiniteError
-// yet (it is a placeholder), so the one the incomplete Cholesky needs lives here;
-// it extends ValueError because a non-SPD input is a value out of the domain.
+// Typed errors of the sparse solvers. A non-positive pivot of the incomplete
+// Cholesky is the linear-algebra module's NotPositiveDefiniteError (one class
+// for dense, sparse direct and incomplete factorizations).
 
-import { RlxError, ValueError } from '../../tensor/errors.js';
-
-/** A factorization that needs a positive definite matrix met a non-positive pivot. */
-export class NotPositiveDefiniteError extends ValueError {
-  constructor(
-    message: string,
-    /** 0-based row whose pivot was not positive. */
-    readonly row: number,
-    /** The pivot value found there (a_ii minus the row's update). */
-    readonly pivot: number,
-  ) {
-    super(message);
-  }
-}
+import { RlxError } from '../../tensor/errors.js';
+export { NotPositiveDefiniteError } from '../../linalg/errors.js';
 
 /**
  * eigsh did not converge within maxiter restarts (SciPy's ArpackNoConvergence).

@@ -240,7 +240,7 @@ export function ic0(A: CompressedArrays): TypedPreconditioner {
       for (let l = 0; l < lanes; l++) lv[lanes * q + l] = A.data[lanes * k + l]!;
       q++;
     }
-    if (lp[i + 1] === lp[i] || li[lp[i + 1]! - 1] !== i) throw new NotPositiveDefiniteError(`ic0: row ${i} has no diagonal entry (pivot 0): A is not positive definite`, i, 0);
+    if (lp[i + 1] === lp[i] || li[lp[i + 1]! - 1] !== i) throw new NotPositiveDefiniteError('ic0', i + 1, undefined, { pivot: 0, detail: `row ${i} has no diagonal entry` });
   }
   // Row-oriented (left-looking) IC(0): l_ij = (a_ij − Σ_{k<j} l_ik conj(l_jk)) / l_jj, l_ii = sqrt(a_ii − Σ |l_ik|²).
   for (let i = 0; i < n; i++) {
@@ -283,7 +283,7 @@ export function ic0(A: CompressedArrays): TypedPreconditioner {
     let sq = 0;
     for (let p = s; p < e; p++) sq += cplx ? lv[2 * p]! ** 2 + lv[2 * p + 1]! ** 2 : lv[p]! ** 2;
     const piv = lv[lanes * e]! - sq;
-    if (!(piv > 0)) throw new NotPositiveDefiniteError(`ic0: non-positive pivot ${piv} at row ${i}: A is not positive definite (or IC(0) breaks down; try A + αI)`, i, piv);
+    if (!(piv > 0)) throw new NotPositiveDefiniteError('ic0', i + 1, undefined, { pivot: piv, detail: 'A is not positive definite, or IC(0) breaks down (try A + αI)' });
     lv[lanes * e] = Math.sqrt(piv);
     if (cplx) lv[2 * e + 1] = 0;
   }

@@ -1,0 +1,97 @@
+// Tensor-level sparse products and solves: the bridge from the matrix classes
+// to the IR ops of graph/ops.ts. Results are lazy tensors, so they fuse with
+// what follows and are differentiable in the dense operand and in the values.
+
+import { Tensor } from '../../tensor/tensor.js';
+import { fromStorage } from '../../tensor/create.js';
+import { type DType, promoteTypes, isComplex } from '../../tensor/dtype.js';
+import { DTypeError, ShapeError } from '../../tensor/errors.js';
+import type { CompressedArrays, SparseDType, ValueArray } from '../contract.js';
+import { type CsrPattern, csrMatmulT, sparseSolveT } from './ops.js';
+import type { SparseSolveOptions } from './contract.js';
+
+const SPARSE: readonly DType[] = ['float32', 'float64', 'complex64', 'complex128'];
+
+/** The values of a tensor as the storage array of a sparse dtype (reads the tensor). */
+export function valuesFromTensor(t: Tensor, d: SparseDType): ValueArray {
+  const c = t.dtype === d ? t : t.cast(d);
+  return c.toArray() as ValueArray;
+}
+
+/** A [nnz] tensor over stored values (no copy: matrices are immutable by convention). */
+export function tensorOfValues(data: ValueArray, d: SparseDType | DType): Tensor {
+  const lanes = isComplex(d) ? 2 : 1;
+  return fromStorage(data, [data.length / lanes], d);
+}
+
+type Compressed = CompressedArrays & { format: 'csr' | 'csc'; valuesTensor(): Tensor };
+
+// Pattern tensors per indptr array: a matrix used in many products builds them once.
+const PATTERNS = new WeakMap<Int32Array, { indptr: Tensor; indices: Tensor }>();
+
+/** The CSR pattern the op sees: A's own (CSR) or that of Aᵀ (CSC arrays are CSR of the transpose). */
+export function csrPattern(A: Compressed): CsrPattern {
+  let p = PATTERNS.get(A.indptr);
+  if (!p || p.indices.shape[0] !== A.indices.length) {
+    p = { indptr: fromStorage(A.indptr, [A.indptr.length], 'int32'), indices: fromStorage(A.indices, [A.indices.length], 'int32') };
+    PATTERNS.set(A.indptr, p);
+  }
+  const [m, n] = A.shape;
+  return A.format === 'csr' ? { ...p, rows: m, cols: n } : { ...p, rows: n, cols: m };
+}
+
+/** The dtype a product or solve of A with x computes in. */
+export function computeDType(op: string, a: DType, x: DType): SparseDType {
+  let d = promoteTypes(a, x);
+  if (d === 'int32' || d === 'bool') d = 'float64';
+  if (!SPARSE.includes(d)) throw new DTypeError(`sparse.${op}: cannot compute with ${a} and ${x} (supported: ${SPARSE.join(', ')})`);
+  return d as SparseDType;
+}
+
+const conj = (x: Tensor) => (isComplex(x.dtype) ? x.conj() : x);
+
+/** A x (or Aᴴ x) for x [n] or [n, k], as a lazy tensor. */
+export function sparseProduct(A: Compressed, x: Tensor, adjoint: boolean): Tensor {
+  const d = computeDType(adjoint ? 'rmatvec' : 'matmul', A.dtype, x.dtype);
+  const inner = adjoint ? A.shape[0] : A.shape[1];
+  if (x.shape[0] !== inner) throw new ShapeError(`sparse.${adjoint ? 'rmatvec' : 'matmul'}: a ${A.shape[0]}x${A.shape[1]} matrix${adjoint ? ' (adjoint)' : ''} and x [${x.shape.join(', ')}]: x needs ${inner} rows`);
+  const vec = x.ndim === 1;
+  const X = (vec ? x.reshape([x.shape[0]!, 1]) : x).cast(d);
+  const v = A.valuesTensor().cast(d);
+  const p = csrPattern(A);
+  let y: Tensor;
+  if (A.format === 'csr') y = csrMatmulT(p, v, X, adjoint ? 2 : 0);
+  else y = adjoint ? conj(csrMatmulT(p, v, conj(X), 0)) : csrMatmulT(p, v, X, 1);
+  return vec ? y.reshape([y.shape[0]!]) : y;
+}
+
+export interface SpsolveOptions {
+  /** 'lu' (default; UMFPACK on native, the js sparse LU otherwise), 'cholesky' (SPD/HPD: CHOLMOD), or an iterative method. */
+  method?: SparseSolveOptions['method'];
+  /** Solve with A (0, default), Aᵀ (1) or Aᴴ (2). */
+  trans?: 0 | 1 | 2;
+  /** Iterative methods: tolerances (‖b − A x‖ ≤ max(rtol‖b‖, atol)) and iteration limit. */
+  rtol?: number;
+  atol?: number;
+  maxiter?: number;
+}
+
+/** x = A⁻¹ b as a lazy, differentiable tensor (in b and in A's values); b [n] or [n, k]. */
+export function solveTensor(A: Compressed, b: Tensor, opts: SpsolveOptions = {}): Tensor {
+  const d = computeDType('spsolve', A.dtype, b.dtype);
+  if (A.shape[0] !== A.shape[1]) throw new ShapeError(`sparse.spsolve: the matrix must be square, got ${A.shape[0]}x${A.shape[1]}`);
+  if (b.ndim !== 1 && b.ndim !== 2) throw new ShapeError(`sparse.spsolve: b must be [n] or [n, k], got [${b.shape.join(', ')}]`);
+  const vec = b.ndim === 1;
+  const B = (vec ? b.reshape([b.shape[0]!, 1]) : b).cast(d);
+  const trans = opts.trans ?? 0;
+  // CSC arrays are the CSR arrays of B = Aᵀ: A = Bᵀ, Aᵀ = B, Aᴴ = conj(B).
+  const o: SparseSolveOptions = { method: opts.method ?? 'lu', trans, rtol: opts.rtol ?? 1e-5, atol: opts.atol ?? 0, maxiter: opts.maxiter ?? 0 };
+  const v = A.valuesTensor().cast(d);
+  const p = csrPattern(A);
+  let x: Tensor;
+  if (A.format === 'csr') x = sparseSolveT(p, v, B, o);
+  else if (trans === 0) x = sparseSolveT(p, v, B, { ...o, trans: 1 });
+  else if (trans === 1) x = sparseSolveT(p, v, B, { ...o, trans: 0 });
+  else x = conj(sparseSolveT(p, v, conj(B), { ...o, trans: 0 }));
+  return vec ? x.reshape([x.shape[0]!]) : x;
+}

@@ -1,0 +1,21 @@
+// spsolve: x = A⁻¹ b for a sparse A, as a lazy tensor that is differentiable
+// in b and in A's values (dA_ij = −λ_i x_j on the pattern, λ = A⁻ᵀ x̄).
+
+import { Tensor } from '../tensor/tensor.js';
+import { tensor, type TensorData } from '../tensor/create.js';
+import type { SparseMatrix } from './base.js';
+import { CompressedMatrix } from './base.js';
+import { solveTensor, type SpsolveOptions } from './graph/api.js';
+
+/**
+ * Solves A x = b (b [n] or [n, k]). `method`: 'lu' (default: UMFPACK on the
+ * native backend, the js sparse LU otherwise), 'cholesky' for symmetric/Hermitian
+ * positive-definite A, or 'cg' | 'bicgstab' | 'gmres' | 'minres' (then rtol,
+ * atol, maxiter apply and non-convergence is a ConvergenceError).
+ */
+export function spsolve(A: SparseMatrix, b: Tensor | TensorData, opts: SpsolveOptions = {}): Tensor {
+  const M = A instanceof CompressedMatrix ? A : A.tocsr();
+  return solveTensor(M as CompressedMatrix & { format: 'csr' | 'csc' }, b instanceof Tensor ? b : tensor(b), opts);
+}
+
+export type { SpsolveOptions };
