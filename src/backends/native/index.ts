@@ -1,19 +1,19 @@
 // The native backend: fused elementwise and reduction kernels on the addon's
 // block interpreter, matmul on cblas (its epilogue on the interpreter), the
-// data-movement kernels (cumsum, gather, scatterAdd, concat, pad) as typed-array
-// loops over the same buffers, and control flow orchestrating compiled bodies.
+// data-movement kernels (cumsum, gather, scatterAdd, concat, pad) on the addon
+// too (opaque.ts), and control flow orchestrating compiled bodies (js kernels).
 
 import { allocStorage, type DType, type StorageArray } from '../../tensor/dtype.js';
 import type { Node } from '../../compiler/ir.js';
 import { cpuDispatch } from '../dispatch.js';
 import type { ElementwiseKernel, Instr, Kernel, Load, MatmulKernel } from '../../compiler/kernel.js';
 import type { Backend, CompiledKernel, DimEnv, DispatchChoice } from '../backend.js';
-import { jsBackend } from '../js/index.js';
 import { hasRule } from '../js/codegen-expr.js';
 import type { NativeAddon } from './addon.js';
 import { interpretedKernel, type InterpAddon, type SlotShapes } from './program.js';
 import { GEMM_DTYPES, runMatmulKernel, gemmAsync, matmulSpec } from './gemm.js';
 import { resolvedSize } from '../../tensor/shape.js';
+import { compileOpaque } from './opaque.js';
 
 // BLAS has no integer GEMM: int32/bool products become a broadcast multiply + sum.
 const dispatch = (n: Node): DispatchChoice | undefined =>
@@ -50,7 +50,7 @@ function compileMatmul(addon: NativeAddon, k: MatmulKernel, slotShapes: SlotShap
     async runAsync(bufs: StorageArray[], env: DimEnv) {
       const all = [...bufs, allocStorage(accDType, resolvedSize(k.outShape, env))];
       await gemmAsync(matmulSpec(gemmK, all, shapes, env));
-      epi.run(all, env);
+      await epi.runAsync!(all, env);
     },
   };
 }
@@ -68,7 +68,7 @@ export function createNativeBackend(addon: NativeAddon): Backend {
         case 'matmul':
           return compileMatmul(addon, k, slotShapes);
         case 'opaque':
-          return jsBackend.compileKernel(k, slotShapes);
+          return compileOpaque(addon, k, slotShapes);
       }
     },
     alloc: allocStorage,
