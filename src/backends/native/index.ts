@@ -14,6 +14,7 @@ import { interpretedKernel, type InterpAddon, type SlotShapes } from './program.
 import { GEMM_DTYPES, runMatmulKernel, gemmAsync, matmulSpec } from './gemm.js';
 import { resolvedSize } from '../../tensor/shape.js';
 import { compileOpaque } from './opaque.js';
+import { nativeAlloc } from './alloc.js';
 
 // BLAS has no integer GEMM: int32/bool products become a broadcast multiply + sum.
 const dispatch = (n: Node): DispatchChoice | undefined =>
@@ -71,6 +72,6 @@ export function createNativeBackend(addon: NativeAddon): Backend {
           return compileOpaque(addon, k, slotShapes);
       }
     },
-    alloc: allocStorage,
+    alloc: nativeAlloc(addon),
   };
 }
