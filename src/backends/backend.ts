@@ -17,8 +17,11 @@ export type DimEnv = ReadonlyMap<string, number>;
 /** A kernel ready to run on a list of slot buffers. */
 export interface CompiledKernel {
   run(buffers: StorageArray[], env: DimEnv): void;
-  /** Off-the-main-thread variant for long kernels (awaited by `await t.data()`). */
-  runAsync?(buffers: StorageArray[], env: DimEnv): Promise<void>;
+  /**
+   * Off-the-main-thread variant for long kernels (awaited by `await t.data()`).
+   * It may run short work at once and return undefined instead of a promise.
+   */
+  runAsync?(buffers: StorageArray[], env: DimEnv): Promise<void> | undefined;
   /** Generated source, when there is one (shown by explain with {source: true}). */
   readonly source?: string;
 }

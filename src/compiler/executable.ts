@@ -98,8 +98,9 @@ export class Executable {
   }
 
   /**
-   * Like run(), but kernels that have an off-thread variant (native GEMM) are
-   * awaited, so the event loop keeps running during long work.
+   * Like run(), but kernels that have an off-thread variant (native GEMM,
+   * large interpreted kernels) are awaited, so the event loop keeps running
+   * during long work.
    */
   async runAsync(inputs: readonly RunInput[]): Promise<StorageArray[]> {
     const env = this.bindDims(inputs);
@@ -111,8 +112,9 @@ export class Executable {
       if (sl.role !== 'input') bufs[i] = physical[sl.buffer]!;
     });
     for (const k of this.compiled) {
-      if (k.runAsync) await k.runAsync(bufs, env);
-      else k.run(bufs, env);
+      // A kernel without an async variant, or short work, runs at once (no await).
+      const pending = k.runAsync ? k.runAsync(bufs, env) : k.run(bufs, env);
+      if (pending) await pending;
     }
     return this.outputSlots.map((s) => (slots[s]!.role === 'input' ? bufs[s]!.slice() : bufs[s]!));
   }

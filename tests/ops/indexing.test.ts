@@ -106,6 +106,35 @@ describe.each(DEVICES)('pad / gather / scatterAdd / cat / stack on %s', (device)
     expect([...g.add(1).toArray()]).toEqual([11, 21, 31]);
   });
 
+  it('edge cases on every storage dtype: size-0 axes, single elements, negative axes, complex and float16 lanes', () => {
+    // [1, 2, 3, 4, 5, 6] as [2, 3] in each dtype (complex: imaginary parts 0, interleaved).
+    for (const dtype of ['float64', 'float32', 'float16', 'bfloat16', 'int32', 'complex64', 'complex128'] as const) {
+      const cplx = dtype.startsWith('complex');
+      const vals = (xs: number[]) => (cplx ? xs.flatMap((v) => [v, 0]) : xs);
+      const x = rlx.tensor([[1, 2, 3], [4, 5, 6]]).cast(dtype).on(device);
+      const got = (t: rlx.Tensor) => [...t.toArray()];
+      expect(got(x.cumsum(-1)), `cumsum ${dtype}`).toEqual(vals([1, 3, 6, 4, 9, 15]));
+      expect(got(x.cumsum(-2)), `cumsum ${dtype}`).toEqual(vals([1, 2, 3, 5, 7, 9]));
+      expect(got(x.gather([-1, 0, -1], -1)), `gather ${dtype}`).toEqual(vals([3, 1, 3, 6, 4, 6]));
+      expect(got(x.gather([], -2)).length, `gather [] ${dtype}`).toBe(0);
+      expect(got(x.scatterAdd([-1, -1], x.gather([0, 0], -1), -1)), `scatterAdd ${dtype}`).toEqual(vals([1, 2, 5, 4, 5, 14]));
+      expect(got(rlx.cat([x, x.slice(rlx.s(rlx.ax(), rlx.rg(0, 0))), x.gather([2], 1)], -1)), `cat ${dtype}`).toEqual(vals([1, 2, 3, 3, 4, 5, 6, 6]));
+      expect(got(x.pad([[0, 1], [1, 0]], 7)), `pad ${dtype}`).toEqual(vals([7, 1, 2, 3, 7, 4, 5, 6, 7, 7, 7, 7]));
+      // Single elements and size-0 axes.
+      const one = x.gather([1], 0).gather([2], 1);
+      expect(got(one.cumsum(0)), `one ${dtype}`).toEqual(vals([6]));
+      expect(got(one.pad(1, 0)), `one pad ${dtype}`).toEqual(vals([0, 0, 0, 0, 6, 0, 0, 0, 0]));
+      const empty = x.slice(rlx.s(rlx.rg(0, 0)));
+      expect(empty.cumsum(0).shape).toEqual([0, 3]);
+      expect(empty.gather([0, -1], 1).shape).toEqual([0, 2]);
+      expect(empty.scatterAdd([2], rlx.zeros([0, 1]).cast(dtype).on(device), 1).shape).toEqual([0, 3]);
+      expect(got(empty.pad([[1, 0], [0, 0]], 2)), `empty pad ${dtype}`).toEqual(vals([2, 2, 2]));
+      expect(got(rlx.cat([empty, x], 0)), `empty cat ${dtype}`).toEqual(vals([1, 2, 3, 4, 5, 6]));
+    }
+    expect(() => rlx.tensor([1, 2]).on(device).gather([0, 2]).toArray()).toThrow('gather: index 2 is out of range for an axis of size 2');
+    expect(() => rlx.zeros([3, 0]).on(device).gather([0], 1).toArray()).toThrow(rlx.IndexError);
+  });
+
   it('cat along any axis (including empty pieces) and stack at any position', () => {
     fc.assert(
       fc.property(

@@ -35,7 +35,15 @@ struct Plan {
   char* out = nullptr;
   int64_t outN = 0;
   int64_t R = 1;  // reduced elements per output
+  int64_t work = 0;  // simple-op units of the whole run (the threading and async decisions)
 };
+
+// run() in two steps: planRun validates the loop and the buffers and fills
+// `pl` (raw pointers into the buffers, which must stay alive and attached
+// until execute returns); execute runs it, possibly on another thread than
+// the one that planned it. Both return "" or a message.
+std::string planRun(const Program& P, const double* loop, size_t nLoop, const Buffer* slots, size_t nSlots, Plan& pl);
+std::string execute(const Plan& pl);
 
 // Drops unit dims and merges neighbours whose strides chain (st[k] == st[k+1] * dim[k+1]) in every load.
 void collapse(Space& s, std::vector<Geo*>& gs);

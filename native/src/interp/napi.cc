@@ -3,6 +3,11 @@
 //   interpPrepare(program: Int32Array, consts: Float64Array): Prepared
 //   interpRun(prepared, loop: Float64Array, buffers: (TypedArray | undefined)[]): void
 //   interpRun(program, consts, loop, buffers): void            (prepare + run)
+//   interpRunAsync(prepared, loop, buffers): Promise<void> | undefined
+//     validated here; runs on the libuv pool (the program and the buffers
+//     referenced until it settles) when its work reaches the async threshold,
+//     else at once on the calling thread (undefined: no async hop)
+//   interpSetAsyncThreshold(work) / interpGetAsyncThreshold()
 //   interpSetThreads(n) / interpGetThreads()
 //   interpSetThreshold(work) / interpGetThreshold()
 //   interpOpcodes(): string[]   interpVersion: number
@@ -10,12 +15,15 @@
 // Every argument is checked before memory is touched; a problem throws a JS
 // Error ("rlx interpreter: ..."), never aborts. Only the slots the program
 // reads or writes are looked at in `buffers`. The work runs synchronously on
-// the calling thread plus the interpreter's pool.
+// the calling thread (or, for interpRunAsync, a libuv worker) plus the
+// interpreter's pool.
 
 #include "fp.h"
+#include <atomic>
 #include <memory>
 #include <string>
 #include <vector>
+#include "exec.h"
 #include "program.h"
 #include "register.h"
 
@@ -85,28 +93,113 @@ std::unique_ptr<Program> decode(Napi::Env env, napi_value prog, napi_value const
   return p;
 }
 
-Napi::Value runWith(Napi::Env env, const Program& p, napi_value loopV, napi_value bufsV) {
+// Work (simple-op units, as run.cc counts it) from which interpRunAsync leaves
+// the main thread: below it the libuv round trip costs more than it frees.
+std::atomic<int64_t> gAsyncThreshold{int64_t(1) << 21};
+
+// Reads the loop and the slots `p` uses and plans the run. On failure a JS
+// exception is pending and false is returned. `used` receives the buffers the
+// plan points into (to keep them alive while an async run is in flight).
+bool planWith(Napi::Env env, const Program& p, napi_value loopV, napi_value bufsV, Plan& pl, std::vector<napi_value>* used) {
   void* ld = nullptr;
   size_t ln = 0;
-  if (!typedArray(env, loopV, napi_float64_array, &ld, &ln)) return fail(env, "the loop must be a Float64Array");
+  if (!typedArray(env, loopV, napi_float64_array, &ld, &ln)) return fail(env, "the loop must be a Float64Array"), false;
   bool isArr = false;
-  if (napi_is_array(env, bufsV, &isArr) != napi_ok || !isArr) return fail(env, "the buffers must be an array of TypedArrays");
+  if (napi_is_array(env, bufsV, &isArr) != napi_ok || !isArr) return fail(env, "the buffers must be an array of TypedArrays"), false;
   uint32_t nSlots = 0;
   napi_get_array_length(env, bufsV, &nSlots);
-  std::vector<Buffer> slots(nSlots);
+  std::vector<napi_value> vals(nSlots, nullptr);
   std::vector<char> seen(nSlots, 0);
   auto fetch = [&](int s) {
     if (s < 0 || static_cast<uint32_t>(s) >= nSlots || seen[s]) return;
     seen[s] = 1;
     napi_value v;
-    if (napi_get_element(env, bufsV, static_cast<uint32_t>(s), &v) == napi_ok) slots[s] = bufferOf(env, v);
+    if (napi_get_element(env, bufsV, static_cast<uint32_t>(s), &v) == napi_ok) vals[s] = v;
   };
   fetch(p.outSlot);
   for (const LoadDesc& l : p.loads) fetch(l.slot);
   bool pending = false;
   napi_is_exception_pending(env, &pending);
-  if (pending) return env.Undefined();
-  const std::string err = run(p, static_cast<const double*>(ld), ld ? ln : 0, slots.data(), slots.size());
+  if (pending) return false;
+  // Pointers last: no JS (getters) runs between taking them and planning.
+  std::vector<Buffer> slots(nSlots);
+  for (uint32_t s = 0; s < nSlots; s++)
+    if (vals[s]) slots[s] = bufferOf(env, vals[s]);
+  const std::string err = planRun(p, static_cast<const double*>(ld), ld ? ln : 0, slots.data(), slots.size(), pl);
+  if (!err.empty()) return fail(env, err), false;
+  if (used)
+    for (napi_value v : vals)
+      if (v) used->push_back(v);
+  return true;
+}
+
+/** Runs a planned program on the libuv pool; holds the program and the buffers alive until it settles. */
+class RunWorker : public Napi::AsyncWorker {
+ public:
+  RunWorker(Napi::Env env, Plan plan, napi_value program, const std::vector<napi_value>& used)
+      : Napi::AsyncWorker(env, "rlx.interpRunAsync"), deferred_(Napi::Promise::Deferred::New(env)), plan_(std::move(plan)) {
+    keep_.push_back(Napi::Reference<Napi::Value>::New(Napi::Value(env, program), 1));
+    for (napi_value v : used) keep_.push_back(Napi::Reference<Napi::Value>::New(Napi::Value(env, v), 1));
+  }
+  Napi::Promise promise() const { return deferred_.Promise(); }
+  void Execute() override {  // worker thread: no JS here
+    std::string err;
+    try {
+      err = execute(plan_);
+    } catch (const std::exception& e) {
+      err = e.what();
+    }
+    if (!err.empty()) SetError("rlx interpreter: " + err);
+  }
+  void OnOK() override { deferred_.Resolve(Env().Undefined()); }
+  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
+
+ private:
+  Napi::Promise::Deferred deferred_;
+  Plan plan_;
+  std::vector<Napi::Reference<Napi::Value>> keep_;
+};
+
+// interpRunAsync(prepared, loop, buffers): Promise<void> when the run is large
+// enough to leave the main thread, else runs it here and returns undefined.
+Napi::Value RunAsync(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() != 3) return fail(env, "interpRunAsync(prepared, loop, buffers)");
+  napi_valuetype t;
+  napi_typeof(env, info[0], &t);
+  bool tagged = false;
+  if (t == napi_external) napi_check_object_type_tag(env, info[0], &kProgramTag, &tagged);
+  if (!tagged) return fail(env, "interpRunAsync(prepared, loop, buffers): the first argument is not a program from interpPrepare");
+  const Program* p = static_cast<const Program*>(info[0].As<Napi::External<Program>>().Data());
+  Plan pl;
+  std::vector<napi_value> used;
+  if (!planWith(env, *p, info[1], info[2], pl, &used)) return env.Undefined();
+  if (pl.outN == 0 || pl.work < gAsyncThreshold.load(std::memory_order_relaxed)) {
+    const std::string err = execute(pl);
+    if (!err.empty()) return fail(env, err);
+    return env.Undefined();
+  }
+  auto* w = new RunWorker(env, std::move(pl), info[0], used);
+  Napi::Promise promise = w->promise();
+  w->Queue();
+  return promise;
+}
+
+Napi::Value SetAsyncThreshold(const Napi::CallbackInfo& info) {
+  Napi::Env env = info.Env();
+  if (info.Length() < 1 || !info[0].IsNumber()) return fail(env, "interpSetAsyncThreshold(work: number)");
+  const double w = info[0].As<Napi::Number>().DoubleValue();
+  if (!(w >= 0)) return fail(env, "interpSetAsyncThreshold: work must be >= 0");
+  gAsyncThreshold.store(w > 9e18 ? INT64_MAX : static_cast<int64_t>(w));
+  return env.Undefined();
+}
+
+Napi::Value GetAsyncThreshold(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), static_cast<double>(gAsyncThreshold.load())); }
+
+Napi::Value runWith(Napi::Env env, const Program& p, napi_value loopV, napi_value bufsV) {
+  Plan pl;
+  if (!planWith(env, p, loopV, bufsV, pl, nullptr)) return env.Undefined();
+  const std::string err = execute(pl);
   if (!err.empty()) return fail(env, err);
   return env.Undefined();
 }
@@ -179,6 +272,9 @@ void RegisterInterp(Napi::Env env, Napi::Object exports) {
   exports.Set("interpGetThreads", Napi::Function::New(env, GetThreads, "interpGetThreads"));
   exports.Set("interpSetThreshold", Napi::Function::New(env, SetThreshold, "interpSetThreshold"));
   exports.Set("interpGetThreshold", Napi::Function::New(env, GetThreshold, "interpGetThreshold"));
+  exports.Set("interpRunAsync", Napi::Function::New(env, RunAsync, "interpRunAsync"));
+  exports.Set("interpSetAsyncThreshold", Napi::Function::New(env, SetAsyncThreshold, "interpSetAsyncThreshold"));
+  exports.Set("interpGetAsyncThreshold", Napi::Function::New(env, GetAsyncThreshold, "interpGetAsyncThreshold"));
   exports.Set("interpOpcodes", Napi::Function::New(env, Opcodes, "interpOpcodes"));
   exports.Set("interpVersion", Napi::Number::New(env, kVersion));
 }

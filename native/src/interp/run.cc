@@ -108,9 +108,9 @@ void unravel(const Space& s, int64_t f, int64_t* idx) {
   }
 }
 
-std::string run(const Program& P, const double* loop, size_t nLoop, const Buffer* slots, size_t nSlots) {
-  Plan pl;
+std::string planRun(const Program& P, const double* loop, size_t nLoop, const Buffer* slots, size_t nSlots, Plan& pl) {
   pl.P = &P;
+  pl.work = 0;
   const int nLoads = static_cast<int>(P.loads.size());
   const int nL1 = nLoads - P.nLoads0;
   size_t at = 0;
@@ -197,7 +197,14 @@ std::string run(const Program& P, const double* loop, size_t nLoop, const Buffer
   collapse(pl.s1, g1);
 
   // Work in simple-op units (+1 per element for the store / the accumulation).
-  const int64_t work0 = P.kind == 0 ? pl.outN * (P.cost0 + 1) : pl.outN * pl.R * (P.cost0 + 1) + pl.outN * (P.cost1 + 1);
+  pl.work = P.kind == 0 ? pl.outN * (P.cost0 + 1) : pl.outN * pl.R * (P.cost0 + 1) + pl.outN * (P.cost1 + 1);
+  return "";
+}
+
+std::string execute(const Plan& pl) {
+  if (pl.outN == 0) return "";
+  const Program& P = *pl.P;
+  const int64_t work0 = pl.work;
   Pool& pool = Pool::instance();
   const int T = pool.size();
   std::string err;
@@ -234,6 +241,12 @@ std::string run(const Program& P, const double* loop, size_t nLoop, const Buffer
     });
   }
   return err;
+}
+
+std::string run(const Program& P, const double* loop, size_t nLoop, const Buffer* slots, size_t nSlots) {
+  Plan pl;
+  if (std::string e = planRun(P, loop, nLoop, slots, nSlots, pl); !e.empty()) return e;
+  return execute(pl);
 }
 
 void setThreads(int n) { Pool::instance().resize(n); }

@@ -1,14 +1,14 @@
 // The native backend: fused elementwise and reduction kernels on the addon's
 // block interpreter, matmul on cblas (its epilogue on the interpreter), the
-// data-movement kernels (cumsum, gather, scatterAdd, concat, pad) as typed-array
-// loops over the same buffers, and control flow orchestrating compiled bodies.
+// data-movement kernels (cumsum, gather, scatterAdd, concat, pad) on the addon
+// too (opaque.ts), and control flow orchestrating compiled bodies (js kernels).
 
 import { allocStorage, type DType, type StorageArray } from '../../tensor/dtype.js';
 import type { Node } from '../../compiler/ir.js';
 import { cpuDispatch } from '../dispatch.js';
 import type { ElementwiseKernel, Instr, Kernel, Load, MatmulKernel } from '../../compiler/kernel.js';
 import type { Backend, CompiledKernel, DimEnv, DispatchChoice } from '../backend.js';
-import { jsBackend, opaqueKernel } from '../js/index.js';
+import { opaqueKernel } from '../js/index.js';
 import { provideLinalgKernels, runLinalg } from '../../compiler/linalg-registry.js';
 import { nativeLinalgKernels } from './lapack.js';
 import { hasRule } from '../js/codegen-expr.js';
@@ -16,6 +16,8 @@ import type { NativeAddon } from './addon.js';
 import { interpretedKernel, type InterpAddon, type SlotShapes } from './program.js';
 import { GEMM_DTYPES, runMatmulKernel, gemmAsync, matmulSpec } from './gemm.js';
 import { resolvedSize } from '../../tensor/shape.js';
+import { compileOpaque } from './opaque.js';
+import { nativeAlloc } from './alloc.js';
 
 // BLAS has no integer GEMM: int32/bool products become a broadcast multiply + sum.
 const dispatch = (n: Node): DispatchChoice | undefined =>
@@ -52,7 +54,7 @@ function compileMatmul(addon: NativeAddon, k: MatmulKernel, slotShapes: SlotShap
     async runAsync(bufs: StorageArray[], env: DimEnv) {
       const all = [...bufs, allocStorage(accDType, resolvedSize(k.outShape, env))];
       await gemmAsync(matmulSpec(gemmK, all, shapes, env));
-      epi.run(all, env);
+      await epi.runAsync!(all, env);
     },
   };
 }
@@ -71,11 +73,11 @@ export function createNativeBackend(addon: NativeAddon): Backend {
         case 'matmul':
           return compileMatmul(addon, k, slotShapes);
         case 'opaque':
-          // Dense linalg on the LAPACKE kernels; the other whole ops share the js kernels.
+          // linalg ops on the LAPACKE (dense) and native sparse kernels; data movement in C++.
           if (k.name === 'linalg') return opaqueKernel(k, (a) => runLinalg('native', a));
-          return jsBackend.compileKernel(k, slotShapes);
+          return compileOpaque(addon, k, slotShapes);
       }
     },
-    alloc: allocStorage,
+    alloc: nativeAlloc(addon),
   };
 }

@@ -82,6 +82,14 @@ export interface InterpAddon {
   interpPrepare(program: Int32Array, consts: Float64Array): unknown;
   /** Runs a prepared program over `buffers` (indexed by slot; only the slots it uses are read). */
   interpRun(prepared: unknown, loop: Float64Array, buffers: readonly (StorageArray | undefined)[]): void;
+  /**
+   * Validates now; runs on the libuv pool (Promise) when the work reaches the
+   * async threshold, else at once on the calling thread (undefined).
+   */
+  interpRunAsync(prepared: unknown, loop: Float64Array, buffers: readonly (StorageArray | undefined)[]): Promise<void> | undefined;
+  /** Work (elements x instructions) from which interpRunAsync leaves the main thread. */
+  interpSetAsyncThreshold(work: number): void;
+  interpGetAsyncThreshold(): number;
   /** Validates and runs in one call (no reuse of the validation). */
   interpRun(program: Int32Array, consts: Float64Array, loop: Float64Array, buffers: readonly (StorageArray | undefined)[]): void;
   /** Sets the thread count (0 = hardware concurrency); returns the count in effect. */
@@ -341,15 +349,23 @@ export function interpretedKernel(addon: InterpAddon, k: ElementwiseKernel | Red
   const prepared = addon.interpPrepare(enc.program, enc.consts);
   let lastKey: string | undefined;
   let lastLoop: Float64Array = new Float64Array(0);
+  const loopFor = (env: DimEnv): Float64Array => {
+    const key = envKey(env);
+    if (key !== lastKey) {
+      lastLoop = enc.loop(env);
+      lastKey = key;
+    }
+    return lastLoop;
+  };
   return {
     source: enc.text,
     run(buffers: StorageArray[], env: DimEnv) {
-      const key = envKey(env);
-      if (key !== lastKey) {
-        lastLoop = enc.loop(env);
-        lastKey = key;
-      }
-      addon.interpRun(prepared, lastLoop, buffers);
+      addon.interpRun(prepared, loopFor(env), buffers);
+    },
+    // Large runs go to the libuv pool; small ones run inline (no promise, no hop).
+    // The addon copies the loop while validating, so lastLoop may change meanwhile.
+    runAsync(buffers: StorageArray[], env: DimEnv) {
+      return addon.interpRunAsync(prepared, loopFor(env), buffers);
     },
   };
 }
