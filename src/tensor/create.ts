@@ -92,6 +92,7 @@ function inferShape(data: NestedData): { shape: number[]; kind: 'b' | 'i' | 'f' 
     d = d[0] as NestedData;
   }
   let kind: 'b' | 'i' | 'f' | 'c' = 'b';
+  let leaves = 0;
   const visit = (v: NestedData, depth: number, path: number[]): void => {
     if (depth < shape.length) {
       if (!Array.isArray(v) || v.length !== shape[depth]) {
@@ -100,6 +101,7 @@ function inferShape(data: NestedData): { shape: number[]; kind: 'b' | 'i' | 'f' 
       v.forEach((x, i) => visit(x as NestedData, depth + 1, [...path, i]));
       return;
     }
+    leaves++;
     if (typeof v === 'boolean') return;
     if (typeof v === 'number') {
       if (kind === 'b') kind = 'f';
@@ -112,7 +114,8 @@ function inferShape(data: NestedData): { shape: number[]; kind: 'b' | 'i' | 'f' 
     throw new ValueError(`tensor: element at [${path.join(', ')}] is ${Array.isArray(v) ? 'a list (ragged data)' : typeof v}; expected a number, boolean or {re, im}`);
   };
   visit(data, 0, []);
-  return { shape, kind };
+  // No elements at all: float64, as np.array([]) (not bool, which only booleans make).
+  return { shape, kind: leaves === 0 ? 'f' : kind };
 }
 
 function flatten(d: NestedData, out: number[], cplx: boolean): void {

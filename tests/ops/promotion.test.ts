@@ -56,6 +56,12 @@ describe('promotion table', () => {
     expect(rlx.promoteTypes('bfloat16', 'complex64')).toBe('complex64');
   });
 
+  it('data without elements is float64, like np.array([]) (bool only when booleans are given)', () => {
+    expect(rlx.tensor([]).dtype).toBe('float64');
+    expect(rlx.tensor([[], []]).dtype).toBe('float64');
+    expect(rlx.tensor([[], []]).shape).toEqual([2, 0]);
+    expect(rlx.tensor([true]).dtype).toBe('bool');
+  });
   it('toDType accepts names and aliases and rejects unknown names with DTypeError', () => {
     expect(rlx.toDType('f32')).toBe('float32');
     expect(rlx.toDType('bf16')).toBe('bfloat16');
