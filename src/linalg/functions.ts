@@ -70,6 +70,9 @@ const THETA7 = 3.925724783138660;
 export function expm(aIn: MatrixLike, opts: CheckOptions = {}): Tensor {
   const a = matrixArg('expm', aIn, opts);
   const n = square('expm', { shape: a.shape.slice(-2) as number[], dtype: a.dtype });
+  // Nothing to exponentiate in an empty matrix or batch (SciPy returns it as is); the ‖a‖₁
+  // read below would be a max over nothing.
+  if (a.size === 0) return a;
   const single = DTYPE_INFO[realDType(a.dtype)].itemsize === 4;
   const norm1 = (a.abs().sum(-2).max(-1).max().toArray() as ArrayLike<number>)[0]!;
   const theta = single ? THETA7 : THETA13;

@@ -16,6 +16,7 @@
 #include <lapacke.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 #include <new>
@@ -70,6 +71,22 @@ template <class T> lapack_int check(const char* routine, lapack_int info) {
                            " had an illegal value (a bug in rlx, please report it)");
   }
   return info;
+}
+
+/**
+ * Whether all n entries are finite. LAPACKE's NaN check rejects a non-finite
+ * matrix as an illegal argument (info < 0, which check() reports as a bug in
+ * rlx); kernels that go through that check test their input first instead.
+ */
+template <class T> bool all_finite(const T* a, int64_t n) {
+  for (int64_t i = 0; i < n; i++) {
+    if constexpr (kComplex<T>) {
+      if (!std::isfinite(a[i].real()) || !std::isfinite(a[i].imag())) return false;
+    } else if (!std::isfinite(a[i])) {
+      return false;
+    }
+  }
+  return true;
 }
 
 /** A leading dimension: LAPACK wants >= 1 even for empty matrices. */

@@ -27,6 +27,14 @@ void lstsq_t(int64_t b, int64_t m, int64_t n, int64_t k, const T* a, const T* rh
       rank[i] = 0;
       continue;
     }
+    if (!all_finite(a + i * mn, mn)) {
+      // NaN/Inf in a: LAPACKE would reject it as an illegal argument ("a bug in rlx");
+      // report that the SVD did not converge, as the js kernels do (info > 0).
+      std::fill(xi, xi + n * k, T(std::numeric_limits<R>::quiet_NaN()));
+      rank[i] = 0;
+      info[i] = 1;
+      continue;
+    }
     transpose(a + i * mn, m, n, A.data());  // column-major m×n, ld m
     std::fill(B.begin(), B.end(), T(0));
     for (int64_t r = 0; r < m; r++)

@@ -7,6 +7,8 @@
 #include "lapack/lapack.h"
 #include "lapack/lapack_impl.h"
 
+#include <limits>
+
 namespace rlx {
 namespace linalg {
 namespace {
@@ -39,6 +41,13 @@ void svd_t(int64_t b, int64_t m, int64_t n, const T* a, Real<T>* s, T* u, T* vh,
     T* U = vectors ? vi : dummy;  // U' (n × ·, ld n)
     T* VT = vectors ? ui : dummy; // V'ᴴ (· × m, ld ucols)
     const lapack_int ldu = vectors ? ld(n) : 1, ldvt = vectors ? ld(ucols) : 1;
+    if (!all_finite(a + i * mn, mn)) {
+      // NaN/Inf: LAPACKE would reject a as an illegal argument ("a bug in rlx"); report
+      // "did not converge" instead, as the js kernels and NumPy ("SVD did not converge") do.
+      std::fill(si, si + kk, std::numeric_limits<R>::quiet_NaN());
+      info[i] = static_cast<int32_t>(kk);
+      continue;
+    }
     std::memcpy(w.data(), a + i * mn, sizeof(T) * mn);
     lapack_int r = check<T>("gesdd", gesdd(job, li(n), li(m), w.data(), ld(n), si, U, ldu, VT, ldvt));
     if (r > 0) {

@@ -163,6 +163,11 @@ cases["cond"] = {"a": enc(c4m), "batch": enc(cb), "ps": [ordenc(p) for p in [Non
                  "values": [num(np.linalg.cond(c4m, p)) for p in [None, 1, -1, 2, -2, np.inf, -np.inf, "fro"]],
                  "batchValues": [enc(np.linalg.cond(cb, p)) for p in [None, 1, -1, 2, -2, np.inf, -np.inf, "fro"]]}
 
+# singular entries: NumPy's inverse is NaN there and cond reports inf (p = 2/None are rounding-dependent: not stored)
+cs = np.array([[[1, 2], [2, 4]], [[2, 1], [1, 3]]], float)
+SPS = [1, -1, np.inf, -np.inf, "fro"]
+cases["cond_singular"] = {"a": enc(cs), "ps": [ordenc(p) for p in SPS], "values": [enc(np.linalg.cond(cs, p)) for p in SPS]}
+
 # ---- matrixRank ---------------------------------------------------------------
 stackr = np.stack([r6, np.outer(b6[:, 0], c4[0]), np.zeros((6, 4)), np.eye(6, 4)])  # ranks 2, 1, 0, 4
 cases["matrix_rank"] = {"stack": enc(stackr), "ranks": enc(np.linalg.matrix_rank(stackr), "int32"), "hilbert12": enc(sla.hilbert(12)), "hilbert12Rank": int(np.linalg.matrix_rank(sla.hilbert(12))),

@@ -209,6 +209,16 @@ describe.each(DEVICES)('linalg NumPy/SciPy goldens on %s', (device) => {
     });
   });
 
+  it('cond of a singular batch entry is inf for p = ±1, ±inf, fro (NumPy), the other entry unaffected', () => {
+    const c = G['cond_singular']!;
+    (c.ps as Enc[]).forEach((p, i) => {
+      const got = Array.from(L.cond(T(c.a, device), ord(p)).toArray() as Float64Array);
+      const want = (c.values[i] as Arr).data.map(dec);
+      expect(got[0], `p=${p}`).toBe(Infinity);
+      rel(got[1]!, want[1]!, 100 * 2 * U, `p=${p}`);
+    });
+  });
+
   it('matrixRank: stacked ranks 2, 1, 0, 4; Hilbert 12 (rank 11 at the default tol, 6 at tol 1e-6); vectors', () => {
     const c = G['matrix_rank']!;
     const r = L.matrixRank(T(c.stack, device));
