@@ -134,6 +134,10 @@ describe.each(DEVICES)('linalg NumPy/SciPy goldens on %s', (device) => {
         const conj: H = { shape: w.shape, re: w.re, im: w.im.map((x) => -x) };
         matchEig(w, null, conj, null, 1e-12, 0);
         expect(Array.from(w.im).filter((x) => Math.abs(x) > 0.1).length).toBe(4);
+        // float32: complex64 eigenpairs; |Δλ| ≲ cond(λ)·u·‖a‖ with u = 6e-8, ‖a‖ ≈ 5: 1e-4 leaves ample room
+        const e32 = L.eig(T(c.a, device, 'float32'));
+        expect(e32.eigenvalues.dtype).toBe('complex64');
+        matchEig(host(e32.eigenvalues), host(e32.eigenvectors), Hh(c.w), Hh(c.v), 1e-4, 1e-4);
       }
     }
   });
