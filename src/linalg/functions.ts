@@ -35,7 +35,12 @@ export function matrixPower(aIn: MatrixLike, n: number): Tensor {
   let a = asTensor(aIn);
   const m = a.shape[a.ndim - 1]!;
   square('matrixPower', { shape: a.shape.slice(-2) as number[], dtype: a.dtype });
-  if (n === 0) return identity(m, a.dtype).broadcastTo(a.shape);
+  if (n === 0) {
+    // The identity is built from scratch, not from a: pin it to a's device, or a^0 would
+    // silently leave the device the caller chose (every other power stays on it).
+    const id = identity(m, a.dtype).broadcastTo(a.shape);
+    return a.device !== undefined ? id.on(a.device) : id;
+  }
   if (n < 0) a = inv(a);
   let k = Math.abs(n);
   let result: Tensor | null = null;
@@ -65,6 +70,9 @@ const THETA7 = 3.925724783138660;
 export function expm(aIn: MatrixLike, opts: CheckOptions = {}): Tensor {
   const a = matrixArg('expm', aIn, opts);
   const n = square('expm', { shape: a.shape.slice(-2) as number[], dtype: a.dtype });
+  // Nothing to exponentiate in an empty matrix or batch (SciPy returns it as is); the ‖a‖₁
+  // read below would be a max over nothing.
+  if (a.size === 0) return a;
   const single = DTYPE_INFO[realDType(a.dtype)].itemsize === 4;
   const norm1 = (a.abs().sum(-2).max(-1).max().toArray() as ArrayLike<number>)[0]!;
   const theta = single ? THETA7 : THETA13;

@@ -7,6 +7,10 @@ import { fmtShape } from '../tensor/shape.js';
 import { type MatrixLike, asTensor, linalgDTypeOf } from './input.js';
 import { svdRaw } from './ops/svd.js';
 import { inv } from './solvers.js';
+import { where } from '../tensor/ops/elementwise.js';
+import { diagonalOf, identity } from './matrix.js';
+import { luRaw } from './ops/lu.js';
+import { square } from './ops/common.js';
 
 export type NormOrder = number | 'fro' | 'nuc' | null;
 
@@ -96,7 +100,17 @@ export function cond(xIn: MatrixLike, p: NormOrder = null): Tensor {
     const q = s.max(-1).div(s.min(-1));
     return p === -2 ? s.min(-1).div(s.max(-1)) : q;
   }
-  return matrixNorm(linalgCast(x), p, r, c, false).mul(matrixNorm(inv(x), p, r, c, false));
+  // NumPy returns inf for a singular matrix (its inverse is NaN there); inv would throw
+  // SingularMatrixError when realized. Exactly-zero LU pivots (the criterion inv uses) mark
+  // the singular batch entries: those get inf, and the identity in place of a so that inv
+  // runs on the others.
+  const xc = linalgCast(x);
+  const n = square('cond', { shape: xc.shape.slice(-2) as number[], dtype: xc.dtype });
+  if (n === 0) return matrixNorm(xc, p, r, c, false).mul(matrixNorm(inv(xc), p, r, c, false));
+  const singular = diagonalOf(luRaw(xc)[0]).abs().min(-1).eq(0);
+  const safe = where(singular.expandDims([-1, -2]), identity(n, xc.dtype), xc).cast(xc.dtype);
+  const out = matrixNorm(xc, p, r, c, false).mul(matrixNorm(inv(safe), p, r, c, false));
+  return where(singular, Infinity, out).cast(out.dtype);
 }
 
 const linalgCast = (x: Tensor) => {

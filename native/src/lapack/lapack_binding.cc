@@ -225,7 +225,15 @@ Napi::Value svd(const Napi::CallbackInfo& info) {
   void* s = g.real(5, "s", mul(b, kk), true);
   void* u = g.mat(6, "u", mul(b, mul(m, ucols)), true, true);
   void* vh = g.mat(7, "vh", mul(b, mul(vrows, n)), true, true);
-  if ((u == nullptr) != (vh == nullptr)) throw TypeErr("u and vh must both be arrays or both be null");
+  // An empty typed array may have no backing store (data == nullptr), e.g. vh [0, 0] of a
+  // full SVD of a 3x0 matrix: decide "vectors or not" from the JS values, and give an empty
+  // output a non-null address (nothing is written through it), since the kernel reads
+  // u != nullptr as "compute the vectors".
+  const bool u_null = info[6].IsNull(), vh_null = info[7].IsNull();
+  if (u_null != vh_null) throw TypeErr("u and vh must both be arrays or both be null");
+  static double empty_output[2];
+  if (!u_null && u == nullptr) u = empty_output;
+  if (!vh_null && vh == nullptr) vh = empty_output;
   g.check_no_overlap();
   return run(info.Env(), b, [&](int32_t* inf) { linalg::svd(g.dtype, b, m, n, a, s, u, vh, full, inf); });
 }

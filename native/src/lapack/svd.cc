@@ -10,6 +10,8 @@
 #include "lapack/lapack.h"
 #include "lapack/lapack_impl.h"
 
+#include <limits>
+
 namespace rlx {
 namespace linalg {
 namespace {

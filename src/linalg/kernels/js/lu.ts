@@ -15,11 +15,14 @@ export function luInPlace(a: CMat, m: number, n: number, piv: Int32Array): numbe
   const kk = Math.min(m, n);
   let info = 0;
   for (let k = 0; k < kk; k++) {
+    // i?amax: start from the first candidate and take only strictly larger ones. A NaN there
+    // stays the pivot (NaN never loses or wins a comparison), so NaN propagates as with LAPACK;
+    // starting from -1 instead picked a later exact 0 over a leading NaN and reported a
+    // "singular" matrix for [[NaN, 0], [0, 1]].
     let p = k,
-      best = -1;
-    for (let i = k; i < m; i++) {
+      best = cabs1(re[k * n + k]!, im[k * n + k]!);
+    for (let i = k + 1; i < m; i++) {
       const v = cabs1(re[i * n + k]!, im[i * n + k]!);
-      // NaN never wins a comparison; take it anyway if nothing else did, like izamax's first index.
       if (v > best) {
         best = v;
         p = i;
