@@ -42,7 +42,7 @@ const py = (lib, op, args) => ({ script: 'linalg.py', case: `${lib}-${op}`, args
 // JS peers: which (op, n) each runs (float64 only). Bounds keep one call under
 // a few seconds on the reference machine.
 const ML_MATRIX = new Set(['solve', 'cholesky', 'qr', 'eigh', 'svd', 'eig', 'inv', 'det']);
-const MATHJS = { solve: 512, inv: 512, det: 512, eigh: 128 };
+const MATHJS = { solve: 512, inv: 128, det: 512, eigh: 128 }; // inv at 512: ~9 s a call
 const JAX_JS = { solve: 512, cholesky: 512, eigh: 128, svd: 128, inv: 512, det: 512 };
 
 function row(op, n, dtype) {
@@ -76,7 +76,7 @@ export default {
   description:
     'rlx.linalg on the native device (LAPACKE over OpenBLAS) vs SciPy on the same OpenBLAS/LAPACK (check_finite=False, same drivers where SciPy lets one choose); ' +
     'goal: SciPy ÷ rlx ≥ 0.95 on every row. NumPy on solve/inv (gesv, the algorithm rlx uses). rlx-js = rlx on its pure-TS kernels (n = 128). ' +
-    'JS peers (float64): ml-matrix (Jama algorithms, n ≤ 512), mathjs (lusolve / inv / det up to 512, eigs on the symmetric matrix at 128), ' +
+    'JS peers (float64): ml-matrix (Jama algorithms, n ≤ 512), mathjs (lusolve / det up to 512, inv and eigs (symmetric) at 128), ' +
     '@jax-js/jax 0.1.25 on wasm (numpy.linalg solve / cholesky / inv / det up to 512, eigh (Jacobi) and svd (via eigh of AᵀA) at 128; it has no qr, no eig and no complex dtype, so those rows show it unavailable). ' +
     'Inputs are exact in float64 and identical on every side: pseudo-random (Park–Miller) matrices, not ramp(), whose low rank lets eigen/SVD solvers deflate early.',
   rows,
