@@ -9,7 +9,9 @@
 //
 // Cases: rlx-js:* (rlx pinned to its pure-TS 'js' backend, from dist/), ml-matrix:*,
 // tfjs-cpu:* / tfjs-wasm:* (@tensorflow/tfjs-core + backend; float32 only),
-// jax-js:* (@jax-js/jax on its wasm device; asynchronous API, so awaited per call).
+// jax-js:* (@jax-js/jax on its wasm device; asynchronous API, so awaited per call),
+// mathjs:*. Cases named `la-<op>` belong to benchmarks/suites/linalg.mjs (inputs:
+// benchmarks/lib/linalg-cases.mjs; float64 only outside rlx-js).
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -55,6 +57,11 @@ const f32 = (a) => Float32Array.from(a);
 // ---- rlx on the js backend ------------------------------------------------------
 async function rlxJs(kind, args) {
   const rlx = await import(pathToFileURL(resolve(here, '../../dist/index.js')).href);
+  if (kind.startsWith('la-')) {
+    const la = await import('../lib/linalg-cases.mjs');
+    const c = la.rlxLinalgCase(rlx, 'js', kind.slice(3), args);
+    return { fn: c.fn, result: c.result, versions: { rlx: JSON.parse(readFileSync(resolve(here, '../../package.json'), 'utf8')).version, backend: 'js' } };
+  }
   const inputs = await import('../lib/native-cases.mjs');
   const c = inputs.rlxCase(rlx, 'js', kind, args);
   return { fn: c.fn, result: (out) => out, versions: { rlx: JSON.parse(readFileSync(resolve(here, '../../package.json'), 'utf8')).version, backend: 'js' } };
@@ -64,12 +71,115 @@ async function rlxJs(kind, args) {
 async function mlMatrix(kind, args) {
   ensureInstalled('ml-matrix');
   const { Matrix } = await import('ml-matrix');
+  if (kind.startsWith('la-')) return mlMatrixLinalg(await import('ml-matrix'), kind.slice(3), args);
   if (kind !== 'matmul' || args.dtype !== 'float64') throw new Error(`ml-matrix: no case ${kind}/${args.dtype}`);
   const n = args.n;
   const rows = (r) => Array.from({ length: n }, (_, i) => r.subarray(i * n, (i + 1) * n));
   const a = new Matrix(rows(ramp(n * n, 1)));
   const b = new Matrix(rows(ramp(n * n, 3)));
   return { fn: () => a.mmul(b), result: (m) => Float64Array.from(m.to1DArray()), versions: { 'ml-matrix': version('ml-matrix') } };
+}
+
+// ---- linalg (benchmarks/suites/linalg.mjs) -------------------------------------------
+const laCases = () => import('../lib/linalg-cases.mjs');
+// The float64 input of a linalg row as an array of row arrays (plain JS, f64 only).
+async function laInput(op, args, rowsOf) {
+  const la = await laCases();
+  const { n, dtype, scale } = args;
+  if (dtype !== 'float64') throw new Error(`float64 only, got ${dtype}`);
+  const p = la.INPUT_OF[op] === 'hpd' ? la.hpd(n, dtype) : la.general(n, dtype, scale);
+  const rows = Array.from({ length: n }, (_, i) => rowsOf(p.re.subarray(i * n, (i + 1) * n)));
+  return { la, n, rows, b: la.rhs(n, dtype).re };
+}
+
+async function mlMatrixLinalg(ml, op, args) {
+  const { Matrix } = ml;
+  const { la, n, rows, b } = await laInput(op, args, (r) => Array.from(r));
+  const a = new Matrix(rows);
+  const f64 = (x) => Float64Array.from(x);
+  const cases = {
+    // solve() on a square matrix is LU with partial pivoting (Jama).
+    solve: () => [() => ml.solve(a, Matrix.columnVector(Array.from(b))), (x) => f64(x.to1DArray())],
+    cholesky: () => [() => new ml.CholeskyDecomposition(a).lowerTriangularMatrix, (l) => f64(l.to1DArray())],
+    // The constructor factors (Householder); the getters build Q and R, as qr() returns both.
+    qr: () => [() => {
+      const d = new ml.QrDecomposition(a);
+      d.orthogonalMatrix;
+      return d.upperTriangularMatrix;
+    }, (r) => la.normalizeR(f64(r.to1DArray()), n, false)],
+    // tred2 + tql2 (Jama), eigenvectors included.
+    eigh: () => [() => new ml.EigenvalueDecomposition(a, { assumeSymmetric: true }), (e) => f64(e.realEigenvalues)],
+    // Golub-Kahan (Jama), U and V included.
+    svd: () => [() => new ml.SingularValueDecomposition(a, { autoTranspose: false }), (d) => f64(d.diagonal)],
+    // orthes + hqr2 (Jama), eigenvectors included.
+    eig: () => [() => new ml.EigenvalueDecomposition(a), (e) => {
+      const re = e.realEigenvalues, im = e.imaginaryEigenvalues;
+      return f64(re.flatMap((r, i) => [r, im[i]]));
+    }],
+    inv: () => [() => ml.inverse(a), (x) => f64(x.to1DArray())],
+    det: () => [() => ml.determinant(a), (d) => f64([d])],
+  };
+  if (!cases[op]) throw new Error(`ml-matrix: no linalg case ${op}`);
+  const [fn, result] = cases[op]();
+  return { fn, result, versions: { 'ml-matrix': version('ml-matrix') } };
+}
+
+async function mathjsLinalg(kind, args) {
+  ensureInstalled('mathjs');
+  const math = await import('mathjs');
+  const op = kind.slice(3);
+  if (!kind.startsWith('la-')) throw new Error(`mathjs: no case ${kind}`);
+  const { n, rows, b } = await laInput(op, args, (r) => Array.from(r));
+  // Dense matrices built once, outside timing (each call would otherwise convert the arrays).
+  const a = math.matrix(rows, 'dense', 'number');
+  const bv = math.matrix(Array.from(b, (x) => [x]), 'dense', 'number');
+  const flatM = (m) => Float64Array.from(math.flatten(m.valueOf ? m.valueOf() : m));
+  const cases = {
+    solve: () => [() => math.lusolve(a, bv), flatM],
+    inv: () => [() => math.inv(a), flatM],
+    det: () => [() => math.det(a), (d) => Float64Array.from([d])],
+    // Real symmetric input: Jacobi rotations; eigenvectors included (the default).
+    eigh: () => [() => math.eigs(a), (e) => flatM(e.values)],
+  };
+  if (!cases[op]) throw new Error(`mathjs: no linalg case ${op}`);
+  void n;
+  const [fn, result] = cases[op]();
+  return { fn, result, versions: { mathjs: version('mathjs') } };
+}
+
+async function jaxJsLinalg(jax, op, args) {
+  const np = jax.numpy;
+  const { la, n, b } = await laInput(op, args, (r) => r);
+  const p = la.INPUT_OF[op] === 'hpd' ? la.hpd(n, 'float64') : la.general(n, 'float64', args.scale);
+  // jax-js 0.1.25 tests `data instanceof Float16Array` before Float64Array, and
+  // Node 20 has no Float16Array (ReferenceError on any float64 input). An empty
+  // class that nothing constructs makes that test false; these rows never use float16.
+  const shim = typeof globalThis.Float16Array === 'undefined';
+  if (shim) globalThis.Float16Array = class Float16Array {};
+  const a = np.array(p.re, { dtype: np.float64 }).reshape([n, n]);
+  const L = np.linalg;
+  // `.ref` keeps the input alive across calls; data() waits for the result and reads it.
+  const cases = {
+    solve: () => {
+      const bb = np.array(b, { dtype: np.float64 });
+      return async () => L.solve(a.ref, bb.ref).data();
+    },
+    cholesky: () => async () => L.cholesky(a.ref, { symmetrizeInput: false }).data(),
+    eigh: () => async () => {
+      const [w, v] = L.eigh(a.ref, { symmetrizeInput: false });
+      const [dw] = await Promise.all([w.data(), v.data()]);
+      return dw;
+    },
+    svd: () => async () => {
+      const [u, s, vh] = L.svd(a.ref, { fullMatrices: false });
+      const [, ds] = await Promise.all([u.data(), s.data(), vh.data()]);
+      return ds;
+    },
+    inv: () => async () => L.inv(a.ref).data(),
+    det: () => async () => L.det(a.ref).data(),
+  };
+  if (!cases[op]) throw new Error(`jax-js ${version('@jax-js/jax')} has no numpy.linalg.${op} (linalg: cholesky, det, eigh, inv, lstsq, slogdet, solve, svd; real only)`);
+  return { fn: cases[op](), async: true, result: (d) => Float64Array.from(d), versions: { 'jax-js': version('@jax-js/jax'), device: 'wasm', ...(shim ? { note: 'Float16Array stubbed (Node 20)' } : {}) } };
 }
 
 // ---- tfjs -------------------------------------------------------------------------
@@ -124,6 +234,7 @@ async function jaxJs(kind, args) {
   const devs = await jax.init('wasm');
   if (!devs.includes('wasm')) throw new Error(`jax-js: wasm device did not initialize (got ${devs})`);
   jax.defaultDevice('wasm');
+  if (kind.startsWith('la-')) return jaxJsLinalg(jax, kind.slice(3), args);
   const np = jax.numpy;
   const dt = (d) => (d === 'float32' ? np.float32 : np.float64);
   const arr = (x, shape, d) => np.array(d === 'float32' ? f32(x) : x, { dtype: dt(d) }).reshape(shape);
@@ -157,6 +268,7 @@ try {
     : lib === 'tfjs-cpu' ? await tfjs('cpu', kind, req.args)
     : lib === 'tfjs-wasm' ? await tfjs('wasm', kind, req.args)
     : lib === 'jax-js' ? await jaxJs(kind, req.args)
+    : lib === 'mathjs' ? await mathjsLinalg(kind, req.args)
     : undefined;
   if (!made) throw new Error(`unknown JS peer ${lib}`);
 } catch (e) {

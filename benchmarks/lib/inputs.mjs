@@ -41,3 +41,25 @@ export function compareChecksums(a, b, rtol = 1e-9) {
   if (Math.abs(a.sum - b.sum) > tol || Math.abs(a.sumAbs - b.sumAbs) > tol) return `sum ${a.sum} vs ${b.sum}`;
   return 'ok';
 }
+
+/**
+ * Pseudo-random integers in [-2048, 2048) that the Python peers reproduce bit for
+ * bit (benchmarks/peers/_bench.py: lcg_ints): the Park–Miller sequence
+ * x ← 16807·x mod (2³¹ − 1) from x = seed, each output reduced to its low 12 bits
+ * minus 2048. Every step is exact in float64 (16807·x < 2⁴⁶).
+ *
+ * For matrices: `ramp()` matrices are nearly rank-deficient (a 128×128 ramp
+ * matrix has rank 18), which lets eigen/singular value solvers deflate early
+ * and finish much faster than on a general matrix; these do not. Divided by
+ * a power of two they are exact, so products of them (a Gram matrix) are too.
+ */
+export function lcgInts(n, seed = 1) {
+  const a = new Float64Array(n);
+  const m = 2147483647;
+  let x = seed;
+  for (let i = 0; i < n; i++) {
+    x = (16807 * x) % m;
+    a[i] = (x % 4096) - 2048;
+  }
+  return a;
+}

@@ -40,6 +40,8 @@ try {
   spec.after?.();
 }
 const info = spec.info ? spec.info() : undefined;
+// Optional spec.result(last output): what is checksummed, computed after timing.
+if (spec.result) out = spec.result(out);
 const isArr = ArrayBuffer.isView(out) && !(out instanceof DataView);
 const mem = process.memoryUsage();
 process.stdout.write(

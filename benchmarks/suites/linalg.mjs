@@ -1,0 +1,88 @@
+// Linalg suite: rlx.linalg factorizations and solves on the native device
+// (LAPACKE over OpenBLAS) side by side with SciPy on the same OpenBLAS/LAPACK,
+// NumPy where its routine differs from SciPy's, rlx on its pure-TS js kernels
+// (peer `rlx-js`, n = 128 only) and JS peers from npm (benchmarks/js-peers/):
+// ml-matrix, mathjs, @jax-js/jax (wasm). Inputs: benchmarks/lib/linalg-cases.mjs
+// (bit-identical matrices on every side). Ratios are peer ÷ rlx: > 1 means rlx is faster.
+
+import { rlxLinalgCase } from '../lib/linalg-cases.mjs';
+
+const SIZES = [128, 512, 1024];
+const DTYPES = ['float64', 'complex128'];
+const OPS = ['solve', 'cholesky', 'qr', 'eigh', 'svd', 'eig', 'inv', 'det'];
+
+// Power of two near sqrt(12e/n) (complex: sqrt(6e/n)) that keeps det(A) of the
+// general matrix finite (|det| ~ 1 at the exact value); harmless for the other ops.
+const scaleOf = (n, dtype) => 2 ** Math.round(Math.log2(Math.sqrt((dtype === 'float64' ? 12 : 6) * Math.E / n)));
+
+const timingOf = (n) =>
+  n <= 128 ? { warmup: 5, reps: 15, inner: 2, runs: 2 }
+  : n <= 512 ? { warmup: 2, reps: 7, inner: 1, runs: 2 }
+  : { warmup: 1, reps: 3, inner: 1, runs: 2 };
+
+// What each row times (rlx side; the SciPy/NumPy/JS calls are the same math).
+const WHAT = {
+  solve: 'x = solve(A, b), b a vector; SciPy solve (getrf + getrs + gecon condition check), NumPy solve (gesv); rlx getrf + 2 trsm',
+  cholesky: 'L = cholesky(H), lower, other triangle zeroed; SciPy cholesky(lower=True) (potrf; cho_factor would skip the zeroing)',
+  qr: 'q, r = qr(A), reduced; SciPy qr(mode="economic") (geqrf + orgqr); rlx gelqf + orglq on the transposed layout',
+  eigh: 'eigenvalues + eigenvectors of H; SciPy eigh(driver="evd") (syevd/heevd, the driver rlx uses; SciPy\'s default is evr)',
+  svd: 'u, s, vh = svd(A), reduced; SciPy svd(lapack_driver="gesdd")',
+  eig: 'eigenvalues + right eigenvectors of A (geev); SciPy eig(left=False)',
+  inv: 'inv(A); rlx solves against I (getrf + 2 trsm, like NumPy\'s gesv); SciPy inv is getrf + getri',
+  det: 'det(A) (getrf, product of the diagonal, pivot sign); SciPy det',
+};
+const CHECKED = {
+  solve: 'x', cholesky: 'L', qr: 'R with rows scaled by the conjugate phase of their diagonal', eigh: 'eigenvalues',
+  svd: 'singular values', eig: 'eigenvalues (order-free sums)', inv: 'A⁻¹', det: 'det',
+};
+
+const js = (lib, op, args) => ({ script: 'peer.mjs', case: `${lib}:la-${op}`, args });
+const py = (lib, op, args) => ({ script: 'linalg.py', case: `${lib}-${op}`, args });
+
+// JS peers: which (op, n) each runs (float64 only). Bounds keep one call under
+// a few seconds on the reference machine.
+const ML_MATRIX = new Set(['solve', 'cholesky', 'qr', 'eigh', 'svd', 'eig', 'inv', 'det']);
+const MATHJS = { solve: 512, inv: 128, det: 512, eigh: 128 }; // inv at 512: ~9 s a call
+const JAX_JS = { solve: 512, cholesky: 512, eigh: 128, svd: 128, inv: 512, det: 512 };
+
+function row(op, n, dtype) {
+  const args = { n, dtype, scale: scaleOf(n, dtype) };
+  const peers = { scipy: py('scipy', op, args) };
+  if (op === 'solve' || op === 'inv') peers.numpy = py('numpy', op, args);
+  if (n <= 128) peers['rlx-js'] = js('rlx-js', op, args);
+  if (dtype === 'float64') {
+    if (ML_MATRIX.has(op) && n <= 512) peers['ml-matrix'] = js('ml-matrix', op, args);
+    if (MATHJS[op] && n <= MATHJS[op]) peers.mathjs = js('mathjs', op, args);
+    if (n <= (JAX_JS[op] ?? 128)) peers['jax-js'] = js('jax-js', op, args); // qr / eig: records that jax-js lacks them
+  }
+  const input = ['cholesky', 'eigh'].includes(op) ? 'H = B Bᴴ + n·I' : `A (scale ${args.scale})`;
+  return {
+    id: `${op}-${dtype}-${n}`,
+    description: `${WHAT[op]}. ${n}×${n} ${dtype}, ${input}, realized input; every output part realized; checksum: ${CHECKED[op]}`,
+    timing: timingOf(n),
+    rlx: (rlx) => {
+      const c = rlxLinalgCase(rlx, 'native', op, args);
+      return { fn: c.fn, result: c.result, info: () => ({ threads: rlx.numThreads() }) };
+    },
+    peers,
+  };
+}
+
+const rows = [];
+for (const op of OPS) for (const dtype of DTYPES) for (const n of SIZES) rows.push(row(op, n, dtype));
+
+export default {
+  name: 'linalg',
+  description:
+    'rlx.linalg on the native device (LAPACKE over OpenBLAS) vs SciPy on the same OpenBLAS/LAPACK (check_finite=False, same drivers where SciPy lets one choose); ' +
+    'goal: SciPy ÷ rlx ≥ 0.95 on every row. NumPy on solve/inv (gesv, the algorithm rlx uses). rlx-js = rlx on its pure-TS kernels (n = 128). ' +
+    'JS peers (float64): ml-matrix (Jama algorithms, n ≤ 512), mathjs (lusolve / det up to 512, inv and eigs (symmetric) at 128), ' +
+    '@jax-js/jax 0.1.25 on wasm (numpy.linalg solve / cholesky / inv / det up to 512, eigh (Jacobi) and svd (via eigh of AᵀA) at 128; it has no qr, no eig and no complex dtype, so those rows show it unavailable). ' +
+    'Inputs are exact in float64 and identical on every side: pseudo-random (Park–Miller) matrices, not ramp(), whose low rank lets eigen/SVD solvers deflate early.',
+  rows,
+  derived: [
+    // Same side: complex128 vs float64 cost (≈ 4× the flops) and the n = 512 → 1024 growth (≈ 8× for O(n³)).
+    ...OPS.map((op) => ({ id: `${op} c128 ÷ f64 (512)`, num: `${op}-complex128-512`, den: `${op}-float64-512`, goal: '≈ 4 (flops)' })),
+    ...OPS.map((op) => ({ id: `${op} 1024 ÷ 512 (f64)`, num: `${op}-float64-1024`, den: `${op}-float64-512`, goal: '≈ 8 (O(n³))' })),
+  ],
+};
