@@ -61,6 +61,70 @@ class Growable {
   }
 }
 
+/**
+ * Symmetric pruning (Eisenstat & Liu 1992, as in KLU): if the new pivot row
+ * ipiv (step k) lies in L(:, J) and U(J, k) ≠ 0, every row r pivoted after k
+ * with L(r, J) ≠ 0 is also in L(:, k) — so for reachability the edges J → r
+ * are implied by J → ipiv → r. Partition L(:, J) into rows already pivoted
+ * (searched) and the rest (numeric use only) and shorten the DFS range. Each
+ * column is pruned at most once. U(:, k) rows are pivot steps; L rows original.
+ */
+function prune(
+  ipiv: number,
+  u0: number,
+  u1: number,
+  Ui: Int32Array,
+  Li: Int32Array,
+  Lx: Float64Array,
+  Lp: Int32Array,
+  Lend: Int32Array,
+  pinv: Int32Array,
+  pruned: Uint8Array,
+  complex: boolean,
+): void {
+  for (let p = u0; p < u1; p++) {
+    const J = Ui[p];
+    if (pruned[J]) continue;
+    const a = Lp[J] + 1,
+      b = Lp[J + 1];
+    let found = false;
+    for (let t = a; t < b; t++)
+      if (Li[t] === ipiv) {
+        found = true;
+        break;
+      }
+    if (!found) continue;
+    // Two-pointer partition (the diagonal at Lp[J] stays first).
+    let head = a,
+      tail = b - 1;
+    while (head <= tail) {
+      if (pinv[Li[head]] >= 0) head++;
+      else if (pinv[Li[tail]] < 0) tail--;
+      else {
+        const ti = Li[head];
+        Li[head] = Li[tail];
+        Li[tail] = ti;
+        if (complex) {
+          let v = Lx[2 * head];
+          Lx[2 * head] = Lx[2 * tail];
+          Lx[2 * tail] = v;
+          v = Lx[2 * head + 1];
+          Lx[2 * head + 1] = Lx[2 * tail + 1];
+          Lx[2 * tail + 1] = v;
+        } else {
+          const v = Lx[head];
+          Lx[head] = Lx[tail];
+          Lx[tail] = v;
+        }
+        head++;
+        tail--;
+      }
+    }
+    Lend[J] = head;
+    pruned[J] = 1;
+  }
+}
+
 export function luFactor(A: CscMatrix, q: Int32Array, tol: number, op = 'splu'): LuFactors {
   const { n, complex, colptr: Ap, rowind: Ai, values: Ax } = A;
   const vw = complex ? 2 : 1;
@@ -70,6 +134,8 @@ export function luFactor(A: CscMatrix, q: Int32Array, tol: number, op = 'splu'):
   const Lp = new Int32Array(n + 1);
   const Up = new Int32Array(n + 1);
   const pinv = new Int32Array(n).fill(-1);
+  const Lend = new Int32Array(n); // end of the part of L(:, J) the DFS searches (pruning)
+  const pruned = new Uint8Array(n);
   const x = new Float64Array(n * vw);
   const w = reachWork(n);
   let lnz = 0,
@@ -88,7 +154,7 @@ export function luFactor(A: CscMatrix, q: Int32Array, tol: number, op = 'splu'):
     Up[k] = unz;
 
     // Symbolic: pattern of x = L⁻¹ A(:, col) in topological order.
-    const top = reach(n, Ap, Ai, col, Lp, Li, pinv, w, k);
+    const top = reach(n, Ap, Ai, col, Lp, Lend, Li, pinv, w, k);
     const xi = w.xi;
 
     // Numeric: scatter A(:, col) (x is all-zero outside the previous reach,
@@ -203,6 +269,9 @@ export function luFactor(A: CscMatrix, q: Int32Array, tol: number, op = 'splu'):
         x[2 * i + 1] = 0;
       }
     }
+    Lp[k + 1] = lnz;
+    Lend[k] = lnz;
+    prune(ipiv, Up[k], unz - 1, Ui, Li, Lx, Lp, Lend, pinv, pruned, complex);
   }
   Lp[n] = lnz;
   Up[n] = unz;

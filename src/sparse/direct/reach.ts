@@ -11,6 +11,11 @@
 // During the LU, L's columns hold ORIGINAL row indices and only the columns of
 // already pivoted rows exist: row j has out-edges iff pinv[j] ≥ 0 (it was the
 // pivot of column pinv[j]); unpivoted rows are leaves.
+//
+// Only L(Lp[J] .. Lend[J]) of each column is searched: lu-factor.ts applies
+// Eisenstat & Liu's symmetric pruning, moving to the tail the entries whose
+// reachability is already implied through a later pivot. The reach set is
+// unchanged (so is the topological validity of the order); the search is shorter.
 
 export interface ReachWork {
   /** output: xi[top..n-1] is the reach in topological order */
@@ -28,8 +33,8 @@ export function reachWork(n: number): ReachWork {
 }
 
 /**
- * Reach of column `col` of B (CSC Bp/Bi) in the graph of L (Lp/Li, columns
- * indexed by pivot step). Returns top; the reach is w.xi[top..n-1]. `stamp`
+ * Reach of column `col` of B (CSC Bp/Bi) in the graph of L (Lp/Lend/Li,
+ * columns indexed by pivot step). Returns top; the reach is w.xi[top..n-1]. `stamp`
  * must differ from every stamp used before on this workspace.
  */
 export function reach(
@@ -38,6 +43,7 @@ export function reach(
   Bi: Int32Array,
   col: number,
   Lp: Int32Array,
+  Lend: Int32Array,
   Li: Int32Array,
   pinv: Int32Array,
   w: ReachWork,
@@ -57,7 +63,7 @@ export function reach(
     while (head >= 0) {
       const j = stack[head];
       const J = pinv[j];
-      const end = J < 0 ? 0 : Lp[J + 1];
+      const end = J < 0 ? 0 : Lend[J];
       let p = pos[head];
       let descended = false;
       for (; p < end; p++) {
