@@ -252,10 +252,14 @@ export function luFactor(A: CscMatrix, q: Int32Array, tol: number, op = 'splu'):
       Ux[2 * unz++ + 1] = pm;
       Lx[2 * lnz] = 1;
       Lx[2 * lnz++ + 1] = 0;
-      // 1/pivot once; then each L entry is one complex multiply.
-      const den = pr * pr + pm * pm;
-      const ir = pr / den,
-        im = -pm / den;
+      // 1/pivot once (scaled so |pivot|² cannot over/underflow); then each L
+      // entry is one complex multiply.
+      const sc = Math.max(Math.abs(pr), Math.abs(pm));
+      const sr = pr / sc,
+        sm = pm / sc;
+      const den = (sr * sr + sm * sm) * sc;
+      const ir = sr / den,
+        im = -sm / den;
       for (let t = top; t < n; t++) {
         const i = xi[t];
         if (pinv[i] < 0) {

@@ -267,3 +267,21 @@ describe('right-hand sides and API', () => {
     expect(Array.from(one.solve(Float64Array.from([2, 0]), { trans: 'H' }), (v) => v + 0)).toEqual([0, 1]);
   });
 });
+
+describe('scaling', () => {
+  it('complex pivots near the overflow / underflow limits', () => {
+    for (const s of [1e-160, 1e160]) {
+      // (s·A) x = s·b has the x of A x = b; the dense reference runs unscaled
+      // (its own |pivot|² would over/underflow).
+      const a = zeros(3);
+      a.re.set([2, 1, 0, 1, 3, 1, 0, 1, 4]);
+      a.im.set([1, 0, 0, 0, -1, 0, 0, 0, 2]);
+      const as = { n: 3, re: a.re.map((v) => v * s), im: a.im.map((v) => v * s) };
+      const lu = jsSplu(toArrays(as, 'complex128', 'csr'));
+      const b = Float64Array.from([1, 0, 2, 1, 0, -1]);
+      const x = lu.solve(b.map((v) => v * s));
+      expect(x.every(Number.isFinite)).toBe(true);
+      expect(relDiff(x, denseSolve(a, b, 1, true).x)).toBeLessThan(1e-13);
+    }
+  });
+});
