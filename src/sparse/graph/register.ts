@@ -1,7 +1,35 @@
-// Registers the sparse IR ops and their js kernels (the native backend adds its own).
+// Registers the sparse IR ops, their js kernels and the js direct solver (the
+// native backend adds its own kernels and UMFPACK/CHOLMOD).
 
 import './ops.js';
 import { provideLinalgKernels } from '../../compiler/linalg-registry.js';
 import { jsSparseGraphKernels } from './js-kernels.js';
+import { provideDirectSolver } from './direct.js';
+import { jsCholesky, jsSplu } from '../direct/index.js';
 
 provideLinalgKernels('js', jsSparseGraphKernels, 'sparse');
+
+const TRANS = ['N', 'T', 'H'] as const;
+
+provideDirectSolver('js', (dtype, a, b, _k, out, o) => {
+  const arrays = { shape: [a.rows, a.cols] as [number, number], dtype, indptr: a.indptr, indices: a.indices, data: a.data, format: 'csr' as const };
+  if (o.method !== 'cholesky') {
+    const f = jsSplu(arrays);
+    try {
+      out.set(f.solve(b, { trans: TRANS[o.trans] }));
+    } finally {
+      f.dispose();
+    }
+    return;
+  }
+  // Hermitian A: Aᴴ = A, and Aᵀ = conj(A), so Aᵀ x = b is x = conj(A⁻¹ conj(b)).
+  const f = jsCholesky(arrays);
+  const flip = o.trans === 1 && (dtype === 'complex64' || dtype === 'complex128');
+  const conjugated = (v: ArrayLike<number>) => Float64Array.from(v, (x, i) => (i % 2 ? -x : x));
+  try {
+    const x = f.solve(flip ? conjugated(b) : b);
+    out.set(flip ? conjugated(x) : x);
+  } finally {
+    f.dispose();
+  }
+});
