@@ -16,8 +16,8 @@
 // the simplicial symbolic factor is switched to LL before factorizing so that
 // a matrix that is not positive definite is detected instead of being given an
 // LDLᵀ with negative D). Not positive definite: notPosDef = true and index =
-// L->minor, the column where the factorization stopped; directSolve then
-// throws. log det = 2 Σ log L_jj (sign +1). The input arrays are not kept:
+// the column of A where the factorization stopped (L->minor is a position in
+// the fill-reducing order; index = Perm[minor]); directSolve then throws. log det = 2 Σ log L_jj (sign +1). The input arrays are not kept:
 // once factored the handle holds only L.
 #include <cmath>
 #include <memory>
@@ -109,7 +109,9 @@ class CholHandle final : public DirectHandle {
     const int ok = cholmod_factorize(&A, L, &common);
     if (common.status == CHOLMOD_NOT_POSDEF) {
       not_posdef = true;
-      return static_cast<int>(L->minor);
+      // L->minor counts columns of the permuted matrix; report A's column.
+      const size_t k = L->minor;
+      return k < static_cast<size_t>(n) && L->Perm ? static_cast<const int*>(L->Perm)[k] : static_cast<int>(k);
     }
     if (!ok || common.status < 0) fail("factorization");
     return -1;

@@ -9,9 +9,10 @@
 //   Aᵀ x = b (trans 1): klu_solve
 //   Aᴴ x = b (trans 2): klu_z_solve on conj(b), result conjugated  (conj(B) x = b)
 // Right-hand sides are transposed into one column-major block and solved in
-// one call. halt_if_singular is off: a singular matrix gives singular = true
-// and index = KLU's singular_col (a column of B, i.e. a row of A); directSolve
-// then throws until a refactor with nonsingular values succeeds.
+// one call. A singular matrix (KLU_SINGULAR; KLU halts at the first zero
+// pivot) gives singular = true and index = KLU's singular_col (a column of B,
+// i.e. a row of A); directSolve then throws until a refactor with nonsingular
+// values succeeds.
 //
 // kluRefactor takes new values in the order of the original data array (same
 // indptr/indices; duplicates are summed again through the canonical map) and
@@ -74,8 +75,9 @@ class KluHandle final : public DirectHandle {
   }
 
   void analyze() {
+    // halt_if_singular stays TRUE (the default): with FALSE, KLU 1.3.9 reports
+    // status OK and singular_col = n for an exactly singular matrix.
     klu_defaults(&common);
-    common.halt_if_singular = 0;
     if (n == 0) return;
     symbolic = klu_analyze(n, c.p.data(), c.i.data(), &common);
     if (!symbolic) fail("analysis");
