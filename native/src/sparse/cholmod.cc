@@ -66,6 +66,10 @@ class CholHandle final : public DirectHandle {
     cholmod_finish(&common);
     started = false;
   }
+  std::string method() const override {
+    if (!L) return "";
+    return std::string(L->is_super ? "supernodal " : "simplicial ") + (L->is_ll ? "LL'" : "LDL'");
+  }
   int64_t bytes() const override { return started ? static_cast<int64_t>(common.memory_inuse) : 0; }
 
   [[noreturn]] void fail(const char* what) const {

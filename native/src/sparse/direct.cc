@@ -133,6 +133,7 @@ RLX_REGISTER(sparse_direct) {
     o.Set("n", h->n);
     o.Set("disposed", h->disposed);
     o.Set("bytes", static_cast<double>(h->disposed ? 0 : h->bytes()));
+    o.Set("method", h->disposed ? std::string() : h->method());
     return o;
   });
 }

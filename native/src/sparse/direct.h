@@ -14,7 +14,7 @@
 //   directSolve(h, b, x, nrhs, trans)   x[n, nrhs] = op(A)⁻¹ b[n, nrhs] (row-major,
 //        Float64Array, complex interleaved; trans 0: A, 1: Aᵀ, 2: Aᴴ); returns x
 //   directLogDet(h) -> [signRe, signIm, logAbsDet]
-//   directDispose(h), directInfo(h) -> { kind, dtype, n, disposed, bytes }
+//   directDispose(h), directInfo(h) -> { kind, dtype, n, disposed, bytes, method }
 #pragma once
 
 #include <napi.h>
@@ -38,6 +38,8 @@ class DirectHandle {
   virtual void solve(const double* b, double* x, int64_t nrhs, int trans) = 0;
   /** {signRe, signIm, log|det|}. */
   virtual void logdet(double out[3]) { throw std::runtime_error(std::string(kind()) + " does not compute determinants"); }
+  /** How it factored (e.g. CHOLMOD's "supernodal LL'"), for directInfo. */
+  virtual std::string method() const { return ""; }
   /** Bytes the factorization holds now (for V8's external memory accounting). */
   virtual int64_t bytes() const = 0;
 

@@ -107,7 +107,7 @@ export interface SparseNativeAddon {
   /** [signRe, signIm, log|det|]. */
   directLogDet(handle: DirectHandle): [number, number, number];
   directDispose(handle: DirectHandle): void;
-  directInfo(handle: DirectHandle): { kind: string; dtype: SparseAddonDType; n: number; disposed: boolean; bytes: number };
+  directInfo(handle: DirectHandle): { kind: string; dtype: SparseAddonDType; n: number; disposed: boolean; bytes: number; method: string };
 }
 
 /** The addon's exports. Other features (the kernel interpreter) add their own entries. */

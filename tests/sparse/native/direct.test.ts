@@ -140,8 +140,13 @@ describeNative('SuiteSparse direct solvers', () => {
       }
     }
     // CHOLMOD: simplicial (small) and supernodal (larger) factors
-    for (const m of [6, 30]) {
+    const methods = new Set<string>();
+    for (const m of [6, 100]) {
       const a = poisson2d(m);
+      const native = nativeAddon()!;
+      const h = native.cholmodFactor('float64', m * m, m * m, a.indptr, a.indices, a.data, true).handle;
+      methods.add(native.directInfo(h).method);
+      native.directDispose(h);
       const f = cholmodFactor(a);
       const u = umfpackFactor(a);
       const ld = f.logDet();
@@ -149,6 +154,7 @@ describeNative('SuiteSparse direct solvers', () => {
       expect(ld.logabsdet).toBeCloseTo(u.logDet().logabsdet, 8);
       if (m === 6) expect(ld.logabsdet).toBeCloseTo(denseLogDet(toDense(a), 36).logabsdet, 10);
     }
+    expect([...methods].sort()).toEqual(["simplicial LL'", "supernodal LL'"]);
   });
 
   it('CHOLMOD factors a complex Hermitian positive definite matrix (solve and log-det)', () => {
@@ -209,8 +215,8 @@ describeNative('SuiteSparse direct solvers', () => {
     expect(err).toBeInstanceOf(NotPositiveDefiniteError);
     expect((err as NotPositiveDefiniteError).index).toBe(5);
     expect((err as NotPositiveDefiniteError).op).toBe('cholmodFactor');
-    // a large indefinite matrix (supernodal path): Poisson shifted by -4.5 I
-    const p = poisson2d(40);
+    // a large indefinite matrix (supernodal path from n = 10^4 on): Poisson shifted by -4.5 I
+    const p = poisson2d(100);
     for (let i = 0; i < p.shape[0]; i++) for (let q = p.indptr[i]!; q < p.indptr[i + 1]!; q++) if (p.indices[q] === i) p.data[q] = p.data[q]! - 4.5;
     expect(() => cholmodFactor(p)).toThrow(NotPositiveDefiniteError);
     try {
