@@ -22,7 +22,11 @@
 // SuiteSparse memory at once; a factor that is never disposed is freed when it
 // is garbage collected (the handle is a N-API External with a finalizer, and
 // its size is reported to V8 as external memory, so no FinalizationRegistry is
-// needed); any method after dispose() throws a ValueError.
+// needed); any method after dispose() throws a ValueError. Node runs N-API
+// finalizers from the event loop after a GC, so a synchronous loop that never
+// yields keeps every factor it forgot until it returns: dispose() in loops.
+// Column indices of the factored matrix are always checked (O(nnz), far below
+// the factorization's cost); rows are sorted and duplicates summed natively.
 //
 // Errors: a singular matrix -> SingularMatrixError (index: the row of A of the
 // first zero pivot, UMFPACK/KLU), not positive definite ->
@@ -59,10 +63,13 @@ function typeName(v: unknown): string {
 }
 
 /**
- * Checks the compressed arrays' shape, dtype, array types and lengths and
- * indptr (O(rows)); with `checkIndices` also every index (O(nnz)). Returns nnz.
+ * Checks the compressed arrays' shape, dtype, array types and lengths, indptr's
+ * ends (indptr[0] = 0, indptr[rows] = indices.length) in O(1); with `full` also
+ * that indptr is non-decreasing and every index is in range (O(rows + nnz)).
+ * The products pass full = false: the addon checks indptr in O(rows) on every
+ * call, and the indices unless `validated`. Returns nnz.
  */
-export function checkCompressed(op: string, a: CompressedArrays, checkIndices = false): number {
+export function checkCompressed(op: string, a: CompressedArrays, full = false): number {
   if (typeof a !== 'object' || a === null) throw new ValueError(`${op}: the matrix must be CompressedArrays, got ${typeName(a)}`);
   const { shape, dtype, indptr, indices, data } = a;
   if (!Array.isArray(shape) || shape.length !== 2 || !shape.every((d) => Number.isInteger(d) && d >= 0 && d <= MAX_I32)) {
@@ -77,13 +84,13 @@ export function checkCompressed(op: string, a: CompressedArrays, checkIndices = 
   if (!(data instanceof Storage)) throw new DTypeError(`${op}: data must be a ${Storage.name} for dtype ${dtype}, got ${typeName(data)}`);
   if (indptr.length !== rows + 1) throw new ShapeError(`${op}: indptr must have length rows + 1 = ${rows + 1}, got ${indptr.length}`);
   if (indptr[0] !== 0) throw new ValueError(`${op}: indptr[0] must be 0, got ${indptr[0]}`);
-  for (let r = 0; r < rows; r++) {
-    if (indptr[r + 1]! < indptr[r]!) throw new ValueError(`${op}: indptr must be non-decreasing: indptr[${r + 1}] = ${indptr[r + 1]} < indptr[${r}] = ${indptr[r]}`);
-  }
   const nnz = indptr[rows]!;
   if (indices.length !== nnz) throw new ShapeError(`${op}: indices must have length nnz = indptr[rows] = ${nnz}, got ${indices.length}`);
   if (data.length !== nnz * perOf(dtype)) throw new ShapeError(`${op}: data must have length ${nnz * perOf(dtype)} (nnz${isComplex(dtype) ? ' · 2' : ''}), got ${data.length}`);
-  if (checkIndices) {
+  if (full) {
+    for (let r = 0; r < rows; r++) {
+      if (indptr[r + 1]! < indptr[r]!) throw new ValueError(`${op}: indptr must be non-decreasing: indptr[${r + 1}] = ${indptr[r + 1]} < indptr[${r}] = ${indptr[r]}`);
+    }
     for (let k = 0; k < nnz; k++) {
       const j = indices[k]!;
       if (j < 0 || j >= cols) throw new ValueError(`${op}: indices[${k}] = ${j} is outside [0, cols = ${cols})`);

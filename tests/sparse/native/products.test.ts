@@ -156,8 +156,8 @@ describeNative('native CSR products', () => {
     badIdx.indices[0] = -1;
     expect(() => spmvH(badIdx, new Float64Array(4))).toThrow(/indices\[0\] = -1/);
     const badPtr = { ...good, indptr: good.indptr.slice() };
-    badPtr.indptr[2] = badPtr.indptr[1]! - 1;
-    if (badPtr.indptr[1]! > 0) expect(() => spmv(badPtr, x)).toThrow(/non-decreasing/);
+    badPtr.indptr[1] = badPtr.indptr[2]! + 1;
+    expect(() => spmv(badPtr, x)).toThrow(/non-decreasing/);
     badPtr.indptr[4] = 1000;
     expect(() => spmv(badPtr, x)).toThrow();
     expect(() => spmv({ ...good, data: new Float64Array(1) }, x)).toThrow(/data must have length/);
