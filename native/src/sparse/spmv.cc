@@ -303,10 +303,11 @@ void run_spmvh(const Products& p) {
   thread_local std::vector<std::vector<double>> scratch;
   std::vector<std::vector<double>>& acc = scratch;
   acc.resize(static_cast<size_t>(parts));
+  for (auto& v : acc) v.resize(static_cast<size_t>(a.cols * per));  // allocate here: nothing may throw on the pool
   const T* x = static_cast<const T*>(p.x.data);
   T* y = static_cast<T*>(p.y.data);
   for_row_parts(b, [&](int64_t t, int64_t r0, int64_t r1) {
-    acc[t].assign(static_cast<size_t>(a.cols * per), 0.0);
+    std::fill(acc[t].begin(), acc[t].end(), 0.0);  // cleared by the thread that fills it (first touch)
     spmvh_scatter<T, C>(a, x, r0, r1, acc[t].data());
   });
   const int64_t cparts = parts_for(a.cols * parts, a.cols);
