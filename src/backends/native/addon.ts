@@ -78,8 +78,43 @@ export interface BlasInfo {
   fftw3: boolean;
 }
 
+/** An opaque SuiteSparse factorization handle (a JS External; freed by directDispose or when collected). */
+export type DirectHandle = object & { readonly __rlxDirectHandle?: never };
+/** Sparse dtype names as the addon takes them. */
+export type SparseAddonDType = 'float32' | 'float64' | 'complex64' | 'complex128';
+type Vals = Float32Array | Float64Array;
+
+/**
+ * The sparse kernels (native/src/sparse). A CSR matrix is passed as
+ * (dtype, rows, cols, indptr, indices, data); `validated` skips the O(nnz)
+ * column-index check for matrices checked when they were built. Products
+ * write their output in place and return it; factors return a handle and a
+ * status the TS side turns into typed errors (src/backends/native/sparse.ts).
+ */
+export interface SparseNativeAddon {
+  sparseSpmv(dtype: SparseAddonDType, rows: number, cols: number, indptr: Int32Array, indices: Int32Array, data: Vals, validated: boolean,
+    x: Vals, y: Vals, alphaRe: number, alphaIm: number, betaRe: number, betaIm: number): Vals;
+  sparseSpmm(dtype: SparseAddonDType, rows: number, cols: number, indptr: Int32Array, indices: Int32Array, data: Vals, validated: boolean,
+    X: Vals, k: number, Y: Vals, alphaRe: number, alphaIm: number, betaRe: number, betaIm: number): Vals;
+  sparseSpmvH(dtype: SparseAddonDType, rows: number, cols: number, indptr: Int32Array, indices: Int32Array, data: Vals, validated: boolean,
+    x: Vals, y: Vals, alphaRe: number, alphaIm: number, betaRe: number, betaIm: number): Vals;
+  umfpackFactor(dtype: SparseAddonDType, rows: number, cols: number, indptr: Int32Array, indices: Int32Array, data: Vals):
+    { handle: DirectHandle; singular: boolean; index: number };
+  kluFactor(dtype: SparseAddonDType, rows: number, cols: number, indptr: Int32Array, indices: Int32Array, data: Vals):
+    { handle: DirectHandle; singular: boolean; index: number };
+  kluRefactor(handle: DirectHandle, data: Vals): { singular: boolean; index: number };
+  cholmodFactor(dtype: SparseAddonDType, rows: number, cols: number, indptr: Int32Array, indices: Int32Array, data: Vals, lower: boolean):
+    { handle: DirectHandle; notPosDef: boolean; index: number };
+  /** x[n, nrhs] = op(A)⁻¹ b (row-major, Float64Array, complex interleaved); trans 0: A, 1: Aᵀ, 2: Aᴴ. */
+  directSolve(handle: DirectHandle, b: Float64Array, x: Float64Array, nrhs: number, trans: 0 | 1 | 2): Float64Array;
+  /** [signRe, signIm, log|det|]. */
+  directLogDet(handle: DirectHandle): [number, number, number];
+  directDispose(handle: DirectHandle): void;
+  directInfo(handle: DirectHandle): { kind: string; dtype: SparseAddonDType; n: number; disposed: boolean; bytes: number; method: string };
+}
+
 /** The addon's exports. Other features (the kernel interpreter) add their own entries. */
-export interface NativeAddon {
+export interface NativeAddon extends SparseNativeAddon {
   version(): string;
   blasInfo(): BlasInfo;
   /** Sets OpenBLAS's thread count (1..1024); returns the count now in effect. */

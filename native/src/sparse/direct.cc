@@ -1,0 +1,139 @@
+// Handle registry and the generic direct-solver entry points (see direct.h).
+#include "sparse/direct.h"
+
+#include <cmath>
+#include <mutex>
+#include <unordered_set>
+
+#include "args.h"
+#include "errors.h"
+#include "register.h"
+
+namespace rlx::sparse {
+namespace {
+
+std::mutex g_mu;
+std::unordered_set<DirectHandle*>& live() {
+  static auto* s = new std::unordered_set<DirectHandle*>();  // never destroyed (finalizers may run at exit)
+  return *s;
+}
+
+}  // namespace
+
+void report_bytes(Napi::Env env, DirectHandle& h) {
+  const int64_t now = h.disposed ? 0 : h.bytes();
+  if (now != h.reported) {
+    Napi::MemoryManagement::AdjustExternalMemory(env, now - h.reported);
+    h.reported = now;
+  }
+}
+
+Napi::Value wrap_handle(Napi::Env env, DirectHandle* h) {
+  {
+    std::lock_guard<std::mutex> lk(g_mu);
+    live().insert(h);
+  }
+  auto ext = Napi::External<DirectHandle>::New(env, h, [](Napi::Env env, DirectHandle* p) {
+    {
+      std::lock_guard<std::mutex> lk(g_mu);
+      live().erase(p);
+    }
+    p->release();
+    if (p->reported) napi_adjust_external_memory(env, -p->reported, nullptr);
+    delete p;
+  });
+  report_bytes(env, *h);
+  return ext;
+}
+
+DirectHandle& handle_of(const Napi::Value& v, const char* what) {
+  if (!v.IsExternal()) throw TypeErr(std::string(what) + " must be a sparse factorization handle, got " + describe(v));
+  void* p = v.As<Napi::External<void>>().Data();
+  DirectHandle* h = static_cast<DirectHandle*>(p);
+  {
+    std::lock_guard<std::mutex> lk(g_mu);
+    if (!live().count(h)) throw TypeErr(std::string(what) + " is not a sparse factorization handle");
+  }
+  if (h->disposed) throw std::runtime_error(std::string(h->kind()) + " factorization has been disposed");
+  return *h;
+}
+
+void to_col_major(const double* src, double* dst, int64_t n, int64_t k, int per, bool conj) {
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t c = 0; c < k; c++) {
+      const double* s = src + (i * k + c) * per;
+      double* d = dst + (c * n + i) * per;
+      d[0] = s[0];
+      if (per == 2) d[1] = conj ? -s[1] : s[1];
+    }
+}
+
+void from_col_major(const double* src, double* dst, int64_t n, int64_t k, int per, bool conj) {
+  for (int64_t i = 0; i < n; i++)
+    for (int64_t c = 0; c < k; c++) {
+      const double* s = src + (c * n + i) * per;
+      double* d = dst + (i * k + c) * per;
+      d[0] = s[0];
+      if (per == 2) d[1] = conj ? -s[1] : s[1];
+    }
+}
+
+}  // namespace rlx::sparse
+
+RLX_REGISTER(sparse_direct) {
+  using namespace rlx;
+  using namespace rlx::sparse;
+  export_fn(env, exports, "directSolve", [](const Napi::CallbackInfo& info) -> Napi::Value {
+    if (info.Length() != 5) throw TypeErr("expected (handle, b, x, nrhs, trans), got " + std::to_string(info.Length()) + " arguments");
+    const int64_t nrhs = as_int(info[3], "nrhs", 0, 2147483647);
+    const int trans = static_cast<int>(as_int(info[4], "trans", 0, 2));
+    DirectHandle& h = handle_of(info[0], "handle");
+    const TypedMemory b = as_typed(info[1], "b", napi_float64_array);
+    const TypedMemory x = as_typed(info[2], "x", napi_float64_array);
+    const int64_t want = int64_t(h.n) * nrhs * per_elem(h.dtype);
+    if (static_cast<int64_t>(b.length) != want || static_cast<int64_t>(x.length) != want)
+      throw RangeErr("b and x must have length n * nrhs" + std::string(is_cplx(h.dtype) ? " * 2" : "") + " = " + std::to_string(want) +
+                     ", got " + std::to_string(b.length) + " and " + std::to_string(x.length));
+    if (overlaps(b.data, b.length * 8, x.data, x.length * 8)) throw RangeErr("x must not overlap b");
+    if (want) h.solve(static_cast<const double*>(b.data), static_cast<double*>(x.data), nrhs, trans);
+    return info[2];
+  });
+  export_fn(env, exports, "directLogDet", [](const Napi::CallbackInfo& info) -> Napi::Value {
+    DirectHandle& h = handle_of(info[0], "handle");
+    double o[3];
+    h.logdet(o);
+    Napi::Array a = Napi::Array::New(info.Env(), 3);
+    for (uint32_t i = 0; i < 3; i++) a.Set(i, o[i]);
+    return a;
+  });
+  export_fn(env, exports, "directDispose", [](const Napi::CallbackInfo& info) -> Napi::Value {
+    if (!info[0].IsExternal()) throw TypeErr("handle must be a sparse factorization handle, got " + describe(info[0]));
+    DirectHandle* h = static_cast<DirectHandle*>(info[0].As<Napi::External<void>>().Data());
+    {
+      std::lock_guard<std::mutex> lk(g_mu);
+      if (!live().count(h)) throw TypeErr("handle is not a sparse factorization handle");
+    }
+    if (!h->disposed) {
+      h->release();
+      h->disposed = true;
+      report_bytes(info.Env(), *h);
+    }
+    return info.Env().Undefined();
+  });
+  export_fn(env, exports, "directInfo", [](const Napi::CallbackInfo& info) -> Napi::Value {
+    if (!info[0].IsExternal()) throw TypeErr("handle must be a sparse factorization handle, got " + describe(info[0]));
+    DirectHandle* h = static_cast<DirectHandle*>(info[0].As<Napi::External<void>>().Data());
+    {
+      std::lock_guard<std::mutex> lk(g_mu);
+      if (!live().count(h)) throw TypeErr("handle is not a sparse factorization handle");
+    }
+    Napi::Object o = Napi::Object::New(info.Env());
+    o.Set("kind", h->kind());
+    o.Set("dtype", sdtype_name(h->dtype));
+    o.Set("n", h->n);
+    o.Set("disposed", h->disposed);
+    o.Set("bytes", static_cast<double>(h->disposed ? 0 : h->bytes()));
+    o.Set("method", h->disposed ? std::string() : h->method());
+    return o;
+  });
+}

@@ -1,0 +1,161 @@
+// KLU (sparse LU for circuit-like matrices, refactorizable) on CSR input.
+//
+//   kluFactor(dtype, rows, cols, indptr, indices, data) -> { handle, singular, index }
+//   kluRefactor(handle, data) -> { singular, index }
+//
+// As in umfpack.cc the CSR arrays are the CSC of B = Aᵀ (canonicalized), and
+// KLU factors B:
+//   A x = b  (trans 0): klu_tsolve / klu_z_tsolve(conj_solve = 0)  (B.' x = b)
+//   Aᵀ x = b (trans 1): klu_solve
+//   Aᴴ x = b (trans 2): klu_z_solve on conj(b), result conjugated  (conj(B) x = b)
+// Right-hand sides are transposed into one column-major block and solved in
+// one call. A singular matrix (KLU_SINGULAR; KLU halts at the first zero
+// pivot) gives singular = true and index = KLU's singular_col (a column of B,
+// i.e. a row of A); directSolve then throws until a refactor with nonsingular
+// values succeeds.
+//
+// kluRefactor takes new values in the order of the original data array (same
+// indptr/indices; duplicates are summed again through the canonical map) and
+// calls klu_refactor, which keeps the pivot order of the first factorization
+// (fast, but no new pivoting: factor again from scratch when the values change
+// a lot). If the previous numeric factorization failed, it factors anew.
+#include <memory>
+#include <vector>
+
+#include "args.h"
+#include "errors.h"
+#include "register.h"
+#include "sparse/csr.h"
+#include "sparse/direct.h"
+
+extern "C" {
+#include <klu.h>
+}
+
+namespace rlx::sparse {
+namespace {
+
+const char* klu_status(int s) {
+  switch (s) {
+    case KLU_OK: return "ok";
+    case KLU_SINGULAR: return "singular matrix";
+    case KLU_OUT_OF_MEMORY: return "out of memory";
+    case KLU_INVALID: return "invalid matrix or argument";
+    case KLU_TOO_LARGE: return "integer overflow (matrix too large)";
+    default: return "unknown status";
+  }
+}
+
+class KluHandle final : public DirectHandle {
+ public:
+  Canonical c;
+  klu_common common;
+  klu_symbolic* symbolic = nullptr;
+  klu_numeric* numeric = nullptr;
+  bool singular = false;
+  int64_t nnz_in = 0;  // length of the input pattern (for refactor)
+
+  bool cplx() const { return is_cplx(dtype); }
+  const char* kind() const override { return "KLU"; }
+  ~KluHandle() override { release(); }
+  void release() override {
+    if (numeric) cplx() ? klu_z_free_numeric(&numeric, &common) : klu_free_numeric(&numeric, &common);
+    if (symbolic) klu_free_symbolic(&symbolic, &common);
+    numeric = nullptr, symbolic = nullptr;
+    c = Canonical();
+  }
+  int64_t bytes() const override {
+    return static_cast<int64_t>(common.memusage) +
+           static_cast<int64_t>((c.p.capacity() + c.i.capacity() + c.map.capacity()) * sizeof(int) + c.x.capacity() * sizeof(double));
+  }
+
+  [[noreturn]] void fail(const char* what) const {
+    if (common.status == KLU_OUT_OF_MEMORY) throw std::bad_alloc();
+    throw std::runtime_error(std::string("KLU ") + what + " failed: " + klu_status(common.status) + " (status " + std::to_string(common.status) + ")");
+  }
+
+  void analyze() {
+    // halt_if_singular stays TRUE (the default): with FALSE, KLU 1.3.9 reports
+    // status OK and singular_col = n for an exactly singular matrix.
+    klu_defaults(&common);
+    if (n == 0) return;
+    symbolic = klu_analyze(n, c.p.data(), c.i.data(), &common);
+    if (!symbolic) fail("analysis");
+  }
+
+  /** (Re)factors with the values in c.x; returns the singular column or -1. */
+  int factor(bool refactor) {
+    singular = false;
+    if (n == 0) return -1;
+    if (refactor && numeric) {
+      const int ok = cplx() ? klu_z_refactor(c.p.data(), c.i.data(), c.x.data(), symbolic, numeric, &common)
+                            : klu_refactor(c.p.data(), c.i.data(), c.x.data(), symbolic, numeric, &common);
+      if (!ok && common.status < 0) fail("refactorization");
+    } else {
+      if (numeric) cplx() ? klu_z_free_numeric(&numeric, &common) : klu_free_numeric(&numeric, &common);
+      numeric = cplx() ? klu_z_factor(c.p.data(), c.i.data(), c.x.data(), symbolic, &common)
+                       : klu_factor(c.p.data(), c.i.data(), c.x.data(), symbolic, &common);
+      if (!numeric && common.status < 0) fail("factorization");
+    }
+    if (common.status == KLU_SINGULAR || !numeric) {
+      singular = true;
+      return common.singular_col >= 0 && common.singular_col < n ? common.singular_col : 0;
+    }
+    return -1;
+  }
+
+  void solve(const double* b, double* x, int64_t nrhs, int trans) override {
+    if (singular || !numeric) throw std::runtime_error("KLU: the matrix is singular; cannot solve");
+    const int per = cplx() ? 2 : 1;
+    const bool h = trans == 2 && cplx();
+    std::vector<double> B(static_cast<size_t>(n) * nrhs * per);
+    to_col_major(b, B.data(), n, nrhs, per, h);
+    const int k = static_cast<int>(nrhs);
+    int ok;
+    if (trans == 0) ok = cplx() ? klu_z_tsolve(symbolic, numeric, n, k, B.data(), 0, &common) : klu_tsolve(symbolic, numeric, n, k, B.data(), &common);
+    else ok = cplx() ? klu_z_solve(symbolic, numeric, n, k, B.data(), &common) : klu_solve(symbolic, numeric, n, k, B.data(), &common);
+    if (!ok) fail("solve");
+    from_col_major(B.data(), x, n, nrhs, per, h);
+  }
+};
+
+Napi::Object status_obj(Napi::Env env, const KluHandle& h, int index) {
+  Napi::Object o = Napi::Object::New(env);
+  o.Set("singular", h.singular);
+  o.Set("index", index);
+  return o;
+}
+
+}  // namespace
+}  // namespace rlx::sparse
+
+RLX_REGISTER(sparse_klu) {
+  using namespace rlx;
+  using namespace rlx::sparse;
+  export_fn(env, exports, "kluFactor", [](const Napi::CallbackInfo& info) -> Napi::Value {
+    if (info.Length() != 6) throw TypeErr("expected (dtype, rows, cols, indptr, indices, data), got " + std::to_string(info.Length()) + " arguments");
+    const Csr a = read_csr(info, 0, false);
+    auto h = std::make_unique<KluHandle>();
+    h->dtype = a.dtype;
+    h->c = canonicalize(a, true);
+    h->n = h->c.n;
+    h->nnz_in = a.nnz;
+    h->analyze();
+    const int index = h->factor(false);
+    Napi::Object o = status_obj(info.Env(), *h, index);
+    o.Set("handle", wrap_handle(info.Env(), h.release()));
+    return o;
+  });
+  export_fn(env, exports, "kluRefactor", [](const Napi::CallbackInfo& info) -> Napi::Value {
+    if (info.Length() != 2) throw TypeErr("expected (handle, data), got " + std::to_string(info.Length()) + " arguments");
+    KluHandle& h = handle_as<KluHandle>(info[0], "handle");
+    const TypedMemory d = as_typed(info[1], std::string("data (dtype ") + sdtype_name(h.dtype) + ")", storage_of(h.dtype));
+    if (static_cast<int64_t>(d.length) != h.nnz_in * per_elem(h.dtype))
+      throw RangeErr("data must have length " + std::to_string(h.nnz_in * per_elem(h.dtype)) + " (the factored pattern's), got " +
+                     std::to_string(d.length));
+    scatter_values(h.c, h.dtype, d.data, h.nnz_in);
+    const int index = h.factor(true);
+    report_bytes(info.Env(), h);
+    return status_obj(info.Env(), h, index);
+  });
+}
