@@ -324,7 +324,7 @@ export function cholmodFactor(a: CompressedArrays, opts?: CholmodOptions): Cholm
   const f = new Factor(op, a.shape[0], a.dtype, r.handle, native);
   if (r.notPosDef) {
     f.dispose();
-    throw new NotPositiveDefiniteError(op, r.index);
+    throw new NotPositiveDefiniteError(op, r.index + 1);
   }
   return f as CholmodFactor;
 }

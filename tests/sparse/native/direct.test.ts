@@ -213,7 +213,7 @@ describeNative('SuiteSparse direct solvers', () => {
       err = e;
     }
     expect(err).toBeInstanceOf(NotPositiveDefiniteError);
-    expect((err as NotPositiveDefiniteError).index).toBe(5);
+    expect((err as NotPositiveDefiniteError).row).toBe(5);
     expect((err as NotPositiveDefiniteError).op).toBe('cholmodFactor');
     // a large indefinite matrix (supernodal path from n = 10^4 on): Poisson shifted by -4.5 I
     const p = poisson2d(100);
@@ -222,7 +222,7 @@ describeNative('SuiteSparse direct solvers', () => {
     try {
       cholmodFactor(p);
     } catch (e) {
-      const idx = (e as NotPositiveDefiniteError).index;
+      const idx = (e as NotPositiveDefiniteError).row;
       expect(idx >= 0 && idx < p.shape[0]).toBe(true);
     }
   });
