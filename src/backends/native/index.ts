@@ -11,6 +11,7 @@ import type { Backend, CompiledKernel, DimEnv, DispatchChoice } from '../backend
 import { opaqueKernel } from '../js/index.js';
 import { provideLinalgKernels, runLinalg } from '../../compiler/linalg-registry.js';
 import { nativeLinalgKernels } from './lapack.js';
+import { registerNativeSparse } from './sparse-graph.js';
 import { hasRule } from '../js/codegen-expr.js';
 import type { NativeAddon } from './addon.js';
 import { interpretedKernel, type InterpAddon, type SlotShapes } from './program.js';
@@ -62,6 +63,7 @@ function compileMatmul(addon: NativeAddon, k: MatmulKernel, slotShapes: SlotShap
 /** A Backend over a loaded addon. */
 export function createNativeBackend(addon: NativeAddon): Backend {
   provideLinalgKernels('native', nativeLinalgKernels(addon));
+  registerNativeSparse();
   return {
     name: 'native',
     dispatch,

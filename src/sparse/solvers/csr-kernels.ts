@@ -1,8 +1,9 @@
-// Raw CSR kernels: y = A x and y = Aᴴ x on CompressedArrays, real or complex
-// (interleaved). They back aslinearoperator() on plain CSR arrays and the tests,
-// until the CsrMatrix format class (written separately) brings its own; vectors
-// are Float64Array, data may be Float32Array (read in float64).
+// Raw CSR kernels for the solvers: y = A x and y = Aᴴ x on CompressedArrays,
+// real or complex (interleaved), delegating to the matrix classes' kernel in
+// ../spmv.ts (native SpMV when installed); plus the invariant checks and
+// diagonal lookups the preconditioners need.
 
+import { csrMatvecRaw, csrRmatvecRaw } from '../spmv.js';
 import type { CompressedArrays } from '../contract.js';
 import { ShapeError, ValueError } from '../../tensor/errors.js';
 
@@ -25,65 +26,14 @@ export function checkCompressed(a: CompressedArrays, who: string): void {
   }
 }
 
-/** out = A x (CSR). x has n (2n complex) values, out m (2m). */
+/** out = A x (CSR). x has n (2n complex) values, out m (2m). The matrix classes' kernel (native SpMV when installed). */
 export function csrMatvec(a: CompressedArrays, x: Float64Array, out: Float64Array = new Float64Array((isComplexDType(a.dtype) ? 2 : 1) * a.shape[0])): Float64Array {
-  const { indptr, indices, data } = a;
-  const m = a.shape[0];
-  if (!isComplexDType(a.dtype)) {
-    for (let i = 0; i < m; i++) {
-      let s = 0;
-      const end = indptr[i + 1]!;
-      for (let k = indptr[i]!; k < end; k++) s += data[k]! * x[indices[k]!]!;
-      out[i] = s;
-    }
-    return out;
-  }
-  for (let i = 0; i < m; i++) {
-    let sr = 0,
-      si = 0;
-    const end = indptr[i + 1]!;
-    for (let k = indptr[i]!; k < end; k++) {
-      const j = 2 * indices[k]!,
-        ar = data[2 * k]!,
-        ai = data[2 * k + 1]!,
-        xr = x[j]!,
-        xi = x[j + 1]!;
-      sr += ar * xr - ai * xi;
-      si += ar * xi + ai * xr;
-    }
-    out[2 * i] = sr;
-    out[2 * i + 1] = si;
-  }
-  return out;
+  return csrMatvecRaw(a, x, out);
 }
 
-/** out = Aᴴ x (CSR read as CSC of the transpose; conjugated for complex). x has m values, out n. */
+/** out = Aᴴ x (conjugated for complex). x has m values, out n. */
 export function csrRmatvec(a: CompressedArrays, x: Float64Array, out: Float64Array = new Float64Array((isComplexDType(a.dtype) ? 2 : 1) * a.shape[1])): Float64Array {
-  const { indptr, indices, data } = a;
-  const m = a.shape[0];
-  out.fill(0);
-  if (!isComplexDType(a.dtype)) {
-    for (let i = 0; i < m; i++) {
-      const xi = x[i]!;
-      if (xi === 0) continue;
-      const end = indptr[i + 1]!;
-      for (let k = indptr[i]!; k < end; k++) out[indices[k]!]! += data[k]! * xi;
-    }
-    return out;
-  }
-  for (let i = 0; i < m; i++) {
-    const xr = x[2 * i]!,
-      xi = x[2 * i + 1]!;
-    const end = indptr[i + 1]!;
-    for (let k = indptr[i]!; k < end; k++) {
-      const j = 2 * indices[k]!,
-        ar = data[2 * k]!,
-        ai = -data[2 * k + 1]!; // conj(a)
-      out[j]! += ar * xr - ai * xi;
-      out[j + 1]! += ar * xi + ai * xr;
-    }
-  }
-  return out;
+  return csrRmatvecRaw(a, x, out);
 }
 
 /** Position of the diagonal entry in each row (-1 when absent); rows must be sorted for the callers that rely on order. */

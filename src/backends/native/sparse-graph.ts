@@ -1,0 +1,68 @@
+// The native backend's side of the sparse module: the kernels of the sparse IR
+// ops (threaded CSR products, UMFPACK/CHOLMOD solves), the SpMV behind the
+// matrix classes' raw products, and the direct solver behind spsolve. Called
+// once when the native backend is created.
+
+import type { CompressedArrays, SparseDType, ValueArray } from '../../sparse/contract.js';
+import type { CsrView, SparseGraphKernels } from '../../sparse/graph/contract.js';
+import { provideLinalgKernels } from '../../compiler/linalg-registry.js';
+import { provideDirectSolver } from '../../sparse/graph/direct.js';
+import { jsSparseGraphKernels, csrOperator, krylovSolve } from '../../sparse/graph/js-kernels.js';
+import { setSpmvKernel } from '../../sparse/spmv.js';
+import { cholmodFactor, spmm, spmv, spmvH, umfpackFactor } from './sparse.js';
+
+const arraysOf = (dtype: SparseDType, a: CsrView): CompressedArrays => ({ shape: [a.rows, a.cols], dtype, indptr: a.indptr, indices: a.indices, data: a.data });
+const cplx = (d: SparseDType) => d === 'complex64' || d === 'complex128';
+const conjugated = (v: ValueArray): ValueArray => {
+  const c = v.slice();
+  for (let i = 1; i < c.length; i += 2) c[i] = -c[i]!;
+  return c;
+};
+
+/** op(A) X on the native kernels: A X by spmm, Aᴴ x by spmvH, Aᵀ x = conj(Aᴴ conj x); several columns of a transpose fall back to js. */
+function csrMatmul(dtype: SparseDType, a: CsrView, x: ValueArray, k: number, out: ValueArray, trans: 0 | 1 | 2): void {
+  const A = arraysOf(dtype, a);
+  out.fill(0);
+  if (trans === 0) spmm(A, x, k, out, 1, 0, { validated: false });
+  else if (k !== 1) jsSparseGraphKernels.csrMatmul(dtype, a, x, k, out, trans);
+  else if (trans === 2 || !cplx(dtype)) spmvH(A, x, out, 1, 0, { validated: false });
+  else {
+    spmvH(A, conjugated(x), out, 1, 0, { validated: false });
+    for (let i = 1; i < out.length; i += 2) out[i] = -out[i]!;
+  }
+}
+
+/** op(A)⁻¹ B by UMFPACK (LU) or CHOLMOD (Cholesky; Aᵀ of a Hermitian A is conj(A)), or a Krylov method on native products. */
+function solve(dtype: SparseDType, a: CsrView, b: ValueArray, k: number, out: ValueArray, o: Parameters<SparseGraphKernels['solve']>[5]): void {
+  if (o.method !== 'lu' && o.method !== 'cholesky') return krylovSolve(dtype, csrOperator(dtype, a, o.trans, csrMatmul), b, k, out, o);
+  const A = arraysOf(dtype, a);
+  const f = o.method === 'cholesky' ? cholmodFactor(A) : umfpackFactor(A);
+  try {
+    if (o.method === 'cholesky' && o.trans === 1 && cplx(dtype)) out.set(conjugated(f.solve(conjugated(b)) as ValueArray));
+    else out.set(f.solve(b, { trans: o.method === 'cholesky' ? 'N' : (['N', 'T', 'H'] as const)[o.trans] }));
+  } finally {
+    f.dispose();
+  }
+}
+
+export const nativeSparseGraphKernels: SparseGraphKernels = { csrMatmul, csrSddmm: jsSparseGraphKernels.csrSddmm, solve };
+
+/** Registers everything above (the native backend calls this when it is created). */
+export function registerNativeSparse(): void {
+  provideLinalgKernels('native', nativeSparseGraphKernels, 'sparse');
+  provideDirectSolver('native', (dtype, a, b, k, out, o) => solve(dtype, a, b, k, out, o));
+  setSpmvKernel({
+    name: 'native',
+    csrMatvec(a, x, y) {
+      // The raw vectors are float64 (interleaved complex); the native kernel wants A's storage type.
+      if (a.dtype !== 'float64' && a.dtype !== 'complex128') return false;
+      spmv(a, x, y, 1, 0, { validated: false });
+      return true;
+    },
+    csrRmatvec(a, x, y) {
+      if (a.dtype !== 'float64' && a.dtype !== 'complex128') return false;
+      spmvH(a, x, y, 1, 0, { validated: false });
+      return true;
+    },
+  });
+}
