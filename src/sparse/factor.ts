@@ -1,0 +1,159 @@
+// Sparse direct factorizations as objects that can be solved with many times:
+// splu (UMFPACK), klu (KLU, with refactor for new values of the same pattern)
+// and cholesky (CHOLMOD) on the native backend; the TypeScript sparse LU and
+// Cholesky (src/sparse/direct) when it is absent or `{device: 'js'}` is asked.
+//
+// Memory: native factors own SuiteSparse memory. dispose() frees it at once;
+// a forgotten factor is freed after it is garbage collected (N-API finalizer,
+// its size reported to V8). Methods after dispose() throw a ValueError.
+
+import { Tensor } from '../tensor/tensor.js';
+import { tensor, fromStorage, type TensorData } from '../tensor/create.js';
+import { DeviceError, ShapeError, ValueError } from '../tensor/errors.js';
+import { defaultDevice, deviceNames } from '../backends/registry.js';
+import { cholmodFactor, kluFactor, umfpackFactor } from '../backends/native/sparse.js';
+import { jsCholesky, jsSplu } from './direct/index.js';
+import type { CompressedArrays, SparseDType, ValueArray } from './contract.js';
+import type { SparseMatrix } from './base.js';
+import { computeDType } from './graph/api.js';
+
+export type Trans = 'N' | 'T' | 'H';
+
+export interface FactorOptions {
+  /** 'native' (SuiteSparse; the default when built) or 'js' (the TypeScript solvers). */
+  device?: 'native' | 'js';
+}
+
+export interface LogDet {
+  /** ±1 (0 when singular) for real matrices; [re, im] of the unit phase for complex ones. */
+  sign: number | [number, number];
+  logabsdet: number;
+}
+
+interface Backing {
+  solve(b: Float64Array, trans: Trans): Float64Array;
+  logDet?(): LogDet;
+  refactor?(data: ValueArray): void;
+  dispose(): void;
+}
+
+const isCplx = (d: SparseDType) => d === 'complex64' || d === 'complex128';
+
+function pickDevice(op: string, opts: FactorOptions): 'native' | 'js' {
+  const d = opts.device ?? (defaultDevice() === 'native' ? 'native' : 'js');
+  if (d !== 'native' && d !== 'js') throw new DeviceError(`sparse.${op}: device must be 'native' or 'js', got '${String(d)}'`);
+  if (d === 'native' && !deviceNames().includes('native')) throw new DeviceError(`sparse.${op}: the native backend is not available (build the addon: npm run build:native)`);
+  return d;
+}
+
+function csrArrays(op: string, A: SparseMatrix): CompressedArrays {
+  const M = A.tocsr();
+  if (M.shape[0] !== M.shape[1]) throw new ShapeError(`sparse.${op}: the matrix must be square, got ${M.shape[0]}x${M.shape[1]}`);
+  const c = M.sumDuplicates();
+  return { shape: c.shape, dtype: c.dtype, indptr: c.indptr, indices: c.indices, data: c.data };
+}
+
+/** A factorization of a square sparse matrix: solve as often as needed, then dispose. */
+export class SparseFactorization {
+  #backing: Backing | undefined;
+  constructor(
+    readonly method: 'umfpack' | 'klu' | 'cholmod' | 'js-lu' | 'js-cholesky',
+    readonly n: number,
+    readonly dtype: SparseDType,
+    backing: Backing,
+  ) {
+    this.#backing = backing;
+  }
+  get disposed(): boolean {
+    return this.#backing === undefined;
+  }
+  private backing(what: string): Backing {
+    if (!this.#backing) throw new ValueError(`sparse.${this.method}: ${what}() on a factorization that has been disposed`);
+    return this.#backing;
+  }
+  /** x = op(A)⁻¹ b for b [n] or [n, k]; trans 'N' (A), 'T' (Aᵀ) or 'H' (Aᴴ). */
+  solve(b: Tensor | TensorData, opts: { trans?: Trans } = {}): Tensor {
+    const t = b instanceof Tensor ? b : tensor(b);
+    const d = computeDType('solve', this.dtype, t.dtype);
+    if ((t.ndim !== 1 && t.ndim !== 2) || t.shape[0] !== this.n) throw new ShapeError(`sparse.${this.method}.solve: b must be [${this.n}] or [${this.n}, k], got [${t.shape.join(', ')}]`);
+    const wide = isCplx(d) ? 'complex128' : 'float64';
+    const raw = t.cast(wide).toArray() as Float64Array;
+    const x = this.solveRaw(raw, opts.trans ?? 'N');
+    const out = fromStorage(x, [...t.shape], wide);
+    return wide === d ? out : out.cast(d);
+  }
+  /** The same on raw row-major Float64Array data (interleaved complex). */
+  solveRaw(b: Float64Array, trans: Trans = 'N'): Float64Array {
+    if (trans !== 'N' && trans !== 'T' && trans !== 'H') throw new ValueError(`sparse.${this.method}.solve: trans must be 'N', 'T' or 'H', got ${String(trans)}`);
+    return this.backing('solve').solve(b, trans);
+  }
+  /** log|det A| and the sign (phase for complex); sign 0 and −inf for a singular matrix. */
+  logDet(): LogDet {
+    const f = this.backing('logDet');
+    if (!f.logDet) throw new ValueError(`sparse.${this.method}: logDet is not available for this factorization`);
+    return f.logDet();
+  }
+  /** KLU: factors new values of the same pattern (a matrix with the same indptr/indices, or its data array). */
+  refactor(values: SparseMatrix | ValueArray): void {
+    const f = this.backing('refactor');
+    if (!f.refactor) throw new ValueError(`sparse.${this.method}: refactor is only available for klu factorizations`);
+    f.refactor(ArrayBuffer.isView(values) ? (values as ValueArray) : csrArrays('refactor', values as SparseMatrix).data);
+  }
+  /** Frees the factorization now (idempotent). */
+  dispose(): void {
+    this.#backing?.dispose();
+    this.#backing = undefined;
+  }
+}
+
+const nativeLogDet = (f: { logDet(): { sign: number; signIm: number; logabsdet: number } }, cplx: boolean) => (): LogDet => {
+  const r = f.logDet();
+  return { sign: cplx ? [r.sign, r.signIm] : r.sign, logabsdet: r.logabsdet };
+};
+
+/** Sparse LU (UMFPACK on native; the js sparse LU with AMD ordering otherwise). */
+export function splu(A: SparseMatrix, opts: FactorOptions = {}): SparseFactorization {
+  const a = csrArrays('splu', A);
+  const cplx = isCplx(a.dtype);
+  if (pickDevice('splu', opts) === 'native') {
+    const f = umfpackFactor(a);
+    return new SparseFactorization('umfpack', a.shape[0], a.dtype, { solve: (b, t) => f.solve(b, { trans: t }), logDet: nativeLogDet(f, cplx), dispose: () => f.dispose() });
+  }
+  const f = jsSplu({ ...a, format: 'csr' });
+  return new SparseFactorization('js-lu', a.shape[0], a.dtype, { solve: (b, t) => f.solve(b, { trans: t }), logDet: () => f.logDet() as LogDet, dispose: () => f.dispose() });
+}
+
+/** KLU (native), whose refactor() reuses the analysis for new values; the js sparse LU (refactor = factor again) otherwise. */
+export function klu(A: SparseMatrix, opts: FactorOptions = {}): SparseFactorization {
+  const a = csrArrays('klu', A);
+  if (pickDevice('klu', opts) === 'native') {
+    const f = kluFactor(a);
+    return new SparseFactorization('klu', a.shape[0], a.dtype, { solve: (b, t) => f.solve(b, { trans: t }), refactor: (d) => f.refactor(d), dispose: () => f.dispose() });
+  }
+  let f = jsSplu({ ...a, format: 'csr' });
+  return new SparseFactorization('js-lu', a.shape[0], a.dtype, {
+    solve: (b, t) => f.solve(b, { trans: t }),
+    logDet: () => f.logDet() as LogDet,
+    refactor: (d) => {
+      const g = jsSplu({ ...a, data: d, format: 'csr' });
+      f.dispose();
+      f = g;
+    },
+    dispose: () => f.dispose(),
+  });
+}
+
+/** Sparse Cholesky of a symmetric (Hermitian) positive-definite matrix; reads the lower triangle. */
+export function cholesky(A: SparseMatrix, opts: FactorOptions = {}): SparseFactorization {
+  const a = csrArrays('cholesky', A);
+  const cplx = isCplx(a.dtype);
+  // Aᵀ of a Hermitian A is conj(A): Aᵀ x = b is x = conj(A⁻¹ conj(b)); Aᴴ = A.
+  const conjugated = (v: Float64Array) => (cplx ? v.map((x, i) => (i % 2 ? -x : x)) : v);
+  const viaA = (solveA: (b: Float64Array) => Float64Array) => (b: Float64Array, t: Trans) => (t === 'T' && cplx ? conjugated(solveA(conjugated(b))) : solveA(b));
+  if (pickDevice('cholesky', opts) === 'native') {
+    const f = cholmodFactor(a);
+    return new SparseFactorization('cholmod', a.shape[0], a.dtype, { solve: viaA((b) => f.solve(b)), logDet: nativeLogDet(f, cplx), dispose: () => f.dispose() });
+  }
+  const f = jsCholesky({ ...a, format: 'csr' });
+  return new SparseFactorization('js-cholesky', a.shape[0], a.dtype, { solve: viaA((b) => f.solve(b)), logDet: () => f.logDet() as LogDet, dispose: () => f.dispose() });
+}
