@@ -66,6 +66,9 @@ export interface MatmulKernel extends KernelBase {
   /** [...batch, m, k] and [...batch, k, n] */
   aShape: Dim[];
   bShape: Dim[];
+  /** Operands read conjugated (a conj folded into the load, e.g. from a conjugate transpose). */
+  aConj?: boolean;
+  bConj?: boolean;
   epilogue?: Expr | undefined;
 }
 export interface OpaqueKernel extends KernelBase {

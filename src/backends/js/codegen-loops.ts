@@ -216,7 +216,8 @@ export function genMatmul(k: MatmulKernel, slotShapes: SlotShapes): Generated {
   if (cplx) {
     const [ar, aim] = rd('AM', `ai + p * ms0_${nb + 1}`, k.a.dtype) as [string, string];
     const [br, bim] = rd('BM', `bp + j * ms1_${nb + 1}`, k.b.dtype) as [string, string];
-    src.push(`const xr = ${ar}, xi = ${aim};`, `for (let j = 0; j < N; j++) { const yr = ${br}, yi = ${bim}; ACC[2 * j] += xr * yr - xi * yi; ACC[2 * j + 1] += xr * yi + xi * yr; }`);
+    // Conjugated operands (a conj folded into the load) negate the imaginary part as read.
+    src.push(`const xr = ${ar}, xi = ${k.aConj ? '-' : ''}(${aim});`, `for (let j = 0; j < N; j++) { const yr = ${br}, yi = ${k.bConj ? '-' : ''}(${bim}); ACC[2 * j] += xr * yr - xi * yi; ACC[2 * j + 1] += xr * yi + xi * yr; }`);
   } else {
     src.push(
       `const x = ${rd('AM', `ai + p * ms0_${nb + 1}`, k.a.dtype)};`,

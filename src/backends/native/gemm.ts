@@ -134,10 +134,10 @@ export function matmulSpec(k: MatmulKernel, buffers: readonly StorageArray[], sl
   if (bShape.length !== nb + 2 || bShape[nb] !== kk || fmtShape(bShape.slice(0, nb)) !== fmtShape(batch) || fmtShape(outShape) !== fmtShape([...batch, m, n])) {
     throw new ShapeError(`native matmul: shapes ${fmtShape(aShape)} @ ${fmtShape(bShape)} -> ${fmtShape(outShape)} are not [...b, m, k] @ [...b, k, n] -> [...b, m, n]`);
   }
-  const operand = (name: string, load: MatmulKernel['a'], want: number[]): GemmOperandSpec => {
+  const operand = (name: string, load: MatmulKernel['a'], want: number[], conj: boolean | undefined): GemmOperandSpec => {
     const v = resolveChain(slotShapes[load.slot]!, load.chain, env);
     if (fmtShape(v.shape) !== fmtShape(want)) throw new ShapeError(`native matmul: ${name}'s view has shape ${fmtShape(v.shape)}, the kernel says ${fmtShape(want)}`);
-    return { data: buffers[load.slot] as Float32Array | Float64Array, offset: v.offset, strides: v.strides };
+    return { data: buffers[load.slot] as Float32Array | Float64Array, offset: v.offset, strides: v.strides, ...(conj ? { conj: true } : {}) };
   };
   const cStrides = [...batch, m, n].map((_, i, s) => s.slice(i + 1).reduce((x, y) => x * y, 1));
   return {
@@ -146,8 +146,8 @@ export function matmulSpec(k: MatmulKernel, buffers: readonly StorageArray[], sl
     m,
     n,
     k: kk,
-    a: operand('a', k.a, aShape),
-    b: operand('b', k.b, bShape),
+    a: operand('a', k.a, aShape, k.aConj),
+    b: operand('b', k.b, bShape, k.bConj),
     c: { data: buffers[k.out] as Float32Array | Float64Array, offset: 0, strides: cStrides },
   };
 }

@@ -8,6 +8,7 @@
 // and elementwise users of a reduction or matmul over its output shape into its
 // epilogue. Movement ops never run: they become the strided view of a load.
 
+import { isComplex } from '../../tensor/dtype.js';
 import { shapesEqual, isStatic, type Dim } from '../../tensor/shape.js';
 import type { Node } from '../ir.js';
 import { kindOf, type ReduceOp } from '../primitives.js';
@@ -56,6 +57,25 @@ export function fuse(g: Graph, opts: FusionOptions): FusedProgram {
     if (v === undefined) pureMemo.set(x, (v = pureView(x.inputs[0]!)));
     return v;
   };
+  // A view that also conjugates (movement ops and conj over a pure view, e.g.
+  // a conjugate transpose): a matmul reads it directly with a conj flag, which
+  // BLAS applies (ConjTrans) or the GEMM wrapper handles, instead of a copy.
+  const conjView = (x: Node): boolean => {
+    for (let y = x; ; y = y.inputs[0]!) {
+      if (y.op === 'input' || R.has(y)) return y !== x;
+      if (kind(y) !== 'movement' && !(y.op === 'conj' && isComplex(y.dtype))) return false;
+    }
+  };
+  // A conjugating view whose every use is (through more such views) a matmul
+  // operand: it needs no buffer, the matmul reads it with its conj flag.
+  const conjMemo = new Map<Node, boolean>();
+  const conjOperand = (x: Node): boolean => {
+    let v = conjMemo.get(x);
+    if (v !== undefined) return v;
+    v = conjView(x) && !outputs.has(x) && (consumers.get(x) ?? []).every((c) => c.op === 'matmul' || ((kind(c) === 'movement' || c.op === 'conj') && conjOperand(c)));
+    conjMemo.set(x, v);
+    return v;
+  };
   // Whether a node reads its inputs in row-major order all the way down (so a
   // reshape above it needs no copy). Filled in topological order below.
   const flat = new Map<Node, boolean>();
@@ -87,7 +107,7 @@ export function fuse(g: Graph, opts: FusionOptions): FusedProgram {
     if ((k === 'opaque' && n.op !== 'matmul') || k === 'composite') {
       for (const x of n.inputs) if (x.op !== 'input') R.add(x);
     }
-    if (n.op === 'matmul') for (const x of n.inputs) if (!pureView(x)) R.add(x);
+    if (n.op === 'matmul') for (const x of n.inputs) if (!pureView(x) && !conjView(x)) R.add(x);
     if (n.op === 'reshape' && !unitOnly(n.shape, n.inputs[0]!.shape)) {
       const x = n.inputs[0]!;
       const ok = pureView(x) ? staticChainFolds(n) : flatContiguous(x);
@@ -109,7 +129,7 @@ export function fuse(g: Graph, opts: FusionOptions): FusedProgram {
       group.set(n, n);
       continue;
     }
-    if (pureView(n) || constValue(n) !== undefined) continue;
+    if (pureView(n) || constValue(n) !== undefined || conjOperand(n)) continue;
     const gs = new Set<Node>();
     let boundary = false;
     for (const c of consumers.get(n) ?? []) {
@@ -231,8 +251,10 @@ export function fuse(g: Graph, opts: FusionOptions): FusedProgram {
     } else if (src.op === 'matmul') {
       fused.push('matmul');
       const [a, b] = src.inputs.map((x) => buildExpr(src, x, undefined, fused));
+      // An operand expression is a load, possibly followed by conj instructions (conjView).
+      const conjOf = (e: Expr) => e.instrs.filter((i) => i.op === 'conj').length % 2 === 1;
       const epilogue = host ? buildExpr(n, n, host, fused) : undefined;
-      kernels.push({ kind: 'matmul', ...base, a: a!.loads[0]!, b: b!.loads[0]!, aShape: [...src.inputs[0]!.shape], bShape: [...src.inputs[1]!.shape], epilogue, fused: fused as Kernel['fused'] });
+      kernels.push({ kind: 'matmul', ...base, a: a!.loads[0]!, b: b!.loads[0]!, aShape: [...src.inputs[0]!.shape], bShape: [...src.inputs[1]!.shape], aConj: conjOf(a!), bConj: conjOf(b!), epilogue, fused: fused as Kernel['fused'] });
     } else if (kind(n) === 'opaque' || kind(n) === 'composite') {
       kernels.push({
         kind: 'opaque', ...base, op: kind(n) === 'composite' ? 'composite' : (n.op as 'cumsum'), name: n.op,
