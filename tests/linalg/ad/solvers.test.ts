@@ -29,6 +29,17 @@ function cases(dt: DT): LCase[] {
       dt,
       build: (r) => ({ ins: [input([0, 1, 2].map(() => wellConditioned(3, 3, cx, r)), dt), input([0, 1, 2].map(() => randMat(3, 2, cx, r)), dt)], f: (a, b) => L.solve(a!, b!) }),
     },
+    {
+      // a broadcast against a batch of b: a's cotangent sums over the batch
+      name: `solve, a [n, n] broadcast against b [3, n, k] (${dt})`,
+      dt,
+      build: (r) => ({ ins: [input(wellConditioned(3, 3, cx, r), dt), input([0, 1, 2].map(() => randMat(3, 2, cx, r)), dt)], f: (a, b) => L.solve(a!, b!) }),
+    },
+    {
+      name: `lstsq, batched [3, m, n] (${dt})`,
+      dt,
+      build: (r) => ({ ins: [input([0, 1, 2].map(() => wellConditioned(4, 3, cx, r)), dt), input([0, 1, 2].map(() => randMat(4, 1, cx, r)), dt)], f: (a, b) => L.lstsq(a!, b!).x }),
+    },
     { name: `inv (${dt})`, dt, build: (r) => ({ ins: [input(wellConditioned(4, 4, cx, r), dt)], f: (a) => L.inv(a!) }) },
     {
       name: `pinv, square (${dt})`,

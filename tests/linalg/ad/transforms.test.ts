@@ -23,7 +23,7 @@ import type { Tensor } from '../../../src/index.js';
 import { DEVICES } from '../../harness/devices.js';
 import { directions, reDot } from '../../transforms/ad-harness.js';
 import { expectSameBits, expectVmap } from '../../transforms/vmap-harness.js';
-import { L, RUNS, hermitianWith, input, isCx, prng, randMat, spd, toT, vals, wellConditioned, type DT } from './helpers.js';
+import { L, RUNS, hermitianWith, triangularIn, input, isCx, prng, randMat, spd, toT, vals, wellConditioned, type DT } from './helpers.js';
 
 const TOL = { rtol: 1e-10, atol: 1e-12 };
 const B = 3;
@@ -126,6 +126,13 @@ describe.each(DEVICES)('linalg under vmap, jit and second derivatives on %s', (d
       ['Σ s² log s (svd)', 'float64', (r) => input(wellConditioned(4, 3, false, r), 'float64'), (a) => { const s = L.svd(a, { computeUv: false }).s; return s.square().mul(s.log()).sum(); }],
       ['‖solve(a, b)‖²', 'float64', (r) => input(wellConditioned(3, 3, false, r), 'float64'), (a) => L.solve(a, rlx.tensor([[1], [2], [-1]], { dtype: 'float64' }).on(a.device!)).square().sum()],
       ['Σ qr(a).r²·index', 'float64', (r) => input(wellConditioned(4, 3, false, r), 'float64'), (a) => L.qr(a).r.square().mul(rlx.arange(9).reshape([3, 3]).cast('float64').on(a.device!)).sum()],
+      // through the factors (transposed JVPs differentiated again), real and complex
+      ['Cholesky log-determinant (complex)', 'complex128', (r) => input(spd(3, true, r), 'complex128'), (a) => L.diagonal(L.cholesky(a)).real().log().sum()],
+      ['eigh: Σ w·|v|² weights (complex)', 'complex128', (r) => input(hermitianWith(3, true, r), 'complex128'), (a) => { const { eigenvalues: w, eigenvectors: v } = L.eigh(a); return v.abs().square().mul(w.sin().expandDims(-2)).mul(rlx.arange(9).reshape([3, 3]).cast('float64').on(a.device!)).sum(); }],
+      ['svd: Re Σ (u vh)·c (complex)', 'complex128', (r) => input(wellConditioned(4, 3, true, r), 'complex128'), (a) => { const { u, vh } = L.svd(a); return u!.matmul(vh!).mul(rlx.complex(rlx.arange(12).reshape([4, 3]).cast('float64'), 1).on(a.device!)).real().sum(); }],
+      ['Σ |qr(a).r|²·index (complex, wide)', 'complex128', (r) => input(wellConditioned(3, 4, true, r), 'complex128'), (a) => L.qr(a).r.abs().square().mul(rlx.arange(12).reshape([3, 4]).cast('float64').on(a.device!)).sum()],
+      ['‖lstsq(a, b).x‖² (complex, tall)', 'complex128', (r) => input(wellConditioned(4, 3, true, r), 'complex128'), (a) => L.lstsq(a, rlx.tensor([[1], [2], [-1], [0.5]], { dtype: 'complex128' }).on(a.device!)).x.abs().square().sum()],
+      ['‖solveTriangular(a, b, trans C)‖² (complex)', 'complex128', (r) => input(triangularIn(3, true, true, r), 'complex128'), (a) => L.solveTriangular(a, rlx.tensor([[1], [2], [-1]], { dtype: 'complex128' }).on(a.device!), { lower: true, trans: 'C' }).abs().square().sum()],
     ];
     for (const [name, dt, gen, f] of cases)
       it(name, () => {
