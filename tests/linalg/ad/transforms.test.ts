@@ -76,6 +76,8 @@ describe.each(DEVICES)('linalg under vmap, jit and second derivatives on %s', (d
           // a batch axis elsewhere than first: against the per-example loop (bitwise too)
           const moved = xs.map((x) => x.swapaxes(0, 1));
           expectVmap(f, moved, xs.map(() => 1), 0, `vmap(${name}) over axis 1`);
+          // only the last argument batched: the others are shared by every example
+          if (xs.length > 1) expectVmap(f, [...xs.slice(0, -1).map((x) => x.select(0, 0)), xs[xs.length - 1]!], [...xs.slice(0, -1).map(() => null), 0], 0, `vmap(${name}), first argument unbatched`);
         });
     });
 
@@ -87,6 +89,9 @@ describe.each(DEVICES)('linalg under vmap, jit and second derivatives on %s', (d
         ['eigenvalues and |v|²', () => H(24), (a) => { const { eigenvalues: w, eigenvectors: v } = L.eigh(a); return w.sin().sum().add(v.abs().square().mul(w.expandDims(-2)).sum()); }],
         ['nuclear norm', () => T(25), (a) => L.norm(a, { ord: 'nuc' })],
         ['‖inv(a) b‖²', () => A(26), (a) => L.solve(a, rlx.ones([3, 2], { dtype: dt }).on(device)).abs().square().sum()],
+        ['Σ r²·index (qr, tall)', () => T(29), (a) => L.qr(a).r.abs().square().mul(rlx.arange(9).reshape([3, 3]).cast('float64').on(device)).sum()],
+        ['‖lstsq(a, 1).x‖² (tall)', () => T(30), (a) => L.lstsq(a, rlx.ones([4, 1], { dtype: dt }).on(device)).x.abs().square().sum()],
+        ['‖solveTriangular(a, 1, trans T)‖²', () => batchOf((r) => triangularIn(3, cx, false, r), dt, 31, device), (a) => L.solveTriangular(a, rlx.ones([3, 1], { dtype: dt }).on(device), { lower: false, trans: 'T' }).abs().square().sum()],
         // (expm is left out: it reads ‖a‖₁ from the values to pick its squaring count, so it cannot run on
         // a vmap or jit tracer at all, derivatives or not; see the report of this suite)
       ];
