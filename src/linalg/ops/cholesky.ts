@@ -1,7 +1,7 @@
 // cholesky: a = l lᴴ (lower) or uᴴ u (upper), reading only that triangle of a.
 //
 // Derivative (exact for the function as computed, which reads one triangle):
-// the Hermitian matrix the kernel sees is S(a) = tril(a) + tril(a, -1)ᴴ, and
+// the Hermitian matrix the kernel sees is S(a) = tril(a, -1) + Re diag(a) + tril(a, -1)ᴴ, and
 // dl = l Φ(l⁻¹ S(da) l⁻ᴴ) with Φ = strictly-lower part plus half the diagonal.
 // So perturbing the ignored triangle changes nothing, and finite differences
 // in any direction agree with the rule.
@@ -9,13 +9,24 @@
 import type { Tensor } from '../../tensor/tensor.js';
 import { registerLinalgOp } from '../../compiler/linalg-registry.js';
 import { NotPositiveDefiniteError } from '../errors.js';
+import { isComplex } from '../../tensor/dtype.js';
 import { mH, tril, triu, diagEmbed, diagonalOf } from '../matrix.js';
 import { K, asFloat, firstFailure, linalgDType, square, transposeJvp, bindLinalg } from './common.js';
 import { triangularSolveRaw } from './triangular.js';
 
-/** The Hermitian matrix built from the triangle that is read. */
-export const hermitianFromTriangle = (a: Tensor, lower: boolean): Tensor =>
-  lower ? tril(a).add(mH(tril(a, -1))) : triu(a).add(mH(triu(a, 1)));
+/**
+ * The Hermitian matrix built from the triangle that is read. Its diagonal is
+ * the real part of a's: the kernels (LAPACK's potrf/heevd and the js ones)
+ * read a Hermitian matrix and never look at the imaginary part of a complex
+ * diagonal, so a tangent there must not move the factor. (Keeping the complex
+ * diagonal, as tril(a) + tril(a, −1)ᴴ does, made l⁻¹ S l⁻ᴴ non-Hermitian and
+ * gave cholesky a complex diagonal tangent and eigh's vectors a spurious one.)
+ */
+export const hermitianFromTriangle = (a: Tensor, lower: boolean): Tensor => {
+  const strict = lower ? tril(a, -1) : triu(a, 1);
+  const d = diagonalOf(a);
+  return strict.add(mH(strict)).add(diagEmbed(isComplex(a.dtype) ? d.real() : d, a.dtype));
+};
 
 /** Strictly-lower part plus half the diagonal. */
 const phi = (x: Tensor): Tensor => tril(x, -1).add(diagEmbed(diagonalOf(x).mul(0.5)));

@@ -7,6 +7,8 @@
 // f_ij = 1 / (w_j − w_i) off the diagonal and 0 on it. At repeated eigenvalues
 // the eigenvectors are not differentiable: f holds ±inf there and the vector
 // tangents become inf/nan (the values' tangents stay finite), as in JAX/PyTorch.
+// Gradients of the values alone stay finite too, also through eigh's full
+// output: an unused part's cotangent is a symbolic zero (linalg-rules.ts).
 
 import type { Tensor } from '../../tensor/tensor.js';
 import { registerLinalgOp } from '../../compiler/linalg-registry.js';

@@ -2,7 +2,8 @@
 // around each linalg op's own per-part rules (compiler/linalg-registry.ts).
 
 import { Tensor } from '../../../tensor/tensor.js';
-import type { Dim } from '../../../tensor/shape.js';
+import { type Dim, shapesEqual } from '../../../tensor/shape.js';
+import { type Node, attrsOf, parentsOf, producerOf } from '../../ir.js';
 import { bind } from '../../primitives.js';
 import { type LinalgLayout, linalgLayout, linalgOp } from '../../linalg-registry.js';
 import type { BatchRule, JvpRule, RuleCtx, VjpRule } from '../rule-types.js';
@@ -44,9 +45,48 @@ export const linalgJvp: JvpRule = (c, tangents) => {
   return ts.every((t) => t === null) ? null : packParts(ts, l);
 };
 
+/**
+ * Whether positions [lo, hi) of the last axis of a packed cotangent are zero
+ * by construction: a zero literal, the padding of a zero pad (the transpose of
+ * the slice that unpacks a part), or zero in every term of a sum. Conservative:
+ * false when it cannot tell.
+ */
+function zeroAlongLast(n: Node, lo: number, hi: number): boolean {
+  if (hi <= lo) return true;
+  const op = producerOf(n);
+  const attrs = attrsOf(n);
+  const ps = parentsOf(n);
+  if (op === 'const') {
+    const v = attrs['value'];
+    return Array.isArray(v) ? v[0] === 0 && v[1] === 0 : v === 0;
+  }
+  if (op === 'pad') {
+    if (attrs['value'] !== 0) return false;
+    const r = n.shape.length;
+    const pl = (attrs['widths'] as [number, number][])[r - 1]![0];
+    const len = ps[0]!.shape[r - 1];
+    if (typeof len !== 'number') return false;
+    const a = Math.max(lo, pl),
+      b = Math.min(hi, pl + len);
+    return b <= a || zeroAlongLast(ps[0]!, a - pl, b - pl);
+  }
+  if (op === 'add') return ps.every((x) => shapesEqual(x.shape, n.shape) && zeroAlongLast(x, lo, hi));
+  if ((op === 'cast' || op === 'neg') && shapesEqual(ps[0]!.shape, n.shape)) return zeroAlongLast(ps[0]!, lo, hi);
+  return false;
+}
+
+/**
+ * The parts' cotangents come out of one packed cotangent, in which a part
+ * nobody used holds zeros. Those must reach the op's rule as symbolic zeros
+ * (null), as they would for separate outputs: otherwise a transposed JVP
+ * multiplies a zero cotangent by a coefficient that is legitimately infinite
+ * (eigh's 1/(w_j − w_i) at a repeated eigenvalue, svd's at a repeated singular
+ * value) and the gradient of the values alone, which is finite, became NaN.
+ */
 export const linalgVjp: VjpRule = (c, ct) => {
   const { l, def, ctx } = linalgCtx(c);
-  return def.vjp(ctx, unpackParts(ct, l));
+  const cts = unpackParts(ct, l).map((t, i) => (zeroAlongLast(ct.node, l.offsets[i]!, l.offsets[i]! + size(l.parts[i]!.shape)) ? null : t));
+  return def.vjp(ctx, cts);
 };
 
 /** Every linalg op maps over leading batch dims: the vmapped axis becomes the first batch dim of every input. */
