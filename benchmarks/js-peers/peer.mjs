@@ -293,6 +293,8 @@ for (let i = 0; i < reps; i++) {
   samples.push(Number(process.hrtime.bigint() - t0) / 1e9 / timing.inner);
 }
 const arr = made.result(out);
-emit({ samples, checksum: ArrayBuffer.isView(arr) ? checksum(arr) : undefined, versions: { node: process.version, ...made.versions }, ...(reps < timing.reps ? { note: `reps capped to ${reps}` } : {}) });
+// made.info (optional, untimed): what the peer reports about its run (e.g. iterations), shown in the row's notes.
+const info = made.info?.(out);
+emit({ samples, checksum: ArrayBuffer.isView(arr) ? checksum(arr) : undefined, versions: { node: process.version, ...made.versions }, ...(info ? { info } : {}), ...(reps < timing.reps ? { note: `reps capped to ${reps}` } : {}) });
 // tfjs-wasm / jax-js may keep handles open.
 process.exit(0);
