@@ -180,7 +180,7 @@ async function runSuite(name, machine) {
     if (rec.rlx.runs.length) Object.assign(rec.rlx, summarize(rec.rlx.runs), { info: rec.rlx.runs.at(-1).info });
     for (const [p, pr] of Object.entries(rec.peers)) {
       if (!pr.runs.length) continue;
-      Object.assign(pr, summarize(pr.runs), { versions: pr.runs.at(-1).versions });
+      Object.assign(pr, summarize(pr.runs), { versions: pr.runs.at(-1).versions, info: pr.runs.at(-1).info });
       if (rec.rlx.runs.length) {
         rec.ratios[p] = pr.median / rec.rlx.median;
         rec.check[p] = compareChecksums(rec.rlx.runs.at(-1).checksum, pr.runs.at(-1).checksum);
@@ -212,6 +212,9 @@ function table(results, peerNames) {
       else {
         cells.push(fmtTime(pr.median), `${fmtTime(pr.min)} / ${fmtTime(pr.p90)}`, fmtRatio(r.ratios[p]), r.check[p] ?? 'n/a');
         if (pr.runs.length > 1) notes.push(`${p} runs ±${fmtPct(pr.runSpread / 2)}`);
+        // What a peer reported about its run (e.g. an iteration count), like rlx's info().
+        const pinfo = fmtInfo(pr.info);
+        if (pinfo) notes.push(`${p}: ${pinfo}`);
       }
     }
     const info = fmtInfo(r.rlx.info);
@@ -236,7 +239,8 @@ function table(results, peerNames) {
 function derived(suite, results) {
   const byId = new Map(results.map((r) => [r.id, r]));
   const sides = [...new Set(['rlx', ...results.flatMap((r) => Object.keys(r.peers))])];
-  return (suite.derived ?? []).map((d) => {
+  // Only ratios whose two rows ran (a --filter run leaves the others out).
+  return (suite.derived ?? []).filter((d) => byId.has(d.num) && byId.has(d.den)).map((d) => {
     const a = byId.get(d.num),
       b = byId.get(d.den);
     const med = (r, side) => (side === 'rlx' ? r?.rlx.median : r?.peers[side]?.median);

@@ -11,7 +11,8 @@
 // tfjs-cpu:* / tfjs-wasm:* (@tensorflow/tfjs-core + backend; float32 only),
 // jax-js:* (@jax-js/jax on its wasm device; asynchronous API, so awaited per call),
 // mathjs:*. Cases named `la-<op>` belong to benchmarks/suites/linalg.mjs (inputs:
-// benchmarks/lib/linalg-cases.mjs; float64 only outside rlx-js).
+// benchmarks/lib/linalg-cases.mjs; float64 only outside rlx-js); cases named
+// `sp-<case>` to benchmarks/suites/sparse.mjs (inputs: benchmarks/lib/sparse-cases.mjs).
 
 import { spawnSync } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
@@ -56,7 +57,18 @@ const f32 = (a) => Float32Array.from(a);
 
 // ---- rlx on the js backend ------------------------------------------------------
 async function rlxJs(kind, args) {
+  // Sparse cases (benchmarks/suites/sparse.mjs): the sparse module picks the
+  // native SpMV and SuiteSparse whenever the addon loads, so it is kept from
+  // loading at all (read when dist/ is first imported).
+  if (kind.startsWith('sp-')) process.env.RLX_NATIVE = '0';
   const rlx = await import(pathToFileURL(resolve(here, '../../dist/index.js')).href);
+  if (kind.startsWith('sp-')) {
+    const sc = await import('../lib/sparse-cases.mjs');
+    const c = sc.rlxSparseCase(rlx, kind.slice(3), args);
+    if (rlx.sparse.getSpmvKernel() !== null) throw new Error('rlx-js: the native SpMV is installed despite RLX_NATIVE=0');
+    c.before?.();
+    return { fn: c.fn, result: c.result, info: c.info, versions: { rlx: JSON.parse(readFileSync(resolve(here, '../../package.json'), 'utf8')).version, backend: 'js (RLX_NATIVE=0)' } };
+  }
   if (kind.startsWith('la-')) {
     const la = await import('../lib/linalg-cases.mjs');
     const c = la.rlxLinalgCase(rlx, 'js', kind.slice(3), args);
@@ -124,9 +136,27 @@ async function mlMatrixLinalg(ml, op, args) {
   return { fn, result, versions: { 'ml-matrix': version('ml-matrix') } };
 }
 
+// Sparse LU (benchmarks/suites/sparse.mjs): slu (CSparse's LU ported to JS) + lusolve.
+async function mathjsSparse(math, op, args) {
+  if (op !== 'splu') throw new Error(`mathjs: no sparse case ${op}`);
+  const sc = await import('../lib/sparse-cases.mjs');
+  const { N, indptr, indices, data } = sc.poisson2dArrays(args.n);
+  // poisson2d is symmetric: its CSR arrays are its CSC arrays (mathjs stores CSC).
+  const S = new math.SparseMatrix({ values: Array.from(data), index: Array.from(indices), ptr: Array.from(indptr), size: [N, N], datatype: 'number' });
+  const b = math.matrix(Array.from(sc.rhs(N), (v) => [v]), 'dense', 'number');
+  // order 1: AMD ordering of A + Aᵀ (the symmetric choice); threshold 1: partial pivoting.
+  return {
+    fn: () => math.lusolve(math.slu(S, 1, 1), b),
+    result: (x) => Float64Array.from(math.flatten(x.valueOf())),
+    info: () => ({ order: 'A+Aᵀ (1)', threshold: 1 }),
+    versions: { mathjs: version('mathjs') },
+  };
+}
+
 async function mathjsLinalg(kind, args) {
   ensureInstalled('mathjs');
   const math = await import('mathjs');
+  if (kind.startsWith('sp-')) return mathjsSparse(math, kind.slice(3), args);
   const op = kind.slice(3);
   if (!kind.startsWith('la-')) throw new Error(`mathjs: no case ${kind}`);
   const { n, rows, b } = await laInput(op, args, (r) => Array.from(r));
@@ -293,6 +323,8 @@ for (let i = 0; i < reps; i++) {
   samples.push(Number(process.hrtime.bigint() - t0) / 1e9 / timing.inner);
 }
 const arr = made.result(out);
-emit({ samples, checksum: ArrayBuffer.isView(arr) ? checksum(arr) : undefined, versions: { node: process.version, ...made.versions }, ...(reps < timing.reps ? { note: `reps capped to ${reps}` } : {}) });
+// made.info (optional, untimed): what the peer reports about its run (e.g. iterations), shown in the row's notes.
+const info = made.info?.(out);
+emit({ samples, checksum: ArrayBuffer.isView(arr) ? checksum(arr) : undefined, versions: { node: process.version, ...made.versions }, ...(info ? { info } : {}), ...(reps < timing.reps ? { note: `reps capped to ${reps}` } : {}) });
 // tfjs-wasm / jax-js may keep handles open.
 process.exit(0);

@@ -71,6 +71,11 @@ def versions():
     return v
 
 
+class Unavailable(Exception):
+    """Raised by a case that the peer cannot run (e.g. SciPy has no such
+    preconditioner): the row shows the message instead of a time."""
+
+
 def _emit(obj):
     sys.stdout.write("\n" + json.dumps(obj) + "\n")
     sys.stdout.flush()
@@ -100,11 +105,21 @@ def main(cases, requires=("numpy",)):
     _require(requires)
     req = json.loads(sys.argv[1])
     timing = req["timing"]
-    made = cases[req["case"]](req.get("args", {}))
+    try:
+        made = cases[req["case"]](req.get("args", {}))
+    except Unavailable as e:
+        _emit({"unavailable": str(e)})
+        return
     # A case returns the callable to time, or (callable, post): post(last result)
     # gives what is checksummed, computed after timing (e.g. only the
-    # singular values of an SVD, which are unique where the vectors are not).
-    fn, post = made if isinstance(made, tuple) else (made, None)
+    # singular values of an SVD, which are unique where the vectors are not),
+    # or (callable, post, info): info() (untimed, after post) returns a dict
+    # shown in the row's notes (e.g. an iteration count).
+    info = None
+    if isinstance(made, tuple) and len(made) == 3:
+        fn, post, info = made
+    else:
+        fn, post = made if isinstance(made, tuple) else (made, None)
     out = None
     for _ in range(timing["warmup"]):
         out = fn()
@@ -125,6 +140,8 @@ def main(cases, requires=("numpy",)):
         out = post(out)
     if out is not None and hasattr(out, "shape"):
         res["checksum"] = checksum(out)
+    if info is not None:
+        res["info"] = info() if callable(info) else info
     _emit(res)
 
 
