@@ -1,0 +1,144 @@
+// Sparse × dense products with tensors (A.matvec, A.rmatvec, A.matmul) through
+// the csrMatmul IR op, for CSR/CSC/COO and the four dtypes, on every device:
+// random shapes (0 rows/cols included), densities, duplicates and unsorted
+// indices vs a plain-JS dense reference and vs A.toDense().matmul; laziness and
+// fusion with following ops; dtype promotion of mixed operands.
+
+import fc from 'fast-check';
+import { describe, expect, it } from 'vitest';
+import * as rlx from '../../../src/index.js';
+import type { Tensor } from '../../../src/index.js';
+import { DEVICES } from '../../harness/devices.js';
+import { SDTYPES, build, expectPlanesClose, isCplx, isSingle, planes, prng, randTensor, randomTriplets, refMul } from './helpers.js';
+
+const FORMATS = ['csr', 'csc', 'coo'] as const;
+const RUNS = 12;
+
+/** float32 sums round at every step: bound by inner·eps32 relative to Σ|a||x| ≤ inner (entries in [-1, 1]). */
+const tolFor = (d: string, inner: number) => (isSingle(d) ? { rtol: 1e-5, atol: 4e-7 * (inner + 1) * 4 } : { rtol: 1e-12, atol: 1e-13 * (inner + 1) });
+
+/** Pins the values tensor of a compressed matrix (COO converts to CSR in products: its values stay unpinned). */
+function pinned<T>(A: T, device: string): T {
+  const M = A as unknown as { format: string; withValues(v: Tensor): T; valuesTensor(): Tensor };
+  return M.format === 'coo' ? A : M.withValues(M.valuesTensor().on(device));
+}
+
+describe.each(DEVICES)('sparse products on %s', (device) => {
+  for (const format of FORMATS)
+    for (const dtype of SDTYPES) {
+      it(`${format} ${dtype}: matvec, rmatvec, matmul vs dense references`, () => {
+        fc.assert(
+          fc.property(fc.integer({ min: 0, max: 2 ** 31 - 1 }), fc.integer({ min: 0, max: 7 }), fc.integer({ min: 0, max: 7 }), fc.constantFrom(0, 0.15, 0.5, 1), fc.integer({ min: 1, max: 3 }), (seed, m, n, density, k) => {
+            const r = prng(seed);
+            const T = randomTriplets(r, m, n, density, dtype, true);
+            const A = pinned(build(T, format), device);
+            const x = randTensor(r, [n], dtype, device);
+            const y = randTensor(r, [m], dtype, device);
+            const X = randTensor(r, [n, k], dtype, device);
+
+            const Ax = A.matvec(x.t);
+            expect(Ax.dtype).toBe(dtype);
+            expect(Ax.shape).toEqual([m]);
+            expect(Ax.device).toBe(device);
+            expectPlanesClose(planes(Ax), refMul(T.dense, x.p, 1, 'N'), tolFor(dtype, n), `${format} ${dtype} A x`);
+            const AHy = A.rmatvec(y.t);
+            expect(AHy.shape).toEqual([n]);
+            expect(AHy.dtype).toBe(dtype);
+            expectPlanesClose(planes(AHy), refMul(T.dense, y.p, 1, 'H'), tolFor(dtype, m), `${format} ${dtype} Aᴴ y`);
+            const AX = A.matmul(X.t);
+            expect(AX.shape).toEqual([m, k]);
+            expectPlanesClose(planes(AX), refMul(T.dense, X.p, k, 'N'), tolFor(dtype, n), `${format} ${dtype} A X`);
+            // matmul of a 1-D operand is matvec
+            expectPlanesClose(planes(A.matmul(x.t)), planes(Ax), { rtol: 0, atol: 0 }, 'matmul([n])');
+            // the library's own dense path agrees (toDense · x, conj-transpose for rmatvec)
+            const D = A.toDense();
+            expectPlanesClose(planes(Ax), planes(D.matmul(x.t.reshape([n, 1])).reshape([m])), tolFor(dtype, n), 'vs toDense().matmul');
+            const DH = isCplx(dtype) ? D.conj().T : D.T;
+            expectPlanesClose(planes(AHy), planes(DH.matmul(y.t.reshape([m, 1])).reshape([n])), tolFor(dtype, m), 'vs toDense()ᴴ.matmul');
+          }),
+          { numRuns: RUNS },
+        );
+      });
+    }
+
+  it('the csrMatmul op runs on the pinned device (values and operand pinned)', () => {
+    const r = prng(7);
+    const T = randomTriplets(r, 6, 5, 0.4, 'float64');
+    for (const format of ['csr', 'csc'] as const) {
+      const A = pinned(build(T, format), device);
+      const x = randTensor(r, [5], 'float64', device).t;
+      const y = A.matvec(x);
+      const plan = rlx.explain(y, { print: false });
+      expect(plan.device).toBe(device);
+      expect(plan.kernels.some((kp) => kp.kind === 'linalg'), plan.toString()).toBe(true);
+      expect(rlx.explain(A.rmatvec(randTensor(r, [6], 'float64', device).t), { print: false }).device).toBe(device);
+    }
+  });
+
+  it('results are lazy and fuse with the ops that follow', () => {
+    const r = prng(11);
+    const T = randomTriplets(r, 8, 8, 0.3, 'float64');
+    const A = pinned(build(T, 'csr'), device);
+    const x = randTensor(r, [8], 'float64', device);
+    const y = A.matvec(x.t);
+    expect(y.isRealized).toBe(false);
+    const z = y.mul(2).add(1).exp().sum();
+    expect(z.isRealized).toBe(false);
+    expect(y.isRealized).toBe(false);
+    const plan = rlx.explain(z, { print: false });
+    // one opaque product kernel, and the elementwise tail fused: fewer kernels than ops after it
+    const prod = plan.kernels.filter((kp) => kp.kind === 'linalg');
+    expect(prod.length, plan.toString()).toBe(1);
+    const tail = plan.kernels.filter((kp) => !prod.includes(kp));
+    expect(tail.length, plan.toString()).toBeLessThanOrEqual(2);
+    expect(tail.some((kp) => kp.ops.length >= 3), plan.toString()).toBe(true);
+    const ref = refMul(T.dense, x.p, 1, 'N').re.reduce((s, v) => s + Math.exp(2 * v + 1), 0);
+    expect(z.item() as number).toBeCloseTo(ref, 10);
+  });
+
+  it('mixed dtypes promote (float32 matrix × float64 vector → float64, real × complex → complex)', () => {
+    const r = prng(3);
+    const cases: [string, string, string][] = [
+      ['float32', 'float64', 'float64'],
+      ['float64', 'float32', 'float64'],
+      ['float32', 'complex64', 'complex64'],
+      ['float64', 'complex64', 'complex128'],
+      ['complex64', 'float64', 'complex128'],
+      ['float32', 'float32', 'float32'],
+    ];
+    for (const [ad, xd, want] of cases) {
+      const T = randomTriplets(r, 5, 4, 0.5, ad as never);
+      const A = pinned(build(T, 'csr'), device);
+      const x = randTensor(r, [4], xd, device);
+      const X = randTensor(r, [4, 2], xd, device);
+      const y = randTensor(r, [5], xd, device);
+      for (const [res, ref] of [
+        [A.matvec(x.t), refMul(T.dense, x.p, 1, 'N')],
+        [A.matmul(X.t), refMul(T.dense, X.p, 2, 'N')],
+        [A.rmatvec(y.t), refMul(T.dense, y.p, 1, 'H')],
+      ] as const) {
+        expect(res.dtype, `${ad} × ${xd}`).toBe(want);
+        expect(res.dtype).toBe(rlx.promoteTypes(ad as never, xd as never));
+        expectPlanesClose(planes(res), ref, tolFor(want, 5), `${ad} × ${xd}`);
+      }
+    }
+  });
+
+  it('a float64 product of a float32 matrix keeps float64 precision of the operand', () => {
+    // x has bits below float32 resolution: a product computed in float32 would lose them
+    const A = pinned(rlx.sparse.eye(3, { dtype: 'float32' }), device);
+    const x = rlx.tensor([1 + 1e-12, 2, 3], { dtype: 'float64' }).on(device);
+    expect(Array.from(A.matvec(x).toArray())).toEqual([1 + 1e-12, 2, 3]);
+  });
+
+  it('0-column products and empty matrices', () => {
+    const A = pinned(build(randomTriplets(prng(1), 3, 0, 1, 'float64'), 'csr'), device);
+    const y = A.matvec(rlx.zeros([0]).on(device));
+    expect(y.shape).toEqual([3]);
+    expect(Array.from(y.toArray())).toEqual([0, 0, 0]);
+    const B = pinned(build(randomTriplets(prng(2), 4, 3, 0.5, 'complex128'), 'csc'), device);
+    const Z = B.matmul(rlx.zeros([3, 0], { dtype: 'complex128' }).on(device));
+    expect(Z.shape).toEqual([4, 0]);
+    expect(Z.toArray().length).toBe(0);
+  });
+});
