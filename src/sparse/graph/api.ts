@@ -4,6 +4,7 @@
 
 import { Tensor } from '../../tensor/tensor.js';
 import { fromStorage } from '../../tensor/create.js';
+import { cat } from '../../tensor/ops/movement.js';
 import { type DType, promoteTypes, isComplex } from '../../tensor/dtype.js';
 import { DTypeError, ShapeError } from '../../tensor/errors.js';
 import type { CompressedArrays, SparseDType, ValueArray } from '../contract.js';
@@ -87,6 +88,21 @@ export function solveTensor(A: Compressed, b: Tensor, opts: SpsolveOptions = {})
   // CSC arrays are the CSR arrays of B = Aᵀ: A = Bᵀ, Aᵀ = B, Aᴴ = conj(B).
   const o: SparseSolveOptions = { method: opts.method ?? 'lu', trans, rtol: opts.rtol ?? 1e-5, atol: opts.atol ?? 0, maxiter: opts.maxiter ?? 0 };
   const v = A.valuesTensor().cast(d);
+  if (o.method === 'cholesky') {
+    // FIX (sparse-tests): the Cholesky kernels (CHOLMOD, the js one) read only
+    // the lower triangle of the CSR arrays they get. Before, a CSC matrix went
+    // in as the CSR arrays of Aᵀ, so its UPPER triangle was read (a CSC matrix
+    // stored as its lower triangle was solved with its diagonal only), and the
+    // derivative rules, which assume every stored value is used, gave nonzero
+    // derivatives for the ignored triangle and missed the mirrored use of the
+    // read one. Now the solve sees H = tril(A) + tril(A, −1)ᴴ (real diagonal)
+    // stored in full, its values gathered from A's: H is exactly what the
+    // kernels factor, and gradients flow back to the lower-triangle values only.
+    const h = hermitianCompletion(A);
+    const re = isComplex(d) ? v.real().cast(d) : v;
+    const x = sparseSolveT(h, cat([v, conj(v), re]).gather(h.src), B, o);
+    return vec ? x.reshape([x.shape[0]!]) : x;
+  }
   const p = csrPattern(A);
   let x: Tensor;
   if (A.format === 'csr') x = sparseSolveT(p, v, B, o);
@@ -94,4 +110,51 @@ export function solveTensor(A: Compressed, b: Tensor, opts: SpsolveOptions = {})
   else if (trans === 1) x = sparseSolveT(p, v, B, { ...o, trans: 0 });
   else x = conj(sparseSolveT(p, v, conj(B), { ...o, trans: 0 }));
   return vec ? x.reshape([x.shape[0]!]) : x;
+}
+
+// Hermitian completions per indptr array (see solveTensor's 'cholesky' branch).
+type Completion = CsrPattern & { src: Tensor; nnzA: number };
+const HERMITIAN = new WeakMap<Int32Array, Completion>();
+
+/**
+ * The CSR pattern of H = tril(A) + tril(A, −1)ᴴ and, per entry of H, where its
+ * value comes from in cat([v, conj(v), re(v)]) (v: A's stored values): a lower
+ * entry e of A gives H(i, j) ← v[e] and H(j, i) ← conj(v[e]), a diagonal one
+ * H(i, i) ← re(v[e]); entries above the diagonal are not read.
+ */
+function hermitianCompletion(A: Compressed): Completion {
+  const hit = HERMITIAN.get(A.indptr);
+  if (hit && hit.rows === A.shape[0] && hit.nnzA === A.indices.length) return hit;
+  const n = A.shape[0];
+  const nnz = A.indices.length;
+  const ri: number[] = [],
+    ci: number[] = [],
+    si: number[] = [];
+  for (let a = 0; a + 1 < A.indptr.length; a++)
+    for (let q = A.indptr[a]!; q < A.indptr[a + 1]!; q++) {
+      const [i, j] = A.format === 'csr' ? [a, A.indices[q]!] : [A.indices[q]!, a];
+      if (i > j) ri.push(i, j), ci.push(j, i), si.push(q, nnz + q);
+      else if (i === j) ri.push(i), ci.push(i), si.push(2 * nnz + q);
+    }
+  const indptr = new Int32Array(n + 1);
+  for (const i of ri) indptr[i + 1]!++;
+  for (let i = 0; i < n; i++) indptr[i + 1]! += indptr[i]!;
+  const fill = indptr.slice(0, n);
+  const indices = new Int32Array(ri.length),
+    src = new Int32Array(ri.length);
+  ri.forEach((i, e) => {
+    const q = fill[i]!++;
+    indices[q] = ci[e]!;
+    src[q] = si[e]!;
+  });
+  const h: Completion = {
+    indptr: fromStorage(indptr, [n + 1], 'int32'),
+    indices: fromStorage(indices, [indices.length], 'int32'),
+    rows: n,
+    cols: n,
+    src: fromStorage(src, [src.length], 'int32'),
+    nnzA: nnz,
+  };
+  HERMITIAN.set(A.indptr, h);
+  return h;
 }
