@@ -82,6 +82,8 @@ export function solveTensor(A: Compressed, b: Tensor, opts: SpsolveOptions = {})
   const d = computeDType('spsolve', A.dtype, b.dtype);
   if (A.shape[0] !== A.shape[1]) throw new ShapeError(`sparse.spsolve: the matrix must be square, got ${A.shape[0]}x${A.shape[1]}`);
   if (b.ndim !== 1 && b.ndim !== 2) throw new ShapeError(`sparse.spsolve: b must be [n] or [n, k], got [${b.shape.join(', ')}]`);
+  // FIX (sparse-tests): checked here on the caller's b; the op's own check sees b reshaped to [n, 1] and named that shape.
+  if (b.shape[0] !== A.shape[0]) throw new ShapeError(`sparse.spsolve: a ${A.shape[0]}x${A.shape[1]} matrix and b [${b.shape.join(', ')}]: b needs ${A.shape[0]} rows`);
   const vec = b.ndim === 1;
   const B = (vec ? b.reshape([b.shape[0]!, 1]) : b).cast(d);
   const trans = opts.trans ?? 0;
