@@ -80,7 +80,8 @@ export class SparseFactorization {
     if ((t.ndim !== 1 && t.ndim !== 2) || t.shape[0] !== this.n) throw new ShapeError(`sparse.${this.method}.solve: b must be [${this.n}] or [${this.n}, k], got [${t.shape.join(', ')}]`);
     const wide = isCplx(d) ? 'complex128' : 'float64';
     const raw = t.cast(wide).toArray() as Float64Array;
-    const x = this.solveRaw(raw, opts.trans ?? 'N');
+    // FIX (sparse-tests): b [n, 0] (or n = 0) has the empty solution; the solvers refuse zero-length b.
+    const x = raw.length === 0 ? (this.backing('solve'), new Float64Array(0)) : this.solveRaw(raw, opts.trans ?? 'N');
     const out = fromStorage(x, [...t.shape], wide);
     return wide === d ? out : out.cast(d);
   }

@@ -204,7 +204,34 @@ describe.each(DEVICES)('derivatives of spsolve on %s', (device) => {
     const batched = rlx.vmap((v: Tensor) => rlx.sparse.spsolve(A.withValues(v) as never, b), { inAxes: 0 })(Vs) as Tensor;
     const stacked = rlx.stack(Array.from({ length: B }, (_, i) => rlx.sparse.spsolve(A.withValues(Vs.select(0, i)) as never, b)));
     expect(vals(batched)).toBeAllclose(vals(stacked), { rtol: 1e-12, atol: 1e-14 });
+    // cholesky (values gathered into the Hermitian completion) batches too, and under jit
+    const S = rlx.sparse.poisson2d(3) as unknown as Sp;
+    const s0 = vals(S.valuesTensor());
+    const Ss = rlx.fromStorage(Float64Array.from({ length: B * S.nnz }, (_, q) => s0[q % S.nnz]! * (1 + Math.floor(q / S.nnz))), [B, S.nnz], 'float64').on(device);
+    const c = rlx.fromStorage(new Float64Array(9).map(() => r()), [9], 'float64').on(device);
+    const chol = (v: Tensor) => rlx.sparse.spsolve(S.withValues(v) as never, c, { method: 'cholesky' });
+    const cb = rlx.vmap(chol)(Ss) as Tensor;
+    const cs = rlx.stack(Array.from({ length: B }, (_, i) => rlx.sparse.spsolve(S.withValues(Ss.select(0, i)) as never, c)));
+    expect(vals(cb)).toBeAllclose(vals(cs), { rtol: 1e-12, atol: 1e-14 });
+    expect(vals(rlx.jit(chol)(Ss.select(0, 1)) as Tensor)).toBeAllclose(vals(cs.select(0, 1)), { rtol: 1e-12, atol: 1e-14 });
   });
+
+  for (const method of ['lu', 'cholesky'] as const)
+    it(`${method}: second order (hvp through the csrSddmm rules) vs FD of the gradient`, () => {
+      const r = prng(58);
+      const S = rlx.sparse.poisson2d(3) as unknown as Sp;
+      const b = rlx.fromStorage(new Float64Array(9).map(() => r() - 0.5), [9], 'float64').on(device);
+      const loss = (v: Tensor) => rlx.sparse.spsolve(S.withValues(v) as never, b, { method }).square().sum().add(S.withValues(v).matvec(b).sin().sum());
+      const v0 = vals(S.valuesTensor());
+      const dir = new Float64Array(S.nnz).map(() => r() - 0.5);
+      const at = (h: number) => rlx.fromStorage(v0.map((x, q) => x + h * dir[q]!), [S.nnz], 'float64').on(device);
+      const hv = rlx.hvp(loss, [at(0)], [rlx.fromStorage(dir.slice(), [S.nnz], 'float64').on(device)]);
+      const hvt = (Array.isArray(hv) ? hv[0] : hv) as Tensor;
+      const h = 1e-5;
+      const gp = vals(rlx.grad(loss)(at(h)) as Tensor),
+        gm = vals(rlx.grad(loss)(at(-h)) as Tensor);
+      expect(vals(hvt)).toBeAllclose(gp.map((x, q) => (x - gm[q]!) / (2 * h)), { rtol: 1e-6, atol: 1e-8 });
+    });
 
   it('jit(grad) of a spsolve loss equals grad (values and b)', () => {
     const r = prng(57);

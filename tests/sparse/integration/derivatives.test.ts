@@ -107,6 +107,18 @@ describe.each(DEVICES)('derivatives of sparse products on %s', (device) => {
     }
   });
 
+  it('float32 values with a float64 operand: the product is float64, the values gradient float32', () => {
+    const A = rlx.sparse.poisson1d(4).astype('float32');
+    const x = rlx.tensor([1, 2, 3, 4], { dtype: 'float64' }).on(device);
+    const u = rlx.tensor([0.5, -1, 2, 1], { dtype: 'float64' }).on(device);
+    const g = rlx.grad((v: Tensor) => u.mul(A.withValues(v).matvec(x)).sum())(A.valuesTensor().on(device)) as Tensor;
+    expect(A.withValues(A.valuesTensor()).matvec(x).dtype).toBe('float64');
+    expect(g.dtype).toBe('float32');
+    // entries in CSR order of the tridiagonal (i, j): u_i x_j
+    const want = [[0, 0], [0, 1], [1, 0], [1, 1], [1, 2], [2, 1], [2, 2], [2, 3], [3, 2], [3, 3]].map(([i, j]) => [0.5, -1, 2, 1][i!]! * (j! + 1));
+    expect(Array.from(g.toArray())).toEqual(want);
+  });
+
   it('jit(grad) equals grad; the gradient runs on the pinned device', () => {
     const r = prng(8);
     const A = build(randomTriplets(r, 6, 5, 0.4, 'complex128'), 'csr') as unknown as { valuesTensor(): Tensor; withValues(v: Tensor): { matmul(x: Tensor): Tensor } };

@@ -11,7 +11,7 @@ import { DEVICES } from '../../harness/devices.js';
 import { build, prng, randomNonsym, randomTriplets } from './helpers.js';
 
 type C = rlx.sparse.CsrMatrix;
-const pin = <T extends C | rlx.sparse.CscMatrix>(A: T, device: string): T => A.withValues(A.valuesTensor().on(device));
+const pin = <T extends C | rlx.sparse.CscMatrix>(A: T, device: string): T => A.withValues(A.valuesTensor().on(device)) as T;
 
 /** The thunk throws `cls` with a message matching every pattern. */
 function throwsWith(f: () => unknown, cls: new (...a: never[]) => Error, ...patterns: RegExp[]): void {

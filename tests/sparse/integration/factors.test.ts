@@ -156,6 +156,26 @@ describe.each(FACTOR_DEVICES)('sparse factorizations on %s', (device) => {
     F.dispose();
   });
 
+  it('empty right-hand sides: b [n, 0] and n = 0 give empty solutions (spsolve, every method; factor objects)', () => {
+    const A = rlx.sparse.poisson1d(3);
+    const Ap = A.withValues(A.valuesTensor().on(device));
+    const Z = rlx.sparse.csr({ indptr: [0], indices: [], data: new Float64Array(0), shape: [0, 0] });
+    const Zp = Z.withValues(Z.valuesTensor().on(device));
+    for (const method of ['lu', 'cholesky', 'cg', 'gmres', 'bicgstab', 'minres'] as const) {
+      const x = rlx.sparse.spsolve(Ap, rlx.zeros([3, 0]).on(device), { method });
+      expect(x.shape).toEqual([3, 0]);
+      expect(x.toArray()).toHaveLength(0);
+      expect(rlx.sparse.spsolve(Zp, rlx.zeros([0]).on(device), { method }).toArray()).toHaveLength(0);
+    }
+    for (const kind of ['splu', 'klu', 'cholesky'] as const) {
+      const F = factor(kind, A, device);
+      const x = F.solve(rlx.zeros([3, 0]));
+      expect(x.shape).toEqual([3, 0]);
+      F.dispose();
+      expect(() => F.solve(rlx.zeros([3, 0]))).toThrow(rlx.ValueError);
+    }
+  });
+
   it("spsolve 'cholesky' reads the lower triangle for CSR and CSC, full or lower-only storage", () => {
     const r = prng(13);
     for (const dtype of ['float64', 'complex128'] as const) {
