@@ -27,18 +27,22 @@ export function tensorOfValues(data: ValueArray, d: SparseDType | DType): Tensor
 
 type Compressed = CompressedArrays & { format: 'csr' | 'csc'; valuesTensor(): Tensor };
 
-// Pattern tensors per indptr array: a matrix used in many products builds them once.
-const PATTERNS = new WeakMap<Int32Array, { indptr: Tensor; indices: Tensor }>();
+// Pattern tensors per (indices, indptr) pair of arrays: a matrix used in many products builds them once.
+// FIX (sparse-tests): the cache was keyed on indptr alone (checking only the
+// number of entries), so two matrices sharing an indptr array but not their
+// indices (csr() keeps the caller's Int32Array) got the first one's pattern:
+// wrong products and solves. Keyed on indices now, with indptr checked.
+const PATTERNS = new WeakMap<Int32Array, { ip: Int32Array; indptr: Tensor; indices: Tensor }>();
 
 /** The CSR pattern the op sees: A's own (CSR) or that of Aᵀ (CSC arrays are CSR of the transpose). */
 export function csrPattern(A: Compressed): CsrPattern {
-  let p = PATTERNS.get(A.indptr);
-  if (!p || p.indices.shape[0] !== A.indices.length) {
-    p = { indptr: fromStorage(A.indptr, [A.indptr.length], 'int32'), indices: fromStorage(A.indices, [A.indices.length], 'int32') };
-    PATTERNS.set(A.indptr, p);
+  let p = PATTERNS.get(A.indices);
+  if (!p || p.ip !== A.indptr) {
+    p = { ip: A.indptr, indptr: fromStorage(A.indptr, [A.indptr.length], 'int32'), indices: fromStorage(A.indices, [A.indices.length], 'int32') };
+    PATTERNS.set(A.indices, p);
   }
   const [m, n] = A.shape;
-  return A.format === 'csr' ? { ...p, rows: m, cols: n } : { ...p, rows: n, cols: m };
+  return A.format === 'csr' ? { indptr: p.indptr, indices: p.indices, rows: m, cols: n } : { indptr: p.indptr, indices: p.indices, rows: n, cols: m };
 }
 
 /** The dtype a product or solve of A with x computes in. */
@@ -114,8 +118,8 @@ export function solveTensor(A: Compressed, b: Tensor, opts: SpsolveOptions = {})
   return vec ? x.reshape([x.shape[0]!]) : x;
 }
 
-// Hermitian completions per indptr array (see solveTensor's 'cholesky' branch).
-type Completion = CsrPattern & { src: Tensor; nnzA: number };
+// Hermitian completions per indices array (see solveTensor's 'cholesky' branch; keyed like PATTERNS).
+type Completion = CsrPattern & { src: Tensor; ip: Int32Array; format: 'csr' | 'csc' };
 const HERMITIAN = new WeakMap<Int32Array, Completion>();
 
 /**
@@ -125,8 +129,8 @@ const HERMITIAN = new WeakMap<Int32Array, Completion>();
  * H(i, i) ← re(v[e]); entries above the diagonal are not read.
  */
 function hermitianCompletion(A: Compressed): Completion {
-  const hit = HERMITIAN.get(A.indptr);
-  if (hit && hit.rows === A.shape[0] && hit.nnzA === A.indices.length) return hit;
+  const hit = HERMITIAN.get(A.indices);
+  if (hit && hit.ip === A.indptr && hit.format === A.format && hit.rows === A.shape[0]) return hit;
   const n = A.shape[0];
   const nnz = A.indices.length;
   const ri: number[] = [],
@@ -155,8 +159,9 @@ function hermitianCompletion(A: Compressed): Completion {
     rows: n,
     cols: n,
     src: fromStorage(src, [src.length], 'int32'),
-    nnzA: nnz,
+    ip: A.indptr,
+    format: A.format,
   };
-  HERMITIAN.set(A.indptr, h);
+  HERMITIAN.set(A.indices, h);
   return h;
 }

@@ -131,6 +131,25 @@ describe.each(DEVICES)('sparse products on %s', (device) => {
     expect(Array.from(A.matvec(x).toArray())).toEqual([1 + 1e-12, 2, 3]);
   });
 
+  it('matrices sharing an indptr array but not their indices give their own products (no stale pattern)', () => {
+    const ip = Int32Array.from([0, 1, 2]);
+    const x = rlx.tensor([10, 20]).on(device);
+    const A = rlx.sparse.csr({ indptr: ip, indices: Int32Array.from([0, 1]), data: Float64Array.from([1, 2]), shape: [2, 2] });
+    const B = rlx.sparse.csr({ indptr: ip, indices: Int32Array.from([1, 0]), data: Float64Array.from([1, 2]), shape: [2, 2] });
+    expect(Array.from(A.matvec(x).toArray())).toEqual([10, 40]);
+    expect(Array.from(B.matvec(x).toArray())).toEqual([20, 20]);
+    expect(Array.from(A.matvec(x).toArray())).toEqual([10, 40]);
+    // the same arrays read as CSC are the transpose
+    const C = rlx.sparse.csc({ indptr: ip, indices: Int32Array.from([1, 0]), data: Float64Array.from([1, 2]), shape: [2, 2] });
+    expect(Array.from(C.matvec(x).toArray())).toEqual([40, 10]);
+    // and the cholesky solves (which build a Hermitian completion per pattern)
+    const S1 = rlx.sparse.csr({ indptr: Int32Array.from([0, 1, 3]), indices: Int32Array.from([0, 0, 1]), data: [4, 1, 3], shape: [2, 2] });
+    const S2 = rlx.sparse.csr({ indptr: S1.indptr, indices: Int32Array.from([0, 1, 1]), data: [4, 1, 3], shape: [2, 2] }); // diagonal 4, 1 + 3 (a duplicate: summed)
+    const b = rlx.tensor([1, 2]).on(device);
+    expect(Array.from(rlx.sparse.spsolve(S1, b, { method: 'cholesky' }).toArray())).toBeAllclose([1 / 11, 7 / 11], { rtol: 1e-12, atol: 1e-14 });
+    expect(Array.from(rlx.sparse.spsolve(S2, b, { method: 'cholesky' }).toArray())).toBeAllclose([1 / 4, 2 / 4], { rtol: 1e-12, atol: 1e-14 });
+  });
+
   it('0-column products and empty matrices', () => {
     const A = pinned(build(randomTriplets(prng(1), 3, 0, 1, 'float64'), 'csr'), device);
     const y = A.matvec(rlx.zeros([0]).on(device));
