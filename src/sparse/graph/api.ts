@@ -6,7 +6,7 @@ import { Tensor } from '../../tensor/tensor.js';
 import { fromStorage } from '../../tensor/create.js';
 import { cat } from '../../tensor/ops/movement.js';
 import { type DType, promoteTypes, isComplex } from '../../tensor/dtype.js';
-import { DTypeError, ShapeError } from '../../tensor/errors.js';
+import { DTypeError, ShapeError, ValueError } from '../../tensor/errors.js';
 import type { CompressedArrays, SparseDType, ValueArray } from '../contract.js';
 import { type CsrPattern, csrMatmulT, sparseSolveT } from './ops.js';
 import type { SparseSolveOptions } from './contract.js';
@@ -81,6 +81,24 @@ export interface SpsolveOptions {
   maxiter?: number;
 }
 
+const METHODS: readonly string[] = ['lu', 'cholesky', 'cg', 'bicgstab', 'gmres', 'minres'];
+
+/**
+ * FIX (sparse-tests): the options are checked when spsolve is called. Before,
+ * an unknown method failed only when the result was read, as an internal
+ * "TypeError: solver is not a function"; a trans other than 0/1/2 and a
+ * negative or fractional maxiter were silently taken for something else.
+ */
+function checkSolveOptions(o: SpsolveOptions): void {
+  if (o.method !== undefined && !METHODS.includes(o.method)) throw new ValueError(`sparse.spsolve: method must be one of ${METHODS.map((m) => `'${m}'`).join(', ')}, got ${JSON.stringify(o.method)}`);
+  if (o.trans !== undefined && o.trans !== 0 && o.trans !== 1 && o.trans !== 2) throw new ValueError(`sparse.spsolve: trans must be 0 (A), 1 (Aᵀ) or 2 (Aᴴ), got ${JSON.stringify(o.trans)}`);
+  if (o.maxiter !== undefined && !(Number.isInteger(o.maxiter) && o.maxiter >= 0)) throw new ValueError(`sparse.spsolve: maxiter must be a non-negative integer (0: the method's default), got ${o.maxiter}`);
+  for (const k of ['rtol', 'atol'] as const) {
+    const v = o[k];
+    if (v !== undefined && !(typeof v === 'number' && v >= 0 && Number.isFinite(v))) throw new ValueError(`sparse.spsolve: ${k} must be a finite non-negative number, got ${v}`);
+  }
+}
+
 /** x = A⁻¹ b as a lazy, differentiable tensor (in b and in A's values); b [n] or [n, k]. */
 export function solveTensor(A: Compressed, b: Tensor, opts: SpsolveOptions = {}): Tensor {
   const d = computeDType('spsolve', A.dtype, b.dtype);
@@ -91,6 +109,7 @@ export function solveTensor(A: Compressed, b: Tensor, opts: SpsolveOptions = {})
   const vec = b.ndim === 1;
   const B = (vec ? b.reshape([b.shape[0]!, 1]) : b).cast(d);
   const trans = opts.trans ?? 0;
+  checkSolveOptions(opts);
   // CSC arrays are the CSR arrays of B = Aᵀ: A = Bᵀ, Aᵀ = B, Aᴴ = conj(B).
   const o: SparseSolveOptions = { method: opts.method ?? 'lu', trans, rtol: opts.rtol ?? 1e-5, atol: opts.atol ?? 0, maxiter: opts.maxiter ?? 0 };
   const v = A.valuesTensor().cast(d);

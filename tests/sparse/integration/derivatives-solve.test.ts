@@ -93,11 +93,11 @@ describe.each(DEVICES)('derivatives of spsolve on %s', (device) => {
         it(`lu ${format} trans ${trans} ${dt}: JVP vs FD, VJP vs JVP`, () => checkCase(generalCase('lu', format, trans, dt, device), device, RUNS));
 
   for (const method of ['gmres', 'bicgstab'] as const)
-    for (const [format, trans] of [['csr', 0], ['csc', 0], ['csr', 1]] as const)
+    for (const [format, trans] of [['csr', 0], ['csc', 0], ['csr', 1], ['csc', 2]] as const)
       for (const dt of ['float64', 'complex128'] as const)
         it(`${method} ${format} trans ${trans} ${dt} (non-symmetric, rtol 1e-12): JVP vs FD, VJP vs JVP`, () => checkCase(generalCase(method, format, trans, dt, device), device, RUNS));
 
-  for (const method of ['cholesky', 'cg'] as const)
+  for (const method of ['cholesky', 'cg', 'minres'] as const)
     for (const format of ['csr', 'csc'] as const)
       for (const dt of ['float64', 'complex128'] as const)
         it(`${method} ${format} ${dt} (HPD, Hermitian perturbations): JVP vs FD, VJP vs JVP`, () => checkCase(hermitianCase(method, format, dt, device), device, RUNS));

@@ -77,6 +77,19 @@ describe.each(DEVICES)('sparse integration errors on %s', (device) => {
     alive();
   });
 
+  it('spsolve: bad options are ValueErrors at the call (not when the result is read)', () => {
+    const A = pin(rlx.sparse.poisson1d(3), device);
+    const b = rlx.ones([3]).on(device);
+    throwsWith(() => rlx.sparse.spsolve(A, b, { method: 'qr' as never }), rlx.ValueError, /method/, /'lu'/, /qr/);
+    throwsWith(() => rlx.sparse.spsolve(A, b, { trans: 3 as never }), rlx.ValueError, /trans/);
+    throwsWith(() => rlx.sparse.spsolve(A, b, { trans: 'T' as never }), rlx.ValueError, /trans/);
+    throwsWith(() => rlx.sparse.spsolve(A, b, { method: 'cg', maxiter: -1 }), rlx.ValueError, /maxiter/);
+    throwsWith(() => rlx.sparse.spsolve(A, b, { method: 'cg', maxiter: 2.5 }), rlx.ValueError, /maxiter/);
+    throwsWith(() => rlx.sparse.spsolve(A, b, { method: 'cg', rtol: Number.NaN }), rlx.ValueError, /rtol/);
+    throwsWith(() => rlx.sparse.spsolve(A, b, { method: 'gmres', atol: -1 }), rlx.ValueError, /atol/);
+    alive();
+  });
+
   for (const method of ['cg', 'gmres', 'bicgstab', 'minres'] as const)
     it(`${method}: non-convergence within maxiter is a ConvergenceError when the result is read`, () => {
       const A = pin(method === 'cg' || method === 'minres' ? rlx.sparse.poisson2d(12) : (build(randomNonsym(prng(3), 81, 'float64', 0.2), 'csr') as C).add(rlx.sparse.poisson2d(9).scale(-30)), device);
