@@ -204,6 +204,11 @@ describe.each(DEVICES)('derivatives of spsolve on %s', (device) => {
     const batched = rlx.vmap((v: Tensor) => rlx.sparse.spsolve(A.withValues(v) as never, b), { inAxes: 0 })(Vs) as Tensor;
     const stacked = rlx.stack(Array.from({ length: B }, (_, i) => rlx.sparse.spsolve(A.withValues(Vs.select(0, i)) as never, b)));
     expect(vals(batched)).toBeAllclose(vals(stacked), { rtol: 1e-12, atol: 1e-14 });
+    // values and b batched together
+    const Bb = rlx.fromStorage(new Float64Array(B * n).map(() => r()), [B, n], 'float64').on(device);
+    const both = rlx.vmap((v: Tensor, bb: Tensor) => rlx.sparse.spsolve(A.withValues(v) as never, bb))(Vs, Bb) as Tensor;
+    const both0 = rlx.stack(Array.from({ length: B }, (_, i) => rlx.sparse.spsolve(A.withValues(Vs.select(0, i)) as never, Bb.select(0, i))));
+    expect(vals(both)).toBeAllclose(vals(both0), { rtol: 1e-12, atol: 1e-14 });
     // cholesky (values gathered into the Hermitian completion) batches too, and under jit
     const S = rlx.sparse.poisson2d(3) as unknown as Sp;
     const s0 = vals(S.valuesTensor());

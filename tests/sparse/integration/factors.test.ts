@@ -176,6 +176,31 @@ describe.each(FACTOR_DEVICES)('sparse factorizations on %s', (device) => {
     }
   });
 
+  it('spsolve is a lazy IR op on the pinned device (every method); the cholesky factor object reads the lower triangle too', () => {
+    const A = rlx.sparse.poisson2d(4);
+    const Ap = A.withValues(A.valuesTensor().on(device));
+    const b = rlx.ones([16]).on(device);
+    for (const method of ['lu', 'cholesky', 'cg', 'gmres'] as const) {
+      const x = rlx.sparse.spsolve(Ap, b, { method, rtol: 1e-12 });
+      expect(x.isRealized).toBe(false);
+      const plan = rlx.explain(x, { print: false });
+      expect(plan.device, method).toBe(device);
+      expect(plan.kernels.some((k) => k.kind === 'linalg'), plan.toString()).toBe(true);
+      expect(x.device).toBe(device);
+      expect(vals(Ap.matvec(x))).toBeAllclose(new Float64Array(16).fill(1), { rtol: 1e-10, atol: 1e-10 });
+    }
+    const r = prng(14);
+    const T = randomSpd(r, 7, 'complex128', 0.5);
+    const keep = T.ri.map((i, e) => i >= T.ci[e]!);
+    const low = { ...T, ri: T.ri.filter((_, e) => keep[e]), ci: T.ci.filter((_, e) => keep[e]), data: T.data.filter((_, e) => keep[Math.floor(e / 2)]) };
+    const rhs = randTensor(r, [7], 'complex128');
+    for (const format of ['csr', 'csc', 'coo'] as const) {
+      const F = factor('cholesky', build(low, format), device);
+      expectPlanesClose(planes(F.solve(rhs.t)), refSolve(T.dense, rhs.p, 1), tol('complex128'), `cholesky object, lower-only ${format}`);
+      F.dispose();
+    }
+  });
+
   it("spsolve 'cholesky' reads the lower triangle for CSR and CSC, full or lower-only storage", () => {
     const r = prng(13);
     for (const dtype of ['float64', 'complex128'] as const) {
