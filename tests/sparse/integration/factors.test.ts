@@ -176,6 +176,29 @@ describe.each(FACTOR_DEVICES)('sparse factorizations on %s', (device) => {
     }
   });
 
+  for (const dtype of SDTYPES)
+    it(`spsolve ${dtype}: every method, CSR/CSC, trans 0/1/2, b [n] and [n, k] vs dense elimination`, () => {
+      const r = prng(40 + SDTYPES.indexOf(dtype));
+      const n = 9;
+      const G = randomNonsym(r, n, dtype, 0.3),
+        S = randomSpd(r, n, dtype, 0.3);
+      const single = isSingle(dtype);
+      for (const method of ['lu', 'cholesky', 'cg', 'gmres', 'bicgstab', 'minres'] as const) {
+        const T = method === 'lu' || method === 'gmres' || method === 'bicgstab' ? G : S;
+        for (const format of ['csr', 'csc'] as const)
+          for (const trans of [0, 1, 2] as const)
+            for (const shape of [[n], [n, 2]]) {
+              const C = build(T, format) as unknown as { withValues(v: Tensor): rlx.sparse.SparseMatrix; valuesTensor(): Tensor };
+              const b = randTensor(r, shape, dtype, device);
+              const x = rlx.sparse.spsolve(C.withValues(C.valuesTensor().on(device)), b.t, { method, trans, rtol: single ? 1e-6 : 1e-12, maxiter: 200 });
+              expect(x.dtype).toBe(dtype);
+              expect(x.shape).toEqual(shape);
+              const t = single ? { rtol: 1e-4, atol: 1e-5 } : method === 'lu' || method === 'cholesky' ? tol(dtype) : { rtol: 1e-9, atol: 1e-10 };
+              expectPlanesClose(planes(x), refSolve(T.dense, b.p, shape[1] ?? 1, (['N', 'T', 'H'] as const)[trans]), t, `${method} ${format} trans ${trans} ${JSON.stringify(shape)}`);
+            }
+      }
+    });
+
   it('spsolve is a lazy IR op on the pinned device (every method); the cholesky factor object reads the lower triangle too', () => {
     const A = rlx.sparse.poisson2d(4);
     const Ap = A.withValues(A.valuesTensor().on(device));

@@ -150,6 +150,51 @@ describe.each(DEVICES)('sparse products on %s', (device) => {
     expect(Array.from(rlx.sparse.spsolve(S2, b, { method: 'cholesky' }).toArray())).toBeAllclose([1 / 4, 2 / 4], { rtol: 1e-12, atol: 1e-14 });
   });
 
+  for (const dtype of ['float64', 'complex128', 'float32'] as const)
+    it(`large ${dtype} matrix (the threaded kernels: 20000x15000, ~160k entries) vs a plain CSR loop`, () => {
+      const r = prng(123);
+      const m = 20000,
+        n = 15000,
+        L = isCplx(dtype) ? 2 : 1;
+      const ip = [0],
+        ix: number[] = [],
+        dv: number[] = [];
+      for (let i = 0; i < m; i++) {
+        const cnt = Math.floor(r() * 17);
+        for (let t = 0; t < cnt; t++) {
+          ix.push(Math.floor(r() * n));
+          for (let l = 0; l < L; l++) dv.push(isSingle(dtype) ? Math.fround(2 * r() - 1) : 2 * r() - 1);
+        }
+        ip.push(ix.length);
+      }
+      const A = rlx.sparse.csr({ indptr: ip, indices: ix, data: Float64Array.from(dv), shape: [m, n], dtype });
+      const Ap = A.withValues(A.valuesTensor().on(device));
+      const k = 3;
+      const X = randTensor(r, [n, k], dtype, device),
+        y = randTensor(r, [m], dtype, device);
+      // plain CSR references: A X and Aᴴ y
+      const ref = { re: new Float64Array(m * k), im: new Float64Array(m * k) },
+        refH = { re: new Float64Array(n), im: new Float64Array(n) };
+      for (let i = 0; i < m; i++)
+        for (let p = ip[i]!; p < ip[i + 1]!; p++) {
+          const j = ix[p]!,
+            ar = dv[p * L]!,
+            ai = L === 2 ? dv[p * L + 1]! : 0;
+          for (let c = 0; c < k; c++) {
+            ref.re[i * k + c] += ar * X.p.re[j * k + c]! - ai * X.p.im[j * k + c]!;
+            ref.im[i * k + c] += ar * X.p.im[j * k + c]! + ai * X.p.re[j * k + c]!;
+          }
+          refH.re[j] += ar * y.p.re[i]! + ai * y.p.im[i]!;
+          refH.im[j] += ar * y.p.im[i]! - ai * y.p.re[i]!;
+        }
+      const t = tolFor(dtype, 20);
+      expectPlanesClose(planes(Ap.matmul(X.t)), ref, t, 'A X');
+      const col0 = { re: ref.re.filter((_, q) => q % k === 0), im: ref.im.filter((_, q) => q % k === 0) };
+      expectPlanesClose(planes(Ap.matvec(X.t.select(1, 0))), col0, t, 'A x');
+      expectPlanesClose(planes(Ap.rmatvec(y.t)), refH, tolFor(dtype, 40), 'Aᴴ y');
+      expectPlanesClose(planes(Ap.tocsc().withValues(Ap.tocsc().valuesTensor().on(device)).matvec(X.t.select(1, 0))), col0, t, 'CSC A x');
+    });
+
   it('0-column products and empty matrices', () => {
     const A = pinned(build(randomTriplets(prng(1), 3, 0, 1, 'float64'), 'csr'), device);
     const y = A.matvec(rlx.zeros([0]).on(device));
