@@ -222,21 +222,25 @@ describe.each(DEVICES)('derivatives of spsolve on %s', (device) => {
   });
 
   for (const method of ['lu', 'cholesky'] as const)
-    it(`${method}: second order (hvp through the csrSddmm rules) vs FD of the gradient`, () => {
-      const r = prng(58);
-      const S = rlx.sparse.poisson2d(3) as unknown as Sp;
-      const b = rlx.fromStorage(new Float64Array(9).map(() => r() - 0.5), [9], 'float64').on(device);
-      const loss = (v: Tensor) => rlx.sparse.spsolve(S.withValues(v) as never, b, { method }).square().sum().add(S.withValues(v).matvec(b).sin().sum());
-      const v0 = vals(S.valuesTensor());
-      const dir = new Float64Array(S.nnz).map(() => r() - 0.5);
-      const at = (h: number) => rlx.fromStorage(v0.map((x, q) => x + h * dir[q]!), [S.nnz], 'float64').on(device);
-      const hv = rlx.hvp(loss, [at(0)], [rlx.fromStorage(dir.slice(), [S.nnz], 'float64').on(device)]);
-      const hvt = (Array.isArray(hv) ? hv[0] : hv) as Tensor;
-      const h = 1e-5;
-      const gp = vals(rlx.grad(loss)(at(h)) as Tensor),
-        gm = vals(rlx.grad(loss)(at(-h)) as Tensor);
-      expect(vals(hvt)).toBeAllclose(gp.map((x, q) => (x - gm[q]!) / (2 * h)), { rtol: 1e-6, atol: 1e-8 });
-    });
+    for (const dt of ['float64', 'complex128'] as const)
+      it(`${method} ${dt}: second order (hvp through the csrSddmm rules) vs FD of the gradient`, () => {
+        const r = prng(58);
+        const L = dt === 'complex128' ? 2 : 1;
+        const S = rlx.sparse.poisson2d(3) as unknown as Sp;
+        const b = rlx.fromStorage(new Float64Array(9 * L).map(() => r() - 0.5), [9], dt).on(device);
+        const sq = (t: Tensor) => t.mul(conj(t)).real();
+        const loss = (v: Tensor) => sq(rlx.sparse.spsolve(S.withValues(v) as never, b, { method })).sum().add(sq(S.withValues(v).rmatvec(b).sin()).sum());
+        // a Hermitian base (cholesky reads the lower triangle; keep the lu case the same matrix)
+        const v0 = vals(S.valuesTensor().cast(dt));
+        const dir = new Float64Array(S.nnz * L).map(() => 0.2 * (r() - 0.5));
+        const at = (h: number) => rlx.fromStorage(v0.map((x, q) => x + h * dir[q]!), [S.nnz], dt).on(device);
+        const hv = rlx.hvp(loss, [at(0)], [rlx.fromStorage(dir.slice(), [S.nnz], dt).on(device)]);
+        const hvt = (Array.isArray(hv) ? hv[0] : hv) as Tensor;
+        const h = 1e-5;
+        const gp = vals(rlx.grad(loss)(at(h)) as Tensor),
+          gm = vals(rlx.grad(loss)(at(-h)) as Tensor);
+        expect(vals(hvt)).toBeAllclose(gp.map((x, q) => (x - gm[q]!) / (2 * h)), { rtol: 1e-6, atol: 1e-8 });
+      });
 
   it('jit(grad) of a spsolve loss equals grad (values and b)', () => {
     const r = prng(57);

@@ -67,6 +67,18 @@ describe('eigsh shift-invert (splu)', () => {
       expect(Array.from(r.eigenvalues)).toBeAllclose(Array.from(ref), dtype === 'complex128' ? { rtol: 1e-10, atol: 1e-12 } : { rtol: 1e-5, atol: 1e-5 });
     });
 
+  it("which with sigma selects among the eigenvalues of (A − σI)⁻¹: 'LA' just above sigma, 'SA' just below; any format", () => {
+    const A = rlx.sparse.poisson1d(40);
+    const all = [...dense(A)];
+    const sigma = 2.05;
+    const above = all.filter((e) => e > sigma).slice(0, 3);
+    const below = all.filter((e) => e < sigma).slice(-3);
+    for (const M of [A, A.tocsc(), A.tocoo()] as unknown as M[]) {
+      expect(Array.from(rlx.sparse.eigsh(M, 3, { sigma, which: 'LA' }).eigenvalues)).toBeAllclose(above, { rtol: 1e-10, atol: 1e-10 });
+      expect(Array.from(rlx.sparse.eigsh(M, 3, { sigma, which: 'SA' }).eigenvalues)).toBeAllclose(below, { rtol: 1e-10, atol: 1e-10 });
+    }
+  });
+
   it('poisson2d(12): an interior shift finds the 5 eigenvalues nearest sigma', () => {
     const A = rlx.sparse.poisson2d(12);
     const sigma = 3.1;
