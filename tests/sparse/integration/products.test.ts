@@ -195,6 +195,19 @@ describe.each(DEVICES)('sparse products on %s', (device) => {
       expectPlanesClose(planes(Ap.tocsc().withValues(Ap.tocsc().valuesTensor().on(device)).matvec(X.t.select(1, 0))), col0, t, 'CSC A x');
     });
 
+  it('withValues from a plain number array keeps a float32 matrix float32 and works in products and solves', () => {
+    const x = rlx.ones([3], { dtype: 'float32' }).on(device);
+    for (const dtype of ['float32', 'float64'] as const) {
+      const B = rlx.sparse.poisson1d(3).astype(dtype).withValues([4, 1, 1, 4, 1, 1, 4]);
+      expect(B.dtype).toBe(dtype);
+      expect(B.valuesTensor().dtype).toBe(dtype);
+      const y = B.matvec(x);
+      expect(y.dtype).toBe(dtype);
+      expect(Array.from(y.toArray())).toEqual([5, 6, 5]);
+      for (const method of ['lu', 'cholesky', 'cg'] as const) expect(Array.from(rlx.sparse.spsolve(B, x, { method, rtol: 1e-7 }).toArray())).toBeAllclose([3 / 14, 1 / 7, 3 / 14], { rtol: 1e-6, atol: 1e-7 });
+    }
+  });
+
   it('0-column products and empty matrices', () => {
     const A = pinned(build(randomTriplets(prng(1), 3, 0, 1, 'float64'), 'csr'), device);
     const y = A.matvec(rlx.zeros([0]).on(device));
