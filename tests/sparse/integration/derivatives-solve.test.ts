@@ -19,7 +19,7 @@ const TIGHT = { rtol: 1e-12, atol: 0, maxiter: 500 };
 /** Iterative solves are accurate to ~1e-12 relative: a larger step keeps that error/h small. */
 const FD_ITER: FdOpts = { h: 1e-5, rtol: 1e-5, atolScale: 1e-6 };
 
-type Sp = { nnz: number; indptr: Int32Array; indices: Int32Array; valuesTensor(): Tensor; withValues(v: Tensor): Sp; matvec(x: Tensor): Tensor };
+type Sp = { nnz: number; indptr: Int32Array; indices: Int32Array; valuesTensor(): Tensor; withValues(v: Tensor): Sp; matvec(x: Tensor): Tensor; rmatvec(x: Tensor): Tensor };
 const conj = (t: Tensor) => (rlx.isComplex(t.dtype) ? t.conj() : t);
 
 /** f(w, b) = spsolve(A(v0 + w), b) with a random non-symmetric, diagonally dominant A. */
