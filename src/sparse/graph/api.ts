@@ -71,7 +71,7 @@ export function sparseProduct(A: Compressed, x: Tensor, adjoint: boolean): Tenso
 }
 
 export interface SpsolveOptions {
-  /** 'lu' (default; UMFPACK on native, the js sparse LU otherwise), 'cholesky' (SPD/HPD: CHOLMOD), or an iterative method. */
+  /** 'lu' (default; UMFPACK on native, the js sparse LU otherwise), 'cholesky' (SPD/HPD: CHOLMOD; reads the lower triangle, any format, so derivatives go to the lower-triangle values), or an iterative method. */
   method?: SparseSolveOptions['method'];
   /** Solve with A (0, default), Aᵀ (1) or Aᴴ (2). */
   trans?: 0 | 1 | 2;
