@@ -199,6 +199,26 @@ describe.each(FACTOR_DEVICES)('sparse factorizations on %s', (device) => {
       }
     });
 
+  it('spsolve promotes mixed dtypes and solves in the promoted precision', () => {
+    const r = prng(41);
+    for (const [ad, bd, want] of [
+      ['float32', 'float64', 'float64'],
+      ['float32', 'complex128', 'complex128'],
+      ['complex64', 'float64', 'complex128'],
+      ['float64', 'complex64', 'complex128'],
+    ] as const) {
+      const T = randomNonsym(r, 8, ad, 0.3);
+      const C = build(T, 'csc') as unknown as { withValues(v: Tensor): rlx.sparse.SparseMatrix; valuesTensor(): Tensor };
+      const b = randTensor(r, [8], bd, device);
+      for (const method of ['lu', 'gmres'] as const) {
+        const x = rlx.sparse.spsolve(C.withValues(C.valuesTensor().on(device)), b.t, { method, rtol: 1e-13 });
+        expect(x.dtype, `${ad} \\ ${bd}`).toBe(want);
+        // float32 values are exact in double: a double solve matches the double reference to ~1e-12
+        expectPlanesClose(planes(x), refSolve(T.dense, b.p, 1), { rtol: 1e-10, atol: 1e-11 }, `${method} ${ad} \\ ${bd}`);
+      }
+    }
+  });
+
   it('spsolve is a lazy IR op on the pinned device (every method); the cholesky factor object reads the lower triangle too', () => {
     const A = rlx.sparse.poisson2d(4);
     const Ap = A.withValues(A.valuesTensor().on(device));
