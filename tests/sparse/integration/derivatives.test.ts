@@ -119,6 +119,41 @@ describe.each(DEVICES)('derivatives of sparse products on %s', (device) => {
     expect(Array.from(g.toArray())).toEqual(want);
   });
 
+  for (const format of ['csr', 'csc'] as const)
+    for (const dt of ['float64', 'complex128'] as const)
+      it(`${format} ${dt}: jacfwd and jacrev (vmap of the JVP / VJP rules) of v ↦ A(v) x and of x ↦ Aᴴ(v) x equal the explicit Jacobians`, () => {
+        const r = prng(31);
+        const m = 5,
+          n = 4;
+        const A = build(randomTriplets(r, m, n, 0.5, 'float64', true), format) as unknown as { nnz: number; indptr: Int32Array; indices: Int32Array; valuesTensor(): Tensor; withValues(v: Tensor): { matvec(x: Tensor): Tensor; rmatvec(x: Tensor): Tensor } };
+        const L = dt === 'complex128' ? 2 : 1;
+        const xs = new Float64Array(n * L).map(() => r() - 0.5);
+        const x = rlx.fromStorage(xs.slice(), [n], dt).on(device);
+        const v = A.valuesTensor().cast(dt).on(device);
+        const vs = vals(v);
+        // ∂(A x)_i/∂v_e = x_col(e) when row(e) = i
+        const Jv = new Float64Array(m * A.nnz * L);
+        // ∂(Aᴴ y)_j/∂y_i = conj(A_ij) (summing duplicates)
+        const Jy = new Float64Array(n * m * L);
+        for (let a = 0; a + 1 < A.indptr.length; a++)
+          for (let p = A.indptr[a]!; p < A.indptr[a + 1]!; p++) {
+            const [i, j] = format === 'csr' ? [a, A.indices[p]!] : [A.indices[p]!, a];
+            for (let l = 0; l < L; l++) Jv[(i * A.nnz + p) * L + l] = xs[j * L + l]!;
+            Jy[(j * m + i) * L] += vs[p * L]!;
+            if (L === 2) Jy[(j * m + i) * L + 1] -= vs[p * L + 1]!;
+          }
+        const fv = (vv: Tensor) => A.withValues(vv).matvec(x);
+        for (const jac of [rlx.jacfwd, rlx.jacrev]) {
+          const J = jac(fv)(v) as Tensor;
+          expect(J.shape).toEqual([m, A.nnz]);
+          expect(vals(J)).toBeAllclose(Jv, { rtol: 1e-14, atol: 1e-15 });
+        }
+        // Aᴴ y is antiholomorphic in v but linear in y: both Jacobian modes give conj(A)ᵀ
+        const fy = (y: Tensor) => A.withValues(v).rmatvec(y);
+        const y0 = rlx.zeros([m], { dtype: dt }).on(device);
+        for (const jac of [rlx.jacfwd, rlx.jacrev]) expect(vals(jac(fy)(y0) as Tensor)).toBeAllclose(Jy, { rtol: 1e-14, atol: 1e-15 });
+      });
+
   it('jit(grad) equals grad; the gradient runs on the pinned device', () => {
     const r = prng(8);
     const A = build(randomTriplets(r, 6, 5, 0.4, 'complex128'), 'csr') as unknown as { valuesTensor(): Tensor; withValues(v: Tensor): { matmul(x: Tensor): Tensor } };
