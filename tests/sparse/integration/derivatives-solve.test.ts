@@ -242,6 +242,45 @@ describe.each(DEVICES)('derivatives of spsolve on %s', (device) => {
         expect(vals(hvt)).toBeAllclose(gp.map((x, q) => (x - gm[q]!) / (2 * h)), { rtol: 1e-6, atol: 1e-8 });
       });
 
+  // (complex cholesky is not holomorphic in the values — the completion conjugates — so it has no complex Jacobian)
+  for (const [method, dt] of [['lu', 'float64'], ['lu', 'complex128'], ['gmres', 'float64'], ['gmres', 'complex128'], ['cholesky', 'float64']] as const)
+      it(`${method} ${dt}: jacfwd and jacrev w.r.t. the values equal −(A⁻¹)_{k,row e} x_{col e} (lower entries only for cholesky)`, () => {
+        const r = prng(60);
+        const n = 5;
+        const T = method === 'cholesky' ? randomSpd(r, n, dt, 0.5) : randomNonsym(r, n, dt, 0.4);
+        const A = build(T, 'csr') as unknown as Sp;
+        const L = dt === 'complex128' ? 2 : 1;
+        const bst = new Float64Array(n * L).map(() => r() - 0.5);
+        const b = rlx.fromStorage(bst.slice(), [n], dt).on(device);
+        const opts = method === 'gmres' ? { method, ...TIGHT } : { method };
+        const f = (v: Tensor) => rlx.sparse.spsolve(A.withValues(v) as never, b, opts);
+        const x = refSolve(T.dense, planes(rlx.fromStorage(bst, [n], dt)), 1);
+        const eye = { re: new Float64Array(n * n), im: new Float64Array(n * n) };
+        for (let i = 0; i < n; i++) eye.re[i * n + i] = 1;
+        const Ainv = refSolve(T.dense, eye, n);
+        // J[k, e] = −Ainv[k, i] x[j] for entry e = (i, j); for cholesky (symmetric completion of
+        // the lower triangle) a strictly-lower e also enters at (j, i), an upper one not at all.
+        const J = new Float64Array(n * A.nnz * L);
+        for (let i = 0; i < n; i++)
+          for (let p = A.indptr[i]!; p < A.indptr[i + 1]!; p++) {
+            const j = A.indices[p]!;
+            const terms: [number, number][] = method === 'cholesky' ? (i > j ? [[i, j], [j, i]] : i === j ? [[i, i]] : []) : [[i, j]];
+            for (let k = 0; k < n; k++)
+              for (const [ii, jj] of terms) {
+                const ar = Ainv.re[k * n + ii]!,
+                  ai = Ainv.im[k * n + ii]!;
+                J[(k * A.nnz + p) * L] -= ar * x.re[jj]! - ai * x.im[jj]!;
+                if (L === 2) J[(k * A.nnz + p) * L + 1] -= ar * x.im[jj]! + ai * x.re[jj]!;
+              }
+          }
+        const v = A.valuesTensor().cast(dt).on(device);
+        for (const jac of [rlx.jacfwd, rlx.jacrev]) {
+          const Jt = jac(f)(v) as Tensor;
+          expect(Jt.shape).toEqual([n, A.nnz]);
+          expect(vals(Jt)).toBeAllclose(J, method === 'gmres' ? { rtol: 1e-8, atol: 1e-10 } : { rtol: 1e-10, atol: 1e-12 });
+        }
+      });
+
   it('jit(grad) of a spsolve loss equals grad (values and b)', () => {
     const r = prng(57);
     const n = 6;
