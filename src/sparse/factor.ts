@@ -82,7 +82,8 @@ export class SparseFactorization {
     const raw = t.cast(wide).toArray() as Float64Array;
     // FIX (sparse-tests): b [n, 0] (or n = 0) has the empty solution; the solvers refuse zero-length b.
     const x = raw.length === 0 ? (this.backing('solve'), new Float64Array(0)) : this.solveRaw(raw, opts.trans ?? 'N');
-    const out = fromStorage(x, [...t.shape], wide);
+    // FIX (sparse-tests): the solution stays on b's device (it came back unpinned).
+    const out = fromStorage(x, [...t.shape], wide, t.device);
     return wide === d ? out : out.cast(d);
   }
   /** The same on raw row-major Float64Array data (interleaved complex). */

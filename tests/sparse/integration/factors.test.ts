@@ -48,6 +48,19 @@ describe.each(FACTOR_DEVICES)('sparse factorizations on %s', (device) => {
         }
       });
 
+  it('factor solves keep the right-hand side on its pinned device', () => {
+    for (const kind of ['splu', 'klu', 'cholesky'] as const) {
+      const F = factor(kind, rlx.sparse.poisson2d(3), device);
+      for (const d of DEVICES) {
+        const x = F.solve(rlx.ones([9, 2]).on(d));
+        expect(x.device, `${kind} b on ${d}`).toBe(d);
+        expect(F.solve(rlx.ones([9], { dtype: 'float32' }).on(d)).device).toBe(d);
+      }
+      expect(F.solve(rlx.ones([9])).device).toBeUndefined();
+      F.dispose();
+    }
+  });
+
   it('complex non-Hermitian LU: T and H solves differ and each matches its dense reference', () => {
     const r = prng(77);
     const T = randomNonsym(r, 6, 'complex128', 0.5);
