@@ -91,7 +91,14 @@ export abstract class CompressedMatrix implements CompressedArrays, RawOperator 
    * differentiate with respect to these values (grad, jvp, vmap, jit).
    */
   withValues(values: Tensor | ArrayLike<number>): this {
-    const t = values instanceof Tensor ? values : tensorOfValues(Float64Array.from(values as ArrayLike<number>), this.dtype === 'complex64' || this.dtype === 'complex128' ? 'float64' : this.dtype);
+    // FIX (sparse-tests): numbers for a float32 matrix are stored as a Float32Array (a float32
+    // tensor over a Float64Array was refused by the native kernels: "data must be a Float32Array").
+    const t =
+      values instanceof Tensor
+        ? values
+        : this.dtype === 'float32'
+          ? tensorOfValues(Float32Array.from(values as ArrayLike<number>), 'float32')
+          : tensorOfValues(Float64Array.from(values as ArrayLike<number>), this.dtype === 'complex64' || this.dtype === 'complex128' ? 'float64' : this.dtype);
     if (t.ndim !== 1 || t.shape[0] !== this.nnz) throw new ShapeError(`withValues: expected ${this.nnz} values (a 1-D tensor), got shape [${t.shape.join(', ')}]`);
     const d = toSparseDType('withValues', t.dtype);
     const flags = { sorted: this.hasSortedIndices, canonical: this.hasCanonicalFormat };

@@ -10,7 +10,8 @@ import { solveTensor, type SpsolveOptions } from './graph/api.js';
 /**
  * Solves A x = b (b [n] or [n, k]). `method`: 'lu' (default: UMFPACK on the
  * native backend, the js sparse LU otherwise), 'cholesky' for symmetric/Hermitian
- * positive-definite A, or 'cg' | 'bicgstab' | 'gmres' | 'minres' (then rtol,
+ * positive-definite A (only its lower triangle is read, as by sparse.cholesky),
+ * or 'cg' | 'bicgstab' | 'gmres' | 'minres' (then rtol,
  * atol, maxiter apply and non-convergence is a ConvergenceError).
  */
 export function spsolve(A: SparseMatrix, b: Tensor | TensorData, opts: SpsolveOptions = {}): Tensor {

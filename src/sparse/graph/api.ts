@@ -4,8 +4,9 @@
 
 import { Tensor } from '../../tensor/tensor.js';
 import { fromStorage } from '../../tensor/create.js';
+import { cat } from '../../tensor/ops/movement.js';
 import { type DType, promoteTypes, isComplex } from '../../tensor/dtype.js';
-import { DTypeError, ShapeError } from '../../tensor/errors.js';
+import { DTypeError, ShapeError, ValueError } from '../../tensor/errors.js';
 import type { CompressedArrays, SparseDType, ValueArray } from '../contract.js';
 import { type CsrPattern, csrMatmulT, sparseSolveT } from './ops.js';
 import type { SparseSolveOptions } from './contract.js';
@@ -26,18 +27,22 @@ export function tensorOfValues(data: ValueArray, d: SparseDType | DType): Tensor
 
 type Compressed = CompressedArrays & { format: 'csr' | 'csc'; valuesTensor(): Tensor };
 
-// Pattern tensors per indptr array: a matrix used in many products builds them once.
-const PATTERNS = new WeakMap<Int32Array, { indptr: Tensor; indices: Tensor }>();
+// Pattern tensors per (indices, indptr) pair of arrays: a matrix used in many products builds them once.
+// FIX (sparse-tests): the cache was keyed on indptr alone (checking only the
+// number of entries), so two matrices sharing an indptr array but not their
+// indices (csr() keeps the caller's Int32Array) got the first one's pattern:
+// wrong products and solves. Keyed on indices now, with indptr checked.
+const PATTERNS = new WeakMap<Int32Array, { ip: Int32Array; indptr: Tensor; indices: Tensor }>();
 
 /** The CSR pattern the op sees: A's own (CSR) or that of Aᵀ (CSC arrays are CSR of the transpose). */
 export function csrPattern(A: Compressed): CsrPattern {
-  let p = PATTERNS.get(A.indptr);
-  if (!p || p.indices.shape[0] !== A.indices.length) {
-    p = { indptr: fromStorage(A.indptr, [A.indptr.length], 'int32'), indices: fromStorage(A.indices, [A.indices.length], 'int32') };
-    PATTERNS.set(A.indptr, p);
+  let p = PATTERNS.get(A.indices);
+  if (!p || p.ip !== A.indptr) {
+    p = { ip: A.indptr, indptr: fromStorage(A.indptr, [A.indptr.length], 'int32'), indices: fromStorage(A.indices, [A.indices.length], 'int32') };
+    PATTERNS.set(A.indices, p);
   }
   const [m, n] = A.shape;
-  return A.format === 'csr' ? { ...p, rows: m, cols: n } : { ...p, rows: n, cols: m };
+  return A.format === 'csr' ? { indptr: p.indptr, indices: p.indices, rows: m, cols: n } : { indptr: p.indptr, indices: p.indices, rows: n, cols: m };
 }
 
 /** The dtype a product or solve of A with x computes in. */
@@ -66,7 +71,7 @@ export function sparseProduct(A: Compressed, x: Tensor, adjoint: boolean): Tenso
 }
 
 export interface SpsolveOptions {
-  /** 'lu' (default; UMFPACK on native, the js sparse LU otherwise), 'cholesky' (SPD/HPD: CHOLMOD), or an iterative method. */
+  /** 'lu' (default; UMFPACK on native, the js sparse LU otherwise), 'cholesky' (SPD/HPD: CHOLMOD; reads the lower triangle, any format, so derivatives go to the lower-triangle values), or an iterative method. */
   method?: SparseSolveOptions['method'];
   /** Solve with A (0, default), Aᵀ (1) or Aᴴ (2). */
   trans?: 0 | 1 | 2;
@@ -76,17 +81,53 @@ export interface SpsolveOptions {
   maxiter?: number;
 }
 
+const METHODS: readonly string[] = ['lu', 'cholesky', 'cg', 'bicgstab', 'gmres', 'minres'];
+
+/**
+ * FIX (sparse-tests): the options are checked when spsolve is called. Before,
+ * an unknown method failed only when the result was read, as an internal
+ * "TypeError: solver is not a function"; a trans other than 0/1/2 and a
+ * negative or fractional maxiter were silently taken for something else.
+ */
+function checkSolveOptions(o: SpsolveOptions): void {
+  if (o.method !== undefined && !METHODS.includes(o.method)) throw new ValueError(`sparse.spsolve: method must be one of ${METHODS.map((m) => `'${m}'`).join(', ')}, got ${JSON.stringify(o.method)}`);
+  if (o.trans !== undefined && o.trans !== 0 && o.trans !== 1 && o.trans !== 2) throw new ValueError(`sparse.spsolve: trans must be 0 (A), 1 (Aᵀ) or 2 (Aᴴ), got ${JSON.stringify(o.trans)}`);
+  if (o.maxiter !== undefined && !(Number.isInteger(o.maxiter) && o.maxiter >= 0)) throw new ValueError(`sparse.spsolve: maxiter must be a non-negative integer (0: the method's default), got ${o.maxiter}`);
+  for (const k of ['rtol', 'atol'] as const) {
+    const v = o[k];
+    if (v !== undefined && !(typeof v === 'number' && v >= 0 && Number.isFinite(v))) throw new ValueError(`sparse.spsolve: ${k} must be a finite non-negative number, got ${v}`);
+  }
+}
+
 /** x = A⁻¹ b as a lazy, differentiable tensor (in b and in A's values); b [n] or [n, k]. */
 export function solveTensor(A: Compressed, b: Tensor, opts: SpsolveOptions = {}): Tensor {
   const d = computeDType('spsolve', A.dtype, b.dtype);
   if (A.shape[0] !== A.shape[1]) throw new ShapeError(`sparse.spsolve: the matrix must be square, got ${A.shape[0]}x${A.shape[1]}`);
   if (b.ndim !== 1 && b.ndim !== 2) throw new ShapeError(`sparse.spsolve: b must be [n] or [n, k], got [${b.shape.join(', ')}]`);
+  // FIX (sparse-tests): checked here on the caller's b; the op's own check sees b reshaped to [n, 1] and named that shape.
+  if (b.shape[0] !== A.shape[0]) throw new ShapeError(`sparse.spsolve: a ${A.shape[0]}x${A.shape[1]} matrix and b [${b.shape.join(', ')}]: b needs ${A.shape[0]} rows`);
   const vec = b.ndim === 1;
   const B = (vec ? b.reshape([b.shape[0]!, 1]) : b).cast(d);
   const trans = opts.trans ?? 0;
+  checkSolveOptions(opts);
   // CSC arrays are the CSR arrays of B = Aᵀ: A = Bᵀ, Aᵀ = B, Aᴴ = conj(B).
   const o: SparseSolveOptions = { method: opts.method ?? 'lu', trans, rtol: opts.rtol ?? 1e-5, atol: opts.atol ?? 0, maxiter: opts.maxiter ?? 0 };
   const v = A.valuesTensor().cast(d);
+  if (o.method === 'cholesky') {
+    // FIX (sparse-tests): the Cholesky kernels (CHOLMOD, the js one) read only
+    // the lower triangle of the CSR arrays they get. Before, a CSC matrix went
+    // in as the CSR arrays of Aᵀ, so its UPPER triangle was read (a CSC matrix
+    // stored as its lower triangle was solved with its diagonal only), and the
+    // derivative rules, which assume every stored value is used, gave nonzero
+    // derivatives for the ignored triangle and missed the mirrored use of the
+    // read one. Now the solve sees H = tril(A) + tril(A, −1)ᴴ (real diagonal)
+    // stored in full, its values gathered from A's: H is exactly what the
+    // kernels factor, and gradients flow back to the lower-triangle values only.
+    const h = hermitianCompletion(A);
+    const re = isComplex(d) ? v.real().cast(d) : v;
+    const x = sparseSolveT(h, cat([v, conj(v), re]).gather(h.src), B, o);
+    return vec ? x.reshape([x.shape[0]!]) : x;
+  }
   const p = csrPattern(A);
   let x: Tensor;
   if (A.format === 'csr') x = sparseSolveT(p, v, B, o);
@@ -94,4 +135,52 @@ export function solveTensor(A: Compressed, b: Tensor, opts: SpsolveOptions = {})
   else if (trans === 1) x = sparseSolveT(p, v, B, { ...o, trans: 0 });
   else x = conj(sparseSolveT(p, v, conj(B), { ...o, trans: 0 }));
   return vec ? x.reshape([x.shape[0]!]) : x;
+}
+
+// Hermitian completions per indices array (see solveTensor's 'cholesky' branch; keyed like PATTERNS).
+type Completion = CsrPattern & { src: Tensor; ip: Int32Array; format: 'csr' | 'csc' };
+const HERMITIAN = new WeakMap<Int32Array, Completion>();
+
+/**
+ * The CSR pattern of H = tril(A) + tril(A, −1)ᴴ and, per entry of H, where its
+ * value comes from in cat([v, conj(v), re(v)]) (v: A's stored values): a lower
+ * entry e of A gives H(i, j) ← v[e] and H(j, i) ← conj(v[e]), a diagonal one
+ * H(i, i) ← re(v[e]); entries above the diagonal are not read.
+ */
+function hermitianCompletion(A: Compressed): Completion {
+  const hit = HERMITIAN.get(A.indices);
+  if (hit && hit.ip === A.indptr && hit.format === A.format && hit.rows === A.shape[0]) return hit;
+  const n = A.shape[0];
+  const nnz = A.indices.length;
+  const ri: number[] = [],
+    ci: number[] = [],
+    si: number[] = [];
+  for (let a = 0; a + 1 < A.indptr.length; a++)
+    for (let q = A.indptr[a]!; q < A.indptr[a + 1]!; q++) {
+      const [i, j] = A.format === 'csr' ? [a, A.indices[q]!] : [A.indices[q]!, a];
+      if (i > j) ri.push(i, j), ci.push(j, i), si.push(q, nnz + q);
+      else if (i === j) ri.push(i), ci.push(i), si.push(2 * nnz + q);
+    }
+  const indptr = new Int32Array(n + 1);
+  for (const i of ri) indptr[i + 1]!++;
+  for (let i = 0; i < n; i++) indptr[i + 1]! += indptr[i]!;
+  const fill = indptr.slice(0, n);
+  const indices = new Int32Array(ri.length),
+    src = new Int32Array(ri.length);
+  ri.forEach((i, e) => {
+    const q = fill[i]!++;
+    indices[q] = ci[e]!;
+    src[q] = si[e]!;
+  });
+  const h: Completion = {
+    indptr: fromStorage(indptr, [n + 1], 'int32'),
+    indices: fromStorage(indices, [indices.length], 'int32'),
+    rows: n,
+    cols: n,
+    src: fromStorage(src, [src.length], 'int32'),
+    ip: A.indptr,
+    format: A.format,
+  };
+  HERMITIAN.set(A.indices, h);
+  return h;
 }
