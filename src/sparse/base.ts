@@ -91,8 +91,7 @@ export abstract class CompressedMatrix implements CompressedArrays, RawOperator 
    * differentiate with respect to these values (grad, jvp, vmap, jit).
    */
   withValues(values: Tensor | ArrayLike<number>): this {
-    // FIX (sparse-tests): numbers for a float32 matrix are stored as a Float32Array (a float32
-    // tensor over a Float64Array was refused by the native kernels: "data must be a Float32Array").
+    // Numbers for a float32 matrix are stored as a Float32Array (storage of the dtype, as the native kernels require).
     const t =
       values instanceof Tensor
         ? values

@@ -80,9 +80,9 @@ export class SparseFactorization {
     if ((t.ndim !== 1 && t.ndim !== 2) || t.shape[0] !== this.n) throw new ShapeError(`sparse.${this.method}.solve: b must be [${this.n}] or [${this.n}, k], got [${t.shape.join(', ')}]`);
     const wide = isCplx(d) ? 'complex128' : 'float64';
     const raw = t.cast(wide).toArray() as Float64Array;
-    // FIX (sparse-tests): b [n, 0] (or n = 0) has the empty solution; the solvers refuse zero-length b.
+    // b [n, 0] (or n = 0) has the empty solution; the solvers refuse zero-length b.
     const x = raw.length === 0 ? (this.backing('solve'), new Float64Array(0)) : this.solveRaw(raw, opts.trans ?? 'N');
-    // FIX (sparse-tests): the solution stays on b's device (it came back unpinned).
+    // The solution stays on b's device.
     const out = fromStorage(x, [...t.shape], wide, t.device);
     return wide === d ? out : out.cast(d);
   }
@@ -152,11 +152,10 @@ const samePattern = (x: CompressedArrays, y: CompressedArrays) =>
   x.shape[0] === y.shape[0] && x.shape[1] === y.shape[1] && x.indices.length === y.indices.length && x.indptr.every((v, i) => v === y.indptr[i]) && x.indices.every((v, i) => v === y.indices[i]);
 
 /**
- * FIX (sparse-tests): refactor's new values as the canonical data the factor
- * was built from. Before, a matrix was taken by its canonical data alone (a
- * different pattern with as many entries was refactored silently, wrong), and
- * the data array of the factored matrix itself was refused when that matrix
- * had duplicates (the factor holds the summed, canonical pattern).
+ * refactor's new values as the canonical data the factor was built from: a
+ * matrix must have the factored pattern (same entry count is not enough), and
+ * the factored matrix's own data array is accepted even with duplicates (the
+ * factor holds the summed, canonical pattern).
  */
 function refactorValues(orig: CsrMatrix, canon: CompressedArrays): (v: SparseMatrix | ValueArray) => ValueArray {
   const L = isCplx(canon.dtype) ? 2 : 1;

@@ -27,11 +27,10 @@ export function tensorOfValues(data: ValueArray, d: SparseDType | DType): Tensor
 
 type Compressed = CompressedArrays & { format: 'csr' | 'csc'; valuesTensor(): Tensor };
 
-// Pattern tensors per (indices, indptr) pair of arrays: a matrix used in many products builds them once.
-// FIX (sparse-tests): the cache was keyed on indptr alone (checking only the
-// number of entries), so two matrices sharing an indptr array but not their
-// indices (csr() keeps the caller's Int32Array) got the first one's pattern:
-// wrong products and solves. Keyed on indices now, with indptr checked.
+// Pattern tensors per (indices, indptr) pair of arrays: a matrix used in many
+// products builds them once. Keyed on indices with indptr checked, because
+// matrices may share an indptr array (csr() keeps the caller's arrays) and
+// differ in their indices.
 const PATTERNS = new WeakMap<Int32Array, { ip: Int32Array; indptr: Tensor; indices: Tensor }>();
 
 /** The CSR pattern the op sees: A's own (CSR) or that of Aᵀ (CSC arrays are CSR of the transpose). */
@@ -83,12 +82,7 @@ export interface SpsolveOptions {
 
 const METHODS: readonly string[] = ['lu', 'cholesky', 'cg', 'bicgstab', 'gmres', 'minres'];
 
-/**
- * FIX (sparse-tests): the options are checked when spsolve is called. Before,
- * an unknown method failed only when the result was read, as an internal
- * "TypeError: solver is not a function"; a trans other than 0/1/2 and a
- * negative or fractional maxiter were silently taken for something else.
- */
+/** Options are checked when spsolve is called, not when the lazy result is first read. */
 function checkSolveOptions(o: SpsolveOptions): void {
   if (o.method !== undefined && !METHODS.includes(o.method)) throw new ValueError(`sparse.spsolve: method must be one of ${METHODS.map((m) => `'${m}'`).join(', ')}, got ${JSON.stringify(o.method)}`);
   if (o.trans !== undefined && o.trans !== 0 && o.trans !== 1 && o.trans !== 2) throw new ValueError(`sparse.spsolve: trans must be 0 (A), 1 (Aᵀ) or 2 (Aᴴ), got ${JSON.stringify(o.trans)}`);
@@ -104,7 +98,7 @@ export function solveTensor(A: Compressed, b: Tensor, opts: SpsolveOptions = {})
   const d = computeDType('spsolve', A.dtype, b.dtype);
   if (A.shape[0] !== A.shape[1]) throw new ShapeError(`sparse.spsolve: the matrix must be square, got ${A.shape[0]}x${A.shape[1]}`);
   if (b.ndim !== 1 && b.ndim !== 2) throw new ShapeError(`sparse.spsolve: b must be [n] or [n, k], got [${b.shape.join(', ')}]`);
-  // FIX (sparse-tests): checked here on the caller's b; the op's own check sees b reshaped to [n, 1] and named that shape.
+  // checked here on the caller's b; the op's own check sees b reshaped to [n, 1] and named that shape.
   if (b.shape[0] !== A.shape[0]) throw new ShapeError(`sparse.spsolve: a ${A.shape[0]}x${A.shape[1]} matrix and b [${b.shape.join(', ')}]: b needs ${A.shape[0]} rows`);
   const vec = b.ndim === 1;
   const B = (vec ? b.reshape([b.shape[0]!, 1]) : b).cast(d);
@@ -114,15 +108,11 @@ export function solveTensor(A: Compressed, b: Tensor, opts: SpsolveOptions = {})
   const o: SparseSolveOptions = { method: opts.method ?? 'lu', trans, rtol: opts.rtol ?? 1e-5, atol: opts.atol ?? 0, maxiter: opts.maxiter ?? 0 };
   const v = A.valuesTensor().cast(d);
   if (o.method === 'cholesky') {
-    // FIX (sparse-tests): the Cholesky kernels (CHOLMOD, the js one) read only
-    // the lower triangle of the CSR arrays they get. Before, a CSC matrix went
-    // in as the CSR arrays of Aᵀ, so its UPPER triangle was read (a CSC matrix
-    // stored as its lower triangle was solved with its diagonal only), and the
-    // derivative rules, which assume every stored value is used, gave nonzero
-    // derivatives for the ignored triangle and missed the mirrored use of the
-    // read one. Now the solve sees H = tril(A) + tril(A, −1)ᴴ (real diagonal)
-    // stored in full, its values gathered from A's: H is exactly what the
-    // kernels factor, and gradients flow back to the lower-triangle values only.
+    // The Cholesky kernels (CHOLMOD, the js one) read only the lower triangle
+    // of the CSR arrays they get. So the solve sees H = tril(A) + tril(A, −1)ᴴ
+    // (real diagonal) stored in full, its values gathered from A's: H is exactly
+    // what is factored whatever A's format, and gradients flow back to the
+    // lower-triangle values only (the ignored triangle has zero derivative).
     const h = hermitianCompletion(A);
     const re = isComplex(d) ? v.real().cast(d) : v;
     const x = sparseSolveT(h, cat([v, conj(v), re]).gather(h.src), B, o);

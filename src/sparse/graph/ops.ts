@@ -178,7 +178,7 @@ registerLinalgOp('sparseSolve', {
     const k = a.inShapes[3]![1]!;
     const d = a.inDTypes[2] as SparseDType;
     const size = n * k * DTYPE_INFO[d].lanes;
-    // FIX (sparse-tests): b [n, 0] has the empty solution; the direct solvers refuse k = 0.
+    // b [n, 0] has the empty solution; the direct solvers refuse k = 0.
     if (size === 0) return;
     for (let b = 0; b < a.batch; b++) {
       const [ip, ix, v, rhs] = entry(a, b);
