@@ -11,6 +11,7 @@ import './ops/eigh.js';
 import './ops/svd.js';
 import './ops/eig.js';
 import './ops/lstsq.js';
+import './ops/expm.js';
 import './kernels/register.js';
 
 export { lu, luFactor, qr, cholesky, svd, eigh, eigvalsh, eig, eigvals } from './decompositions.js';

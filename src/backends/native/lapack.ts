@@ -4,6 +4,7 @@
 // outputs sharing memory with another array) and again in C++, so a bad call
 // is a typed error here and never reaches memory there.
 
+import { gemm as gemmNative } from './gemm.js';
 import type { FloatArray, LinalgDType, LinalgKernels } from '../../linalg/kernels/contract.js';
 import { DeviceError, DTypeError, ShapeError, ValueError } from '../../tensor/errors.js';
 import type { NativeAddon } from './addon.js';
@@ -154,6 +155,15 @@ export function nativeLinalgKernels(addon: NativeAddon): LinalgKernels {
       c.array('s', s, c.storage, b * Math.min(m, n), true), c.array('rank', rank, Int32Array, b, true);
       c.disjoint();
       return addon.linalgLstsq(dtype, b, m, n, k, a, rhs, x, s, rank, rcond);
+    },
+
+    gemm(dtype, m, k, n, a, b, out) {
+      const c = new Check('gemm', dtype);
+      c.size('m', m), c.size('k', k), c.size('n', n);
+      c.mat('a', a, m * k, false), c.mat('b', b, k * n, false), c.mat('out', out, m * n, true);
+      c.disjoint();
+      const row = (cols: number) => [cols, 1];
+      gemmNative({ dtype, batch: [], m, n, k, a: { data: a, offset: 0, strides: row(k) }, b: { data: b, offset: 0, strides: row(n) }, c: { data: out, offset: 0, strides: row(n) } });
     },
   };
 }

@@ -83,4 +83,7 @@ export interface LinalgKernels {
    * rhs: [b, m, k], x: [b, n, k], s: [b, min(m, n)] real, rank: [b]. info > 0: SVD did not converge.
    */
   lstsq(dtype: LinalgDType, b: number, m: number, n: number, k: number, a: FloatArray, rhs: FloatArray, x: FloatArray, s: FloatArray, rank: Int32Array, rcond: number): Int32Array;
+
+  /** out [m, n] = a [m, k] @ b [k, n], one contiguous row-major product (the building block of expm's kernel). */
+  gemm(dtype: LinalgDType, m: number, k: number, n: number, a: FloatArray, b: FloatArray, out: FloatArray): void;
 }

@@ -65,6 +65,7 @@ describe.each(DEVICES)('linalg under vmap, jit and second derivatives on %s', (d
         ['svd vh', () => [T(13)], (a) => L.svd(a!).vh!],
         ['lstsq x', () => [T(14), batchOf((r) => randMat(4, 2, cx, r), dt, 15, device)], (a, b) => L.lstsq(a!, b!).x],
         ['pinv', () => [T(16)], (a) => L.pinv(a!)],
+        ['expm (per-matrix squaring counts)', () => [A(17).mul(rlx.tensor([0.1, 3, 40]).reshape([3, 1, 1]).cast(dt).on(device))], (a) => L.expm(a!)],
       ];
       for (const [name, args, f] of ops)
         it(name, () => {
@@ -92,8 +93,8 @@ describe.each(DEVICES)('linalg under vmap, jit and second derivatives on %s', (d
         ['Σ r²·index (qr, tall)', () => T(29), (a) => L.qr(a).r.abs().square().mul(rlx.arange(9).reshape([3, 3]).cast('float64').on(device)).sum()],
         ['‖lstsq(a, 1).x‖² (tall)', () => T(30), (a) => L.lstsq(a, rlx.ones([4, 1], { dtype: dt }).on(device)).x.abs().square().sum()],
         ['‖solveTriangular(a, 1, trans T)‖²', () => batchOf((r) => triangularIn(3, cx, false, r), dt, 31, device), (a) => L.solveTriangular(a, rlx.ones([3, 1], { dtype: dt }).on(device), { lower: false, trans: 'T' }).abs().square().sum()],
-        // (expm is left out: it reads ‖a‖₁ from the values to pick its squaring count, so it cannot run on
-        // a vmap or jit tracer at all, derivatives or not; see the report of this suite)
+        // expm picks its squaring count per matrix from the values inside its kernel (an op), so it runs under vmap/jit
+        ['Re Σ expm(a)·index', () => A(32).mul(0.3), (a) => L.expm(a).mul(rlx.arange(9).reshape([3, 3]).cast(dt).on(device)).real().sum()],
       ];
       for (const [name, x, f] of scalar) {
         it(`grad of ${name}`, () => expectVmap((a) => rlx.grad(f)(a) as Tensor, [x()], [0], 0, `vmap(grad(${name}))`, TOL));

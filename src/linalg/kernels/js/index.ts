@@ -12,5 +12,6 @@ import { lu, solve } from './lu.js';
 import { qr } from './qr.js';
 import { svd } from './svd.js';
 import { triangularSolve } from './triangular.js';
+import { gemm } from './gemm.js';
 
-export const jsLinalgKernels: LinalgKernels = { cholesky, triangularSolve, lu, solve, qr, eigh, svd, eig, lstsq };
+export const jsLinalgKernels: LinalgKernels = { cholesky, triangularSolve, lu, solve, qr, eigh, svd, eig, lstsq, gemm };
