@@ -2,11 +2,13 @@
 #include "sparse/csr.h"
 
 #include <algorithm>
+#include <atomic>
 #include <limits>
 #include <utility>
 
 #include "args.h"
 #include "errors.h"
+#include "interp/pool.h"
 
 namespace rlx::sparse {
 
@@ -61,9 +63,17 @@ Csr read_csr(const Napi::CallbackInfo& info, size_t first, bool check_cols) {
 
 void check_indices(const Csr& a) {
   const uint32_t cols = static_cast<uint32_t>(a.cols);
-  // Branch-free scan; locate the culprit only on failure.
-  uint32_t bad = 0;
-  for (int64_t k = 0; k < a.nnz; k++) bad |= static_cast<uint32_t>(static_cast<uint32_t>(a.indices[k]) >= cols);
+  // Branch-free scan (on the pool when large: it is memory bound); locate the
+  // culprit only on failure.
+  auto scan = [&](int64_t b, int64_t e) {
+    uint32_t bad = 0;
+    for (int64_t k = b; k < e; k++) bad |= static_cast<uint32_t>(static_cast<uint32_t>(a.indices[k]) >= cols);
+    return bad;
+  };
+  const int64_t parts = std::min<int64_t>(interp::Pool::instance().size(), std::max<int64_t>(1, a.nnz >> 18));
+  std::atomic<uint32_t> bad{0};
+  if (parts <= 1) bad = scan(0, a.nnz);
+  else interp::Pool::instance().parallelFor(parts, [&](int64_t t) { bad |= scan(a.nnz * t / parts, a.nnz * (t + 1) / parts); });
   if (!bad) return;
   for (int64_t r = 0; r < a.rows; r++)
     for (int64_t k = a.indptr[r]; k < a.indptr[r + 1]; k++)

@@ -124,8 +124,32 @@ describeNative('native CSR products', () => {
     // spmv / spmm: each row computed by one thread in a fixed order -> identical bits
     expect(Buffer.from(s2.buffer).equals(Buffer.from(s1.buffer))).toBe(true);
     expect(Buffer.from(m2.buffer).equals(Buffer.from(m1.buffer))).toBe(true);
-    // spmvH sums per-thread partials: equal to rounding
+    // spmvH: serial for Poisson (nnz = 5·cols); a matrix with long rows (nnz >=
+    // 16·cols) takes the private-accumulator path, equal to rounding
     expect(maxDiff(h2, h1)).toBeLessThanOrEqual(tolOf(dtype) * 10 * Math.max(1, maxAbs(h1)));
+    const wide = randomCsr(4000, 300, dtype, 5, { maxRow: 40, unsorted: true });
+    const xw = randVec(4000, dtype, 13);
+    const yw0 = randVec(300, dtype, 14);
+    setNumThreads(1);
+    const w1 = spmvH(wide, xw, yw0.slice(), 1, [0.5, 0]);
+    setNumThreads(2);
+    const w2 = spmvH(wide, xw, yw0.slice(), 1, [0.5, 0]);
+    const scale = Math.max(1, maxAbs(w1));
+    expect(maxDiff(w2, w1)).toBeLessThanOrEqual(tolOf(dtype) * 10 * scale);
+    const wantW = new Float64Array(300 * per(dtype));
+    for (let i = 0; i < 4000; i++) {
+      for (let q = wide.indptr[i]!; q < wide.indptr[i + 1]!; q++) {
+        const j = wide.indices[q]!;
+        if (per(dtype) === 1) wantW[j] += wide.data[q]! * xw[i]!;
+        else {
+          const [ar, ai, xr, xi] = [wide.data[2 * q]!, wide.data[2 * q + 1]!, xw[2 * i]!, xw[2 * i + 1]!];
+          wantW[2 * j] += ar * xr + ai * xi;
+          wantW[2 * j + 1] += ar * xi - ai * xr;
+        }
+      }
+    }
+    for (let j = 0; j < wantW.length; j++) wantW[j] += 0.5 * yw0[j]!;
+    expect(maxDiff(w2, wantW)).toBeLessThanOrEqual(tolOf(dtype) * 10 * scale);
     // and the threaded spmv agrees with a plain loop
     const p = per(dtype);
     const want = new Float64Array(n * p);
