@@ -1,14 +1,19 @@
 // eigsh: a few eigenpairs of a real symmetric or complex Hermitian operator by
 // thick-restart Lanczos (Wu & Simon 2000) with full re-orthogonalization.
 //
-// Each cycle extends an orthonormal basis V (ncv vectors) by Lanczos steps,
-// orthogonalizing every new vector against ALL of V twice (classical Gram–Schmidt
-// twice), which keeps V orthonormal to working precision and rules out ghost
-// eigenvalues. The projected matrix T = Vᴴ OP V is real symmetric (Hermitian
+// Each cycle extends an orthonormal basis V (ncv vectors, one row-major block) by
+// Lanczos steps, orthogonalizing every new vector against ALL of V by classical
+// Gram–Schmidt as two BLAS-2 products (h = V w, w −= Vᴴ h), repeated while a pass
+// removes more than 1 − 1/√2 of w's norm (the DGKS test, as ARPACK's dsaitr; at
+// most 3 passes). That keeps V orthonormal to working precision and rules out
+// ghost eigenvalues. The projected matrix T = Vᴴ OP V is real symmetric (Hermitian
 // Lanczos has real α, β); it is tridiagonal plus, after a restart, an arrow of
 // couplings to the kept Ritz vectors; it is diagonalized by symeig.ts (Householder
-// + implicit QL). Restart keeps the most wanted Ritz vectors (k plus half the
-// remaining room), which is what ARPACK's implicit restart does with exact shifts.
+// + implicit QL). Restart (one gemm, V ← V Y) keeps the k wanted Ritz vectors plus
+// min(nconv, (ncv − k)/2) more, nconv = the wanted ones already converged: the
+// number ARPACK's implicit restart with exact shifts keeps (dsaup2), so both take
+// about as many OP applications. Converged Ritz pairs are locked: their coupling
+// to the residual (below tol·|θ|) is set to 0, so they stay exact eigenpairs of T.
 // Convergence (ARPACK's test): β·|y_last,i| ≤ tol·max(ε^(2/3), |θ_i|), tol = ε when 0.
 //
 // Shift-invert (sigma given): Lanczos runs on OP = (A − σI)⁻¹, whose largest |ν|
