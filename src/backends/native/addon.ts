@@ -110,6 +110,13 @@ export interface SparseNativeAddon {
   /** [signRe, signIm, log|det|]. */
   directLogDet(handle: DirectHandle): [number, number, number];
   directDispose(handle: DirectHandle): void;
+  /** Dense float64 vector kernels for the Krylov solvers and Lanczos (native/src/sparse/vec.cc); optional: older builds lack them. */
+  sparseVecDot?(x: Float64Array, y: Float64Array): number;
+  sparseVecAxpy?(a: number, x: Float64Array, y: Float64Array): void;
+  sparseVecXpby?(x: Float64Array, b: number, y: Float64Array): void;
+  sparseVecCgStep?(a: number, p: Float64Array, q: Float64Array, x: Float64Array, r: Float64Array): number;
+  sparseVecGemv?(trans: boolean, rows: number, cols: number, A: Float64Array, x: Float64Array, y: Float64Array, alpha: number, beta: number): void;
+  sparseVecGemmTN?(rows: number, p: number, cols: number, S: Float64Array, A: Float64Array, C: Float64Array, alpha: number, beta: number): void;
   directInfo(handle: DirectHandle): { kind: string; dtype: SparseAddonDType; n: number; disposed: boolean; bytes: number; method: string };
 }
 

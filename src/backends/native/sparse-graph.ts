@@ -9,6 +9,8 @@ import { provideLinalgKernels } from '../../compiler/linalg-registry.js';
 import { provideDirectSolver } from '../../sparse/graph/direct.js';
 import { jsSparseGraphKernels, csrOperator, krylovSolve } from '../../sparse/graph/js-kernels.js';
 import { setSpmvKernel } from '../../sparse/spmv.js';
+import { setVecKernel } from '../../sparse/solvers/vec.js';
+import { nativeAddon } from './addon.js';
 import { cholmodFactor, spmm, spmv, spmvH, umfpackFactor } from './sparse.js';
 
 const arraysOf = (dtype: SparseDType, a: CsrView): CompressedArrays => ({ shape: [a.rows, a.cols], dtype, indptr: a.indptr, indices: a.indices, data: a.data });
@@ -65,4 +67,17 @@ export function registerNativeSparse(): void {
       return true;
     },
   });
+  // SIMD/BLAS vector kernels for the Krylov solvers and Lanczos (the TS loops are scalar).
+  const a = nativeAddon();
+  if (a?.sparseVecDot && a.sparseVecAxpy && a.sparseVecXpby && a.sparseVecCgStep && a.sparseVecGemv && a.sparseVecGemmTN) {
+    setVecKernel({
+      name: 'native',
+      dot: a.sparseVecDot.bind(a),
+      axpy: a.sparseVecAxpy.bind(a),
+      xpby: a.sparseVecXpby.bind(a),
+      cgStep: a.sparseVecCgStep.bind(a),
+      gemv: a.sparseVecGemv.bind(a),
+      gemmTN: a.sparseVecGemmTN.bind(a),
+    });
+  }
 }

@@ -9,7 +9,7 @@
 
 import type { OperatorLike } from './linear-operator.js';
 import { type Core, drive, setup, type SolveOptions, type SolveResult, type VectorLike } from './common.js';
-import { axpy, cabs, cdiv, cneg, dot, nrm2, xpby } from './vec.js';
+import { axpy, cabs, cdiv, cgStep, cneg, dot, nrm2, xpby } from './vec.js';
 
 const cgCore: Core = (p, x, r, rnorm, budget, done) => {
   const len = x.length,
@@ -33,14 +33,7 @@ const cgCore: Core = (p, x, r, rnorm, budget, done) => {
     let rr: number;
     if (!cplx || alpha.im === 0) {
       // One fused pass for x += αp, r −= αq and ‖r‖² (CG is memory bound; this saves two sweeps).
-      const a = alpha.re;
-      rr = 0;
-      for (let i = 0; i < len; i++) {
-        x[i]! += a * pdir[i]!;
-        const ri = r[i]! - a * q[i]!;
-        r[i] = ri;
-        rr += ri * ri;
-      }
+      rr = cgStep(alpha.re, pdir, q, x, r);
     } else {
       axpy(cplx, alpha, pdir, x);
       axpy(cplx, cneg(alpha), q, r);

@@ -1,14 +1,19 @@
 // eigsh: a few eigenpairs of a real symmetric or complex Hermitian operator by
 // thick-restart Lanczos (Wu & Simon 2000) with full re-orthogonalization.
 //
-// Each cycle extends an orthonormal basis V (ncv vectors) by Lanczos steps,
-// orthogonalizing every new vector against ALL of V twice (classical Gram–Schmidt
-// twice), which keeps V orthonormal to working precision and rules out ghost
-// eigenvalues. The projected matrix T = Vᴴ OP V is real symmetric (Hermitian
+// Each cycle extends an orthonormal basis V (ncv vectors, one row-major block) by
+// Lanczos steps, orthogonalizing every new vector against ALL of V by classical
+// Gram–Schmidt as two BLAS-2 products (h = V w, w −= Vᴴ h), repeated while a pass
+// removes more than 1 − 1/√2 of w's norm (the DGKS test, as ARPACK's dsaitr; at
+// most 3 passes). That keeps V orthonormal to working precision and rules out
+// ghost eigenvalues. The projected matrix T = Vᴴ OP V is real symmetric (Hermitian
 // Lanczos has real α, β); it is tridiagonal plus, after a restart, an arrow of
 // couplings to the kept Ritz vectors; it is diagonalized by symeig.ts (Householder
-// + implicit QL). Restart keeps the most wanted Ritz vectors (k plus half the
-// remaining room), which is what ARPACK's implicit restart does with exact shifts.
+// + implicit QL). Restart (one gemm, V ← V Y) keeps the k wanted Ritz vectors plus
+// min(nconv, (ncv − k)/2) more, nconv = the wanted ones already converged: the
+// number ARPACK's implicit restart with exact shifts keeps (dsaup2), so both take
+// about as many OP applications. Converged Ritz pairs are locked: their coupling
+// to the residual (below tol·|θ|) is set to 0, so they stay exact eigenpairs of T.
 // Convergence (ARPACK's test): β·|y_last,i| ≤ tol·max(ε^(2/3), |θ_i|), tol = ε when 0.
 //
 // Shift-invert (sigma given): Lanczos runs on OP = (A − σI)⁻¹, whose largest |ν|
@@ -29,7 +34,7 @@ import { readVector, type VectorLike } from './common.js';
 import { minres } from './minres.js';
 import { symEig } from './symeig.js';
 import { NoConvergenceError } from './errors.js';
-import { axpy, c, cneg, dot, nrm2, scal, seededVector } from './vec.js';
+import { c, dot, gemmTN, gemv, nrm2, scal, seededVector } from './vec.js';
 
 export type Which = 'LA' | 'SA' | 'LM' | 'SM';
 
@@ -121,11 +126,12 @@ export function eigsh(A: OperatorLike, k: number, opts: EigshOptions = {}): Eigs
   const Amv = (x: Float64Array): Float64Array => Float64Array.from(op.matvec(x));
   const solve = sigma === undefined ? null : (opts.solve ?? minresSolve(op, sigma, cplx));
   let matvecs = 0;
-  const OP = (x: Float64Array): Float64Array => {
+  /** out = OP x (x and out are distinct rows of one buffer, or separate arrays). */
+  const OP = (x: Float64Array, out: Float64Array): void => {
     matvecs++;
-    const y = solve ? solve(x) : Amv(x);
+    const y = solve ? solve(x) : op.matvec(x, out);
     if (y.length !== len) throw new ShapeError(`eigsh: ${solve ? 'solve' : 'matvec'} returned ${y.length} values, expected ${len}`);
-    return y;
+    if (y !== out) out.set(y);
   };
 
   let v0: Float64Array;
@@ -140,10 +146,19 @@ export function eigsh(A: OperatorLike, k: number, opts: EigshOptions = {}): Eigs
   } else v0 = seededVector(len, 1);
   scal(cplx, c(1 / nrm2(v0)), v0);
 
-  const V: Float64Array[] = [v0];
+  // The basis: m rows of `len` values in one row-major block (so that the
+  // re-orthogonalization and the restart are BLAS-2/3 calls), and a second block
+  // the restart writes into.
+  let Vb = new Float64Array(m * len),
+    Wb = new Float64Array(m * len);
+  const row = (B: Float64Array, j: number): Float64Array => B.subarray(j * len, (j + 1) * len);
+  Vb.set(v0);
   const T = new Float64Array(m * m);
-  let f: Float64Array = new Float64Array(len),
-    betaM = 0,
+  const f = new Float64Array(len);
+  const h = new Float64Array(m),
+    hIm = new Float64Array(m),
+    tmp = cplx ? new Float64Array(len) : f;
+  let betaM = 0,
     kept = 0,
     restarts = 0;
   let theta: Float64Array = new Float64Array(0),
@@ -153,77 +168,121 @@ export function eigsh(A: OperatorLike, k: number, opts: EigshOptions = {}): Eigs
     eps23 = eps ** (2 / 3),
     tolEff = tol > 0 ? tol : eps;
   let extraSeed = 2;
+  /** The convergence test of ARPACK (dsconv): β·|y_last| ≤ tol·max(ε^(2/3), |θ|). */
+  const bound = (i: number): number => betaM * Math.abs(Y[(m - 1) * m + i]!);
+  const isConverged = (i: number): boolean => bound(i) <= tolEff * Math.max(eps23, Math.abs(theta[i]!));
 
-  /** w ← w − V[0..j] (V[0..j]ᴴ w), twice; returns the first pass's coefficient on V[j] (real part) plus the correction. */
-  const orthogonalize = (w: Float64Array, j: number): number => {
-    let diag = 0;
-    for (let pass = 0; pass < 2; pass++) {
-      const h = V.slice(0, j + 1).map((v) => dot(cplx, v, w));
-      for (let i = 0; i <= j; i++) axpy(cplx, cneg(h[i]!), V[i]!, w);
-      diag += h[j]!.re;
+  /**
+   * w ← w − V[0..j] V[0..j]ᴴ w, classical Gram–Schmidt with DGKS re-orthogonalization
+   * (another pass while a pass removes more than 1 − 1/√2 of the norm, at most 3);
+   * returns Σ of the (real parts of the) coefficients on V[j] and ‖w‖ after.
+   */
+  const orthogonalize = (w: Float64Array, j: number): { diag: number; norm: number } => {
+    const rows = j + 1,
+      Vj = Vb.subarray(0, rows * len),
+      hj = h.subarray(0, rows),
+      hi = hIm.subarray(0, rows);
+    let diag = 0,
+      before = nrm2(w),
+      after = before;
+    for (let pass = 0; pass < 3; pass++) {
+      if (!cplx) {
+        gemv(false, rows, len, Vj, w, hj, 1, 0); // h = V w
+        gemv(true, rows, len, Vj, hj, w, -1, 1); // w −= Vᵀ h
+      } else {
+        // Vᴴw on interleaved data with real kernels: Re = Σ vr·wr + vi·wi (V·w as real
+        // vectors), Im = Σ vr·wi − vi·wr (V·w̃ with w̃ = (wi, −wr)).
+        for (let i = 0; i < len; i += 2) {
+          tmp[i] = w[i + 1]!;
+          tmp[i + 1] = -w[i]!;
+        }
+        gemv(false, rows, len, Vj, w, hj, 1, 0);
+        gemv(false, rows, len, Vj, tmp, hi, 1, 0);
+        // w −= Σ v·(hr + i·hi): the hr part is a real Vᵀhr; the hi part is i·Vᵀhi.
+        gemv(true, rows, len, Vj, hj, w, -1, 1);
+        gemv(true, rows, len, Vj, hi, tmp, 1, 0);
+        for (let i = 0; i < len; i += 2) {
+          w[i]! += tmp[i + 1]!;
+          w[i + 1]! -= tmp[i]!;
+        }
+      }
+      diag += hj[j]!;
+      after = nrm2(w);
+      if (!(after < Math.SQRT1_2 * before)) break;
+      before = after;
     }
-    return diag;
+    return { diag, norm: after };
   };
 
   let converged = false;
   for (restarts = 1; restarts <= maxiter; restarts++) {
     for (let j = kept; j < m; j++) {
-      const w = OP(V[j]!);
-      T[j * m + j] = orthogonalize(w, j);
-      const beta = nrm2(w);
-      const scaleRef = Math.abs(T[j * m + j]!) + (j > 0 ? Math.abs(T[j * m + j - 1]!) : 0);
+      // The next Lanczos vector is computed in place: row j + 1 of the basis, or f after the last.
+      const w = j < m - 1 ? row(Vb, j + 1) : f;
+      OP(row(Vb, j), w);
+      const { diag, norm: beta } = orthogonalize(w, j);
+      T[j * m + j] = diag;
+      const scaleRef = Math.abs(diag) + (j > 0 ? Math.abs(T[j * m + j - 1]!) : 0);
       if (j < m - 1) {
         if (beta <= 1e3 * eps * Math.max(scaleRef, 1e-300)) {
           // Invariant subspace: continue with a fresh direction orthogonal to V (coupling 0).
-          let r: Float64Array;
           let rn = 0;
           do {
-            r = seededVector(len, extraSeed++);
-            orthogonalize(r, j);
-            rn = nrm2(r);
+            w.set(seededVector(len, extraSeed++));
+            rn = orthogonalize(w, j).norm;
           } while (rn < 1e-8);
-          scal(cplx, c(1 / rn), r);
-          V[j + 1] = r;
+          scal(cplx, c(1 / rn), w);
           T[j * m + j + 1] = T[(j + 1) * m + j] = 0;
         } else {
           scal(cplx, c(1 / beta), w);
-          V[j + 1] = w;
           T[j * m + j + 1] = T[(j + 1) * m + j] = beta;
         }
-      } else {
-        f = w;
-        betaM = beta;
-      }
+      } else betaM = beta;
     }
     ({ w: theta, Z: Y } = symEig(m, T));
     order = ranking(theta, which);
-    converged = true;
-    for (let l = 0; l < k; l++) {
-      const i = order[l]!;
-      if (betaM * Math.abs(Y[(m - 1) * m + i]!) > tolEff * Math.max(eps23, Math.abs(theta[i]!))) converged = false;
-    }
+    let nconv = 0;
+    for (let l = 0; l < k; l++) if (isConverged(order[l]!)) nconv++;
+    converged = nconv >= k;
     if (converged || restarts === maxiter) break;
-    // Thick restart: keep p most wanted Ritz vectors, coupled to the residual direction f/β.
-    const p = Math.min(m - 1, k + Math.floor((m - k) / 2));
-    const newV: Float64Array[] = [];
-    for (let l = 0; l < p; l++) newV.push(ritzVector(V, Y, m, order[l]!, cplx, len));
+    // Thick restart (ARPACK's choice of how many to keep, dsaup2): the k wanted Ritz
+    // vectors plus min(nconv, (m − k)/2) more, so that converged ones do not crowd
+    // the room for new directions.
+    let p = Math.min(m - 1, k + Math.min(nconv, Math.floor((m - k) / 2)));
+    if (p === 1 && m >= 6) p = Math.floor(m / 2);
+    else if (p === 1 && m > 2) p = 2;
+    const S = new Float64Array(m * p);
+    for (let r = 0; r < m; r++) for (let l = 0; l < p; l++) S[r * p + l] = Y[r * m + order[l]!]!;
+    gemmTN(m, p, len, S, Vb, Wb, 1, 0); // W[0..p) = Sᵀ V: the Ritz vectors (real S, so complex V works as real)
     T.fill(0);
     for (let l = 0; l < p; l++) {
       const i = order[l]!;
+      const x = row(Wb, l);
+      scal(cplx, c(1 / nrm2(x)), x);
       T[l * m + l] = theta[i]!;
-      T[l * m + p] = T[p * m + l] = betaM * Y[(m - 1) * m + i]!;
+      // Locking: a Ritz pair that passed the test is decoupled from the residual
+      // (its coupling is below tol·|θ|); it then stays an exact eigenpair of T and
+      // its vector is carried unchanged by every later restart.
+      const s = isConverged(i) ? 0 : betaM * Y[(m - 1) * m + i]!;
+      T[l * m + p] = T[p * m + l] = s;
     }
-    V.length = 0;
-    V.push(...newV);
-    const fv = f.slice();
+    const fv = row(Wb, p);
+    fv.set(f);
     if (betaM > 0) scal(cplx, c(1 / betaM), fv);
-    V.push(fv);
+    [Vb, Wb] = [Wb, Vb];
     kept = p;
   }
 
+  // The k wanted Ritz vectors.
+  const Sk = new Float64Array(m * k);
+  for (let r = 0; r < m; r++) for (let l = 0; l < k; l++) Sk[r * k + l] = Y[r * m + order[l]!]!;
+  const X = new Float64Array(k * len);
+  gemmTN(m, k, len, Sk, Vb, X, 1, 0);
+
   // The k wanted pairs, as eigenvalues of A, ascending.
-  const pairs = order.slice(0, k).map((i) => {
-    const x = ritzVector(V, Y, m, i, cplx, len);
+  const pairs = order.slice(0, k).map((i, l) => {
+    const x = X.slice(l * len, (l + 1) * len);
+    scal(cplx, c(1 / nrm2(x)), x);
     let lam = theta[i]!;
     if (solve) {
       // λ = σ + 1/ν, refined by the Rayleigh quotient with A itself.
@@ -251,12 +310,4 @@ export function eigsh(A: OperatorLike, k: number, opts: EigshOptions = {}): Eigs
     matvecs,
     toTensors: () => ({ eigenvalues: fromStorage(evals.slice(), [k], 'float64'), eigenvectors: fromStorage(evecs.slice(), [n, k], dtype) }),
   };
-}
-
-/** Σ_r V[r]·Y[r, col], normalized (Y real, so the combination keeps V's orthonormality). */
-function ritzVector(V: Float64Array[], Y: Float64Array, m: number, col: number, cplx: boolean, len: number): Float64Array {
-  const x = new Float64Array(len);
-  for (let r = 0; r < m; r++) axpy(cplx, c(Y[r * m + col]!), V[r]!, x);
-  scal(cplx, c(1 / nrm2(x)), x);
-  return x;
 }

@@ -5,6 +5,41 @@
 // Scalars are {re, im}; for real problems im stays 0 and the kernels ignore it, so
 // a solver is written once in complex arithmetic and costs nothing extra when real.
 // Inner products conjugate their FIRST argument (xᴴy), as BLAS zdotc and NumPy vdot.
+//
+// A native backend may install SIMD/BLAS versions of the real kernels
+// (setVecKernel; the native one is native/src/sparse/vec.cc). They take over for
+// vectors of at least VEC_KERNEL_MIN values: real data, or interleaved complex
+// data when the scalar is real (then the operation is the same on the 2n values).
+// Below that, or without a kernel, the js loops run.
+
+/** Real float64 kernels a backend can install (all arguments Float64Array; lengths already match). */
+export interface VecKernel {
+  readonly name: string;
+  /** xᵀy. */
+  dot(x: Float64Array, y: Float64Array): number;
+  /** y += a·x. */
+  axpy(a: number, x: Float64Array, y: Float64Array): void;
+  /** y = x + b·y. */
+  xpby(x: Float64Array, b: number, y: Float64Array): void;
+  /** x += a·p, r −= a·q in one pass; returns ‖r‖². */
+  cgStep(a: number, p: Float64Array, q: Float64Array, x: Float64Array, r: Float64Array): number;
+  /** y = α·op(A)·x + β·y, A row-major rows×cols (its first rows·cols values), op(A) = Aᵀ when trans. */
+  gemv(trans: boolean, rows: number, cols: number, A: Float64Array, x: Float64Array, y: Float64Array, alpha: number, beta: number): void;
+  /** C = α·Sᵀ·A + β·C with S rows×p, A rows×cols, C p×cols, all row-major. */
+  gemmTN(rows: number, p: number, cols: number, S: Float64Array, A: Float64Array, C: Float64Array, alpha: number, beta: number): void;
+}
+
+/** Vectors shorter than this stay in js (a native call costs about a microsecond). */
+export const VEC_KERNEL_MIN = 1024;
+let vk: VecKernel | null = null;
+/** Installs (or with null removes) the vector kernel. */
+export function setVecKernel(k: VecKernel | null): void {
+  vk = k;
+}
+/** The installed vector kernel, or null. */
+export function getVecKernel(): VecKernel | null {
+  return vk;
+}
 
 /** A complex scalar; real problems keep im = 0. */
 export interface C {
@@ -33,11 +68,7 @@ export function cdiv(a: C, b: C): C {
 /** xᴴ y (conjugating x). */
 export function dot(cplx: boolean, x: Float64Array, y: Float64Array): C {
   const n = x.length;
-  if (!cplx) {
-    let s = 0;
-    for (let i = 0; i < n; i++) s += x[i]! * y[i]!;
-    return { re: s, im: 0 };
-  }
+  if (!cplx) return { re: rdot(x, y), im: 0 };
   let re = 0,
     im = 0;
   for (let i = 0; i < n; i += 2) {
@@ -55,9 +86,84 @@ export function dot(cplx: boolean, x: Float64Array, y: Float64Array): C {
 export function nrm2(x: Float64Array): number {
   // Two-pass scaling would cost a second sweep; plain sums are fine for the
   // magnitudes iterative solvers see, and Infinity/NaN propagate (caught as breakdown).
-  let s = 0;
-  for (let i = 0; i < x.length; i++) s += x[i]! * x[i]!;
-  return Math.sqrt(s);
+  return Math.sqrt(rdot(x, x));
+}
+
+/** Real xᵀy (also Re(xᴴy) of interleaved complex vectors). */
+export function rdot(x: Float64Array, y: Float64Array): number {
+  const n = x.length;
+  if (vk !== null && n >= VEC_KERNEL_MIN) return vk.dot(x, y);
+  // Four partial sums: the loop is bound by the add latency otherwise.
+  let s0 = 0,
+    s1 = 0,
+    s2 = 0,
+    s3 = 0,
+    i = 0;
+  for (; i + 4 <= n; i += 4) {
+    s0 += x[i]! * y[i]!;
+    s1 += x[i + 1]! * y[i + 1]!;
+    s2 += x[i + 2]! * y[i + 2]!;
+    s3 += x[i + 3]! * y[i + 3]!;
+  }
+  for (; i < n; i++) s0 += x[i]! * y[i]!;
+  return s0 + s1 + (s2 + s3);
+}
+
+/** x += a·p, r −= a·q (real a; real or interleaved complex vectors) in one pass; returns ‖r‖². */
+export function cgStep(a: number, p: Float64Array, q: Float64Array, x: Float64Array, r: Float64Array): number {
+  const n = x.length;
+  if (vk !== null && n >= VEC_KERNEL_MIN && x.buffer !== r.buffer && x.buffer !== p.buffer && x.buffer !== q.buffer && r.buffer !== p.buffer && r.buffer !== q.buffer) return vk.cgStep(a, p, q, x, r);
+  let rr = 0;
+  for (let i = 0; i < n; i++) {
+    x[i]! += a * p[i]!;
+    const ri = r[i]! - a * q[i]!;
+    r[i] = ri;
+    rr += ri * ri;
+  }
+  return rr;
+}
+
+/** y = α·op(A)·x + β·y for a row-major rows×cols A (real; see VecKernel.gemv). */
+export function gemv(trans: boolean, rows: number, cols: number, A: Float64Array, x: Float64Array, y: Float64Array, alpha: number, beta: number): void {
+  if (vk !== null && rows * cols >= VEC_KERNEL_MIN) {
+    vk.gemv(trans, rows, cols, A, x, y, alpha, beta);
+    return;
+  }
+  if (!trans) {
+    for (let i = 0; i < rows; i++) {
+      const o = i * cols;
+      let s0 = 0,
+        s1 = 0,
+        j = 0;
+      for (; j + 2 <= cols; j += 2) {
+        s0 += A[o + j]! * x[j]!;
+        s1 += A[o + j + 1]! * x[j + 1]!;
+      }
+      if (j < cols) s0 += A[o + j]! * x[j]!;
+      y[i] = alpha * (s0 + s1) + (beta === 0 ? 0 : beta * y[i]!);
+    }
+    return;
+  }
+  if (beta !== 1) for (let j = 0; j < cols; j++) y[j] = beta === 0 ? 0 : beta * y[j]!;
+  for (let i = 0; i < rows; i++) {
+    const a = alpha * x[i]!,
+      o = i * cols;
+    if (a === 0) continue;
+    for (let j = 0; j < cols; j++) y[j]! += a * A[o + j]!;
+  }
+}
+
+/** C = α·Sᵀ·A + β·C (see VecKernel.gemmTN). */
+export function gemmTN(rows: number, p: number, cols: number, S: Float64Array, A: Float64Array, C: Float64Array, alpha: number, beta: number): void {
+  if (vk !== null && rows * cols >= VEC_KERNEL_MIN) {
+    vk.gemmTN(rows, p, cols, S, A, C, alpha, beta);
+    return;
+  }
+  const s = new Float64Array(rows);
+  for (let l = 0; l < p; l++) {
+    for (let i = 0; i < rows; i++) s[i] = S[i * p + l]!;
+    gemv(true, rows, cols, A, s, C.subarray(l * cols, (l + 1) * cols), alpha, beta);
+  }
 }
 
 /** y ← y + a·x. */
@@ -65,6 +171,10 @@ export function axpy(cplx: boolean, a: C, x: Float64Array, y: Float64Array): voi
   const n = x.length;
   if (!cplx || a.im === 0) {
     const ar = a.re;
+    if (vk !== null && n >= VEC_KERNEL_MIN && x.buffer !== y.buffer) {
+      if (ar !== 0) vk.axpy(ar, x, y);
+      return;
+    }
     for (let i = 0; i < n; i++) y[i]! += ar * x[i]!;
     return;
   }
@@ -83,6 +193,10 @@ export function xpby(cplx: boolean, x: Float64Array, b: C, y: Float64Array): voi
   const n = x.length;
   if (!cplx || b.im === 0) {
     const br = b.re;
+    if (vk !== null && n >= VEC_KERNEL_MIN && x.buffer !== y.buffer) {
+      vk.xpby(x, br, y);
+      return;
+    }
     for (let i = 0; i < n; i++) y[i] = x[i]! + br * y[i]!;
     return;
   }

@@ -1,0 +1,184 @@
+// Dense float64 vector kernels for the Krylov solvers and Lanczos (src/sparse/solvers,
+// installed through setVecKernel in src/sparse/solvers/vec.ts). The TS loops are
+// scalar; these use SIMD (an AVX2 clone picked at load time) or BLAS.
+//
+//   sparseVecDot  (x, y) -> xᵀy                                 (cblas_ddot)
+//   sparseVecAxpy (a, x, y): y += a x                           (cblas_daxpy)
+//   sparseVecXpby (x, b, y): y = x + b y
+//   sparseVecCgStep(a, p, q, x, r) -> ‖r‖²: x += a p, r -= a q, one pass
+//   sparseVecGemv (trans, rows, cols, A, x, y, alpha, beta):
+//       y = alpha op(A) x + beta y, A row-major rows×cols (its first rows·cols values)
+//   sparseVecGemmTN(rows, p, cols, S, A, C, alpha, beta):
+//       C = alpha Sᵀ A + beta C, S rows×p, A rows×cols, C p×cols, all row-major
+//
+// Every argument is a Float64Array; lengths are checked (x, y exactly; matrices at
+// least as long as needed) and an output may not overlap an input. Complex
+// (interleaved) vectors are passed as real ones by the caller when the scalars are real.
+#include <napi.h>
+
+#include <cmath>
+#include <mutex>
+#include <shared_mutex>
+#include <string>
+
+#include "args.h"
+#include "blas.h"
+#include "errors.h"
+#include "register.h"
+#include "sparse/csr.h"
+
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define RLX_VEC_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define RLX_VEC_CLONES
+#endif
+
+namespace rlx::sparse {
+namespace {
+
+TypedMemory f64(const Napi::Value& v, const char* what) { return as_typed(v, what, napi_float64_array); }
+
+double number(const Napi::Value& v, const char* what) {
+  if (!v.IsNumber()) throw TypeErr(std::string(what) + " must be a number, got " + describe(v));
+  return v.As<Napi::Number>().DoubleValue();
+}
+
+void same_len(const TypedMemory& a, const TypedMemory& b, const char* an, const char* bn) {
+  if (a.length != b.length)
+    throw RangeErr(std::string(an) + " and " + bn + " must have the same length, got " + std::to_string(a.length) + " and " + std::to_string(b.length));
+}
+
+void no_overlap(const TypedMemory& out, const TypedMemory& in, const char* on, const char* in_name) {
+  if (overlaps(out.data, out.length * 8, in.data, in.length * 8))
+    throw RangeErr(std::string(on) + " must not overlap " + in_name);
+}
+
+void need(const TypedMemory& m, int64_t n, const char* what) {
+  if (static_cast<int64_t>(m.length) < n) throw RangeErr(std::string(what) + " needs at least " + std::to_string(n) + " values, has " + std::to_string(m.length));
+}
+
+void exact(const TypedMemory& m, int64_t n, const char* what) {
+  if (static_cast<int64_t>(m.length) != n) throw RangeErr(std::string(what) + " must have length " + std::to_string(n) + ", got " + std::to_string(m.length));
+}
+
+RLX_VEC_CLONES void xpby(int64_t n, const double* x, double b, double* y) {
+  for (int64_t i = 0; i < n; i++) y[i] = x[i] + b * y[i];
+}
+
+/** x += a p; r -= a q; returns Σ r² (four partial sums, combined at the end). */
+RLX_VEC_CLONES double cg_step(int64_t n, double a, const double* p, const double* q, double* x, double* r) {
+  double s0 = 0, s1 = 0, s2 = 0, s3 = 0;
+  int64_t i = 0;
+  for (; i + 4 <= n; i += 4) {
+    x[i] += a * p[i], x[i + 1] += a * p[i + 1], x[i + 2] += a * p[i + 2], x[i + 3] += a * p[i + 3];
+    const double r0 = r[i] - a * q[i], r1 = r[i + 1] - a * q[i + 1], r2 = r[i + 2] - a * q[i + 2], r3 = r[i + 3] - a * q[i + 3];
+    r[i] = r0, r[i + 1] = r1, r[i + 2] = r2, r[i + 3] = r3;
+    s0 += r0 * r0, s1 += r1 * r1, s2 += r2 * r2, s3 += r3 * r3;
+  }
+  for (; i < n; i++) {
+    x[i] += a * p[i];
+    const double ri = r[i] - a * q[i];
+    r[i] = ri;
+    s0 += ri * ri;
+  }
+  return (s0 + s1) + (s2 + s3);
+}
+
+blas_int bi(int64_t v, const char* what) {
+  if (v > static_cast<int64_t>(std::numeric_limits<blas_int>::max())) throw RangeErr(std::string(what) + " is too large for BLAS");
+  return static_cast<blas_int>(v);
+}
+
+}  // namespace
+}  // namespace rlx::sparse
+
+RLX_REGISTER(sparse_vec) {
+  using namespace rlx;
+  using namespace rlx::sparse;
+  export_fn(env, exports, "sparseVecDot", [](const Napi::CallbackInfo& info) -> Napi::Value {
+    if (info.Length() != 2) throw TypeErr("expected (x, y)");
+    const TypedMemory x = f64(info[0], "x"), y = f64(info[1], "y");
+    same_len(x, y, "x", "y");
+    const blas_int n = bi(static_cast<int64_t>(x.length), "length");
+    double s;
+    {
+      std::shared_lock<std::shared_mutex> lock(blas_config_mutex());
+      s = n == 0 ? 0.0 : cblas_ddot(n, static_cast<const double*>(x.data), 1, static_cast<const double*>(y.data), 1);
+    }
+    return Napi::Number::New(info.Env(), s);
+  });
+  export_fn(env, exports, "sparseVecAxpy", [](const Napi::CallbackInfo& info) -> Napi::Value {
+    if (info.Length() != 3) throw TypeErr("expected (a, x, y)");
+    const double a = number(info[0], "a");
+    const TypedMemory x = f64(info[1], "x"), y = f64(info[2], "y");
+    same_len(x, y, "x", "y");
+    no_overlap(y, x, "y", "x");
+    const blas_int n = bi(static_cast<int64_t>(x.length), "length");
+    if (n > 0) {
+      std::shared_lock<std::shared_mutex> lock(blas_config_mutex());
+      cblas_daxpy(n, a, static_cast<const double*>(x.data), 1, static_cast<double*>(y.data), 1);
+    }
+    return info.Env().Undefined();
+  });
+  export_fn(env, exports, "sparseVecXpby", [](const Napi::CallbackInfo& info) -> Napi::Value {
+    if (info.Length() != 3) throw TypeErr("expected (x, b, y)");
+    const double b = number(info[1], "b");
+    const TypedMemory x = f64(info[0], "x"), y = f64(info[2], "y");
+    same_len(x, y, "x", "y");
+    no_overlap(y, x, "y", "x");
+    xpby(static_cast<int64_t>(x.length), static_cast<const double*>(x.data), b, static_cast<double*>(y.data));
+    return info.Env().Undefined();
+  });
+  export_fn(env, exports, "sparseVecCgStep", [](const Napi::CallbackInfo& info) -> Napi::Value {
+    if (info.Length() != 5) throw TypeErr("expected (a, p, q, x, r)");
+    const double a = number(info[0], "a");
+    const TypedMemory p = f64(info[1], "p"), q = f64(info[2], "q"), x = f64(info[3], "x"), r = f64(info[4], "r");
+    same_len(p, q, "p", "q"), same_len(p, x, "p", "x"), same_len(p, r, "p", "r");
+    no_overlap(x, p, "x", "p"), no_overlap(x, q, "x", "q"), no_overlap(x, r, "x", "r");
+    no_overlap(r, p, "r", "p"), no_overlap(r, q, "r", "q");
+    const double s = cg_step(static_cast<int64_t>(p.length), a, static_cast<const double*>(p.data), static_cast<const double*>(q.data),
+                             static_cast<double*>(x.data), static_cast<double*>(r.data));
+    return Napi::Number::New(info.Env(), s);
+  });
+  export_fn(env, exports, "sparseVecGemv", [](const Napi::CallbackInfo& info) -> Napi::Value {
+    if (info.Length() != 8) throw TypeErr("expected (trans, rows, cols, A, x, y, alpha, beta)");
+    const bool trans = as_bool(info[0], "trans", false);
+    const int64_t rows = as_int(info[1], "rows", 0), cols = as_int(info[2], "cols", 0);
+    const double alpha = number(info[6], "alpha"), beta = number(info[7], "beta");
+    const TypedMemory A = f64(info[3], "A"), x = f64(info[4], "x"), y = f64(info[5], "y");
+    need(A, rows * cols, "A");
+    exact(x, trans ? rows : cols, "x");
+    exact(y, trans ? cols : rows, "y");
+    no_overlap(y, A, "y", "A"), no_overlap(y, x, "y", "x");
+    const blas_int m = bi(rows, "rows"), n = bi(cols, "cols");
+    if (m > 0 && n > 0) {
+      std::shared_lock<std::shared_mutex> lock(blas_config_mutex());
+      cblas_dgemv(CblasRowMajor, trans ? CblasTrans : CblasNoTrans, m, n, alpha, static_cast<const double*>(A.data), n,
+                  static_cast<const double*>(x.data), 1, beta, static_cast<double*>(y.data), 1);
+    } else if (y.length > 0) {
+      double* yd = static_cast<double*>(y.data);
+      for (size_t i = 0; i < y.length; i++) yd[i] = beta == 0 ? 0.0 : beta * yd[i];
+    }
+    return info.Env().Undefined();
+  });
+  export_fn(env, exports, "sparseVecGemmTN", [](const Napi::CallbackInfo& info) -> Napi::Value {
+    if (info.Length() != 8) throw TypeErr("expected (rows, p, cols, S, A, C, alpha, beta)");
+    const int64_t rows = as_int(info[0], "rows", 0), p = as_int(info[1], "p", 0), cols = as_int(info[2], "cols", 0);
+    const double alpha = number(info[6], "alpha"), beta = number(info[7], "beta");
+    const TypedMemory S = f64(info[3], "S"), A = f64(info[4], "A"), C = f64(info[5], "C");
+    need(S, rows * p, "S"), need(A, rows * cols, "A"), need(C, p * cols, "C");
+    no_overlap(C, S, "C", "S"), no_overlap(C, A, "C", "A");
+    const blas_int m = bi(p, "p"), n = bi(cols, "cols"), k = bi(rows, "rows");
+    if (m > 0 && n > 0) {
+      if (k == 0) {
+        double* cd = static_cast<double*>(C.data);
+        for (int64_t i = 0; i < p * cols; i++) cd[i] = beta == 0 ? 0.0 : beta * cd[i];
+      } else {
+        std::shared_lock<std::shared_mutex> lock(blas_config_mutex());
+        cblas_dgemm(CblasRowMajor, CblasTrans, CblasNoTrans, m, n, k, alpha, static_cast<const double*>(S.data), m,
+                    static_cast<const double*>(A.data), n, beta, static_cast<double*>(C.data), n);
+      }
+    }
+    return info.Env().Undefined();
+  });
+}
