@@ -59,4 +59,20 @@ void store(int outT, char* out, int64_t f0, int n, const double* vr, const doubl
 void elementwiseRange(const Plan& pl, int64_t begin, int64_t end);
 void reduceRange(const Plan& pl, int64_t begin, int64_t end);
 
+// Long reductions (R >= kSplitR) are cut into chunks of kChunk reduced
+// elements, whatever the thread count: reduceChunk reduces chunk [r0, r1) of
+// output j into a partial (sum: 8 interleaved lanes, added pairwise at the
+// end), reduceCombine folds each output's partials in chunk order and runs
+// the epilogue/store for outputs [o0, o0 + m) (m <= kBlock). The chunking
+// depends only on the shape, so the result is the same on any number of
+// threads and whatever the timing.
+constexpr int64_t kSplitR = int64_t(1) << 15;
+constexpr int64_t kChunk = int64_t(1) << 15;
+struct Partial {
+  double re = 0, im = 0;
+  int64_t idx = 0;
+};
+void reduceChunk(const Plan& pl, int64_t j, int64_t r0, int64_t r1, Partial& out);
+void reduceCombine(const Plan& pl, int64_t o0, int m, const Partial* parts, int64_t nChunks);
+
 }  // namespace rlx::interp

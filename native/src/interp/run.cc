@@ -2,8 +2,9 @@
 // the program and the buffers (every offset a load can reach, the output's
 // extent) before any memory is touched, dims are collapsed, and the work is
 // split across the thread pool above a work threshold (exec.cc evaluates).
-// Threads split outputs, never one output's accumulation, so results do not
-// depend on the thread count.
+// Threads split outputs; a long reduction (R >= kSplitR) is cut into chunks
+// by its shape alone, never by the thread count, so results do not depend on
+// the thread count.
 
 #include "fp.h"
 #include <algorithm>
@@ -220,7 +221,28 @@ std::string execute(const Plan& pl) {
       err = e.what();
     }
   };
-  if (T <= 1 || work0 < gThreshold.load(std::memory_order_relaxed)) {
+  const bool parallel = T > 1 && work0 >= gThreshold.load(std::memory_order_relaxed);
+  if (P.kind == 1 && pl.R >= kSplitR) {
+    // One long reduction per output: chunks of it in parallel, combined in a
+    // fixed order (see exec.h).
+    const int64_t nChunks = (pl.R + kChunk - 1) / kChunk;
+    const int64_t nTasks = pl.outN * nChunks;
+    std::vector<Partial> parts;
+    guarded([&] { parts.resize(static_cast<size_t>(nTasks)); });
+    if (!err.empty()) return err;
+    auto task = [&](int64_t t) {
+      const int64_t j = t / nChunks, k = t % nChunks;
+      guarded([&] { reduceChunk(pl, j, k * kChunk, std::min(pl.R, (k + 1) * kChunk), parts[t]); });
+    };
+    if (parallel) pool.parallelFor(nTasks, task);
+    else
+      for (int64_t t = 0; t < nTasks; t++) task(t);
+    if (!err.empty()) return err;
+    for (int64_t o0 = 0; o0 < pl.outN; o0 += kBlock)
+      guarded([&] { reduceCombine(pl, o0, static_cast<int>(std::min<int64_t>(kBlock, pl.outN - o0)), parts.data(), nChunks); });
+    return err;
+  }
+  if (!parallel) {
     guarded([&] { P.kind == 0 ? elementwiseRange(pl, 0, pl.outN) : reduceRange(pl, 0, pl.outN); });
     return err;
   }
