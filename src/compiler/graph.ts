@@ -22,36 +22,45 @@ export interface Captured {
   order: Node[];
 }
 
+const shapeKey = (s: readonly (number | string)[]): string => (s.length === 1 ? String(s[0]) : s.join(','));
+
 /** Walks roots; returns the structural key (leaves numbered by first use) and the leaves. */
 export function capture(roots: readonly Node[], device: string, fixedLeaves: readonly Node[] = []): Captured {
   const order = topoSort(roots);
-  const index = new Map<Node, number>();
+  // Node.scratch holds each node's position in `order` (inputs come first, so
+  // it is set before any user reads it). Each leaf appears once in `order`, so
+  // without fixed leaves it simply takes the next slot.
   const leaves: Node[] = [...fixedLeaves];
-  const leafSlot = new Map<Node, number>();
-  fixedLeaves.forEach((l, i) => leafSlot.set(l, i));
-  const parts: string[] = [device];
+  let key = device;
   // Declared inputs are part of the signature even when no output uses them.
-  fixedLeaves.forEach((l, i) => parts.push(`F${i}:${l.dtype}:${l.shape.join(',')}`));
-  for (const n of order) {
-    index.set(n, index.size);
+  for (let i = 0; i < fixedLeaves.length; i++) key += `|F${i}:${fixedLeaves[i]!.dtype}:${shapeKey(fixedLeaves[i]!.shape)}`;
+  let slotOf: Map<Node, number> | undefined;
+  if (fixedLeaves.length) {
+    slotOf = new Map();
+    fixedLeaves.forEach((l, i) => slotOf!.set(l, i));
+  }
+  for (let i = 0; i < order.length; i++) {
+    const n = order[i]!;
     if (n.op === 'buffer' || n.op === 'input') {
-      let s = leafSlot.get(n);
+      let s = slotOf ? slotOf.get(n) : undefined;
       if (s === undefined) {
         s = leaves.length;
-        leafSlot.set(n, s);
+        slotOf?.set(n, s);
         leaves.push(n);
       }
-      parts.push(`L${s}:${n.dtype}:${n.shape.join(",")}`);
+      key += `|L${s}:${n.dtype}:${shapeKey(n.shape)}`;
     } else if (n.op === 'const') {
-      parts.push(`C:${n.dtype}:${attrsKey(n.attrs)}:${n.shape.join(",")}`);
+      key += `|C:${n.dtype}:${attrsKey(n.attrs)}:${shapeKey(n.shape)}`;
     } else {
-      let p = `${n.op}:${n.dtype}:${n.shape.join(",")}:${attrsKey(n.attrs)}:`;
-      for (const x of n.inputs) p += `${index.get(x)},`;
-      parts.push(p);
+      key += `|${n.op}:${n.dtype}:${shapeKey(n.shape)}:${attrsKey(n.attrs)}:`;
+      const ins = n.inputs;
+      for (let k = 0; k < ins.length; k++) key += `${ins[k]!.scratch},`;
     }
+    n.scratch = i;
   }
-  parts.push('->' + roots.map((r) => index.get(r)).join(','));
-  return { key: parts.join('|'), leaves, order };
+  key += '|->';
+  for (let i = 0; i < roots.length; i++) key += i ? `,${roots[i]!.scratch}` : `${roots[i]!.scratch}`;
+  return { key, leaves, order };
 }
 
 /** Clones the user DAG into a private Graph whose leaves are 'input' slot nodes. */
