@@ -16,6 +16,8 @@ export interface Graph {
 
 export interface Captured {
   key: string;
+  /** A 32-bit hash of the same structure the key spells (equal keys, equal hashes): the cache looks up by it, then compares keys. */
+  hash: number;
   /** User leaves ('buffer' or symbolic 'input') in slot order. */
   leaves: Node[];
   /** Every node above the roots, inputs first. */
@@ -24,7 +26,37 @@ export interface Captured {
 
 const shapeKey = (s: readonly (number | string)[]): string => (s.length === 1 ? String(s[0]) : s.join(','));
 
-/** Walks roots; returns the structural key (leaves numbered by first use) and the leaves. */
+// The key's hash, computed from the same parts as the key (V8 hashes a fresh
+// key string char by char on a Map lookup: ~0.4 µs for a 200-char key, more
+// than the rest of a capture). FNV-1a style over 32-bit words.
+const mix = (h: number, x: number): number => Math.imul(h ^ x, 16777619);
+function strHash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h;
+}
+// Memo of strHash for op names, dtypes, devices and symbolic dims (a small
+// set; the values are deterministic, so clearing it is harmless).
+const names = new Map<string, number>();
+function nameHash(s: string): number {
+  let h = names.get(s);
+  if (h === undefined) {
+    if (names.size >= 4096) names.clear();
+    h = strHash(s);
+    names.set(s, h);
+  }
+  return h;
+}
+function shapeHash(h: number, s: readonly (number | string)[]): number {
+  h = mix(h, s.length);
+  for (let i = 0; i < s.length; i++) {
+    const d = s[i]!;
+    h = mix(h, typeof d === 'number' ? d | 0 : nameHash(d));
+  }
+  return h;
+}
+
+/** Walks roots; returns the structural key (leaves numbered by first use), its hash and the leaves. */
 export function capture(roots: readonly Node[], device: string, fixedLeaves: readonly Node[] = []): Captured {
   const order = topoSort(roots);
   // Node.scratch holds each node's position in `order` (inputs come first, so
@@ -32,8 +64,13 @@ export function capture(roots: readonly Node[], device: string, fixedLeaves: rea
   // without fixed leaves it simply takes the next slot.
   const leaves: Node[] = [...fixedLeaves];
   let key = device;
+  let h = nameHash(device);
   // Declared inputs are part of the signature even when no output uses them.
-  for (let i = 0; i < fixedLeaves.length; i++) key += `|F${i}:${fixedLeaves[i]!.dtype}:${shapeKey(fixedLeaves[i]!.shape)}`;
+  for (let i = 0; i < fixedLeaves.length; i++) {
+    const l = fixedLeaves[i]!;
+    key += `|F${i}:${l.dtype}:${shapeKey(l.shape)}`;
+    h = shapeHash(mix(mix(mix(h, 5), i), nameHash(l.dtype)), l.shape);
+  }
   let slotOf: Map<Node, number> | undefined;
   if (fixedLeaves.length) {
     slotOf = new Map();
@@ -49,18 +86,32 @@ export function capture(roots: readonly Node[], device: string, fixedLeaves: rea
         leaves.push(n);
       }
       key += `|L${s}:${n.dtype}:${shapeKey(n.shape)}`;
+      h = shapeHash(mix(mix(mix(h, 1), s), nameHash(n.dtype)), n.shape);
     } else if (n.op === 'const') {
-      key += `|C:${n.dtype}:${attrsKey(n.attrs)}:${shapeKey(n.shape)}`;
+      const a = attrsKey(n.attrs);
+      key += `|C:${n.dtype}:${a}:${shapeKey(n.shape)}`;
+      h = shapeHash(mix(mix(mix(h, 2), nameHash(n.dtype)), strHash(a)), n.shape);
     } else {
-      key += `|${n.op}:${n.dtype}:${shapeKey(n.shape)}:${attrsKey(n.attrs)}:`;
+      const a = attrsKey(n.attrs);
+      key += `|${n.op}:${n.dtype}:${shapeKey(n.shape)}:${a}:`;
+      h = shapeHash(mix(mix(mix(h, 3), nameHash(n.op)), nameHash(n.dtype)), n.shape);
+      if (a !== '') h = mix(h, strHash(a));
       const ins = n.inputs;
-      for (let k = 0; k < ins.length; k++) key += `${ins[k]!.scratch},`;
+      h = mix(h, ins.length);
+      for (let k = 0; k < ins.length; k++) {
+        key += `${ins[k]!.scratch},`;
+        h = mix(h, ins[k]!.scratch);
+      }
     }
     n.scratch = i;
   }
   key += '|->';
-  for (let i = 0; i < roots.length; i++) key += i ? `,${roots[i]!.scratch}` : `${roots[i]!.scratch}`;
-  return { key, leaves, order };
+  h = mix(h, 4);
+  for (let i = 0; i < roots.length; i++) {
+    key += i ? `,${roots[i]!.scratch}` : `${roots[i]!.scratch}`;
+    h = mix(h, roots[i]!.scratch);
+  }
+  return { key, hash: h >>> 0, leaves, order };
 }
 
 /** Clones the user DAG into a private Graph whose leaves are 'input' slot nodes. */

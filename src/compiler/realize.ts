@@ -54,10 +54,10 @@ export function executableFor(roots: readonly Node[], device: string, fixedLeave
       cap = capture(roots, tag);
     }
   }
-  let exe = cacheGet(cap.key);
+  let exe = cacheGet(cap.key, cap.hash);
   if (!exe) {
     exe = compileGraph(buildGraph(roots, cap.leaves, extraNodes), { device, fusion: config.fusion });
-    cachePut(cap.key, exe);
+    cachePut(cap.key, cap.hash, exe);
   }
   return { exe, leaves: cap.leaves, roots };
 }

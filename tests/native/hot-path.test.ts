@@ -9,6 +9,9 @@
 import { describe, expect, it } from 'vitest';
 import * as rlx from '../../src/index.js';
 import { capture } from '../../src/compiler/graph.js';
+import { cacheGet, cachePut } from '../../src/compiler/cache.js';
+import { config } from '../../src/compiler/config.js';
+import type { Executable } from '../../src/compiler/executable.js';
 import { DEVICES } from '../harness/devices.js';
 
 const ramp = (n: number, k: number) => Float64Array.from({ length: n }, (_, i) => ((i * k) % 1009) / 1009 - 0.5);
@@ -63,5 +66,44 @@ describe('cached small expressions', () => {
     // A graph walked again (node marks reused) keys the same.
     const e = x.mul(2).sub(y).abs();
     expect(key(e)).toBe(key(e));
+  });
+
+  it('the cache: equal hashes with different keys stay apart; least recently used evicted first', () => {
+    const fake = (n: number) => ({ n }) as unknown as Executable;
+    const h = 0x1234abcd;
+    cachePut('test-key-a', h, fake(1));
+    cachePut('test-key-b', h, fake(2)); // same hash (a collision): both kept
+    expect(cacheGet('test-key-a', h)).toEqual({ n: 1 });
+    expect(cacheGet('test-key-b', h)).toEqual({ n: 2 });
+    expect(cacheGet('test-key-c', h)).toBeUndefined();
+    expect(cacheGet('test-key-a', h + 1)).toBeUndefined();
+    cachePut('test-key-a', h, fake(3)); // replaced, not duplicated
+    expect(cacheGet('test-key-a', h)).toEqual({ n: 3 });
+
+    const size0 = config.cacheSize;
+    try {
+      rlx.clearCache();
+      config.cacheSize = 3;
+      const x = rlx.tensor(ramp(8, 1)).realize();
+      const exprs = [() => x.add(1), () => x.mul(2), () => x.sub(3), () => x.abs()];
+      exprs[0]!().realize();
+      exprs[1]!().realize();
+      exprs[2]!().realize();
+      exprs[0]!().realize(); // touch 0: 1 is now the least recently used
+      exprs[3]!().realize(); // evicts 1
+      expect(rlx.cacheStats().size).toBe(3);
+      const c0 = rlx.cacheStats().compiles;
+      exprs[0]!().realize();
+      exprs[2]!().realize();
+      exprs[3]!().realize();
+      expect(rlx.cacheStats().compiles).toBe(c0);
+      exprs[1]!().realize();
+      expect(rlx.cacheStats().compiles).toBe(c0 + 1);
+      expect(rlx.cacheStats().size).toBe(3);
+      expect(Array.from(exprs[1]!().toArray())).toEqual(Array.from(ramp(8, 1), (v) => v * 2));
+    } finally {
+      config.cacheSize = size0;
+      rlx.clearCache();
+    }
   });
 });
