@@ -46,7 +46,7 @@ std::string planRun(const Program& P, const double* loop, size_t nLoop, const Bu
 std::string execute(const Plan& pl);
 
 // Drops unit dims and merges neighbours whose strides chain (st[k] == st[k+1] * dim[k+1]) in every load.
-void collapse(Space& s, std::vector<Geo*>& gs);
+void collapse(Space& s, Geo* const* gs, int nG);
 void unravel(const Space& s, int64_t f, int64_t* idx);
 
 // memory.cc: fill dr (and di for complex) with n elements of load g starting
