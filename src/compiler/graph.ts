@@ -5,6 +5,8 @@
 // clones the DAG into private nodes that passes may rewrite freely.
 
 import { Node, attrsKey, topoSort } from './ir.js';
+import { DTYPES } from '../tensor/dtype.js';
+import { shapesEqual } from '../tensor/shape.js';
 
 /** A graph under compilation: inputs are 'input' nodes whose attrs.slot is their position. */
 export interface Graph {
@@ -35,18 +37,11 @@ function strHash(s: string): number {
   for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
   return h;
 }
-// Memo of strHash for op names, dtypes, devices and symbolic dims (a small
-// set; the values are deterministic, so clearing it is harmless).
-const names = new Map<string, number>();
-function nameHash(s: string): number {
-  let h = names.get(s);
-  if (h === undefined) {
-    if (names.size >= 4096) names.clear();
-    h = strHash(s);
-    names.set(s, h);
-  }
-  return h;
-}
+// Names (op, dtype, device, symbolic dim) hash by their characters: short,
+// and cheaper to walk than a Map memo is to look up.
+const nameHash = strHash;
+// One character per dtype in the key (the key only has to be injective).
+const DTYPE_CODE: Readonly<Record<string, string>> = Object.fromEntries(DTYPES.map((d, i) => [d, String.fromCharCode(97 + i)]));
 function shapeHash(h: number, s: readonly (number | string)[]): number {
   h = mix(h, s.length);
   for (let i = 0; i < s.length; i++) {
@@ -85,18 +80,19 @@ export function capture(roots: readonly Node[], device: string, fixedLeaves: rea
         slotOf?.set(n, s);
         leaves.push(n);
       }
-      key += `|L${s}:${n.dtype}:${shapeKey(n.shape)}`;
+      key += `|L${s}:${DTYPE_CODE[n.dtype]}${shapeKey(n.shape)}`;
       h = shapeHash(mix(mix(mix(h, 1), s), nameHash(n.dtype)), n.shape);
     } else if (n.op === 'const') {
       const a = attrsKey(n.attrs);
-      key += `|C:${n.dtype}:${a}:${shapeKey(n.shape)}`;
+      key += `|C${DTYPE_CODE[n.dtype]}${shapeKey(n.shape)}:${a}`;
       h = shapeHash(mix(mix(mix(h, 2), nameHash(n.dtype)), strHash(a)), n.shape);
     } else {
       const a = attrsKey(n.attrs);
-      key += `|${n.op}:${n.dtype}:${shapeKey(n.shape)}:${a}:`;
+      const ins = n.inputs;
+      // '=': the shape of the first input (spelled out earlier in the key).
+      key += `|${n.op}:${DTYPE_CODE[n.dtype]}${ins.length && shapesEqual(n.shape, ins[0]!.shape) ? '=' : shapeKey(n.shape)}:${a}:`;
       h = shapeHash(mix(mix(mix(h, 3), nameHash(n.op)), nameHash(n.dtype)), n.shape);
       if (a !== '') h = mix(h, strHash(a));
-      const ins = n.inputs;
       h = mix(h, ins.length);
       for (let k = 0; k < ins.length; k++) {
         key += `${ins[k]!.scratch},`;
