@@ -107,7 +107,7 @@ export function capture(roots: readonly Node[], device: string, fixedLeaves: rea
     key += i ? `,${roots[i]!.scratch}` : `${roots[i]!.scratch}`;
     h = mix(h, roots[i]!.scratch);
   }
-  return { key, hash: h >>> 0, leaves, order };
+  return { key, hash: h & 0x3fffffff, leaves, order }; // a small integer (Smi): cheap Map key
 }
 
 /** Clones the user DAG into a private Graph whose leaves are 'input' slot nodes. */

@@ -176,7 +176,7 @@ namespace {
 // ---------------------------------------------------------------------------
 // Reductions
 
-// The extreme (max for max/argmax, min for min/argmax) of x[0..n), or NaN
+// The extreme (max for max/argmax, min for min/argmin) of x[0..n), or NaN
 // when some x is NaN. Order does not matter for the extreme of NaN-free
 // values except for which of ±0 comes first, which the caller handles, so
 // the scan keeps several independent vector accumulators (SSE2, or AVX when
