@@ -138,9 +138,9 @@ export function topoSort(roots: readonly Node[]): Node[] {
 let walkEpoch = 0;
 
 /** A fresh mark for a walk over nodes (see Node.mark). */
-export function newWalkMark(): number {
-  walkEpoch = walkEpoch >= 0x3fffffff ? 1 : walkEpoch + 1;
-  return walkEpoch;
+function newWalkMark(): number {
+  // Never wraps (a stale mark equal to a new one would hide a node): 2^53 walks are out of reach.
+  return ++walkEpoch;
 }
 
 function topoSortBy(roots: readonly Node[], parents: (n: Node) => Node[]): Node[] {
