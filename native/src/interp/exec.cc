@@ -55,7 +55,7 @@ struct Ctx {
 
 thread_local Ctx tlsCtx;
 
-constexpr uintptr_t kPrefetchBytes = 4 * kBlock * 8;
+constexpr int64_t kPrefetchElems = 4 * kBlock;
 
 void fill(double* d, double v) {
   for (int i = 0; i < kBlock; i++) d[i] = v;
@@ -112,10 +112,10 @@ bool evalSection(const Plan& pl, Ctx& c, int sec, int64_t f0, int n, double* dir
           c.val[in.dst] = reinterpret_cast<const double*>(g.base) + off;
 #if defined(__GNUC__)
           // Streams read in place: fetch a few blocks ahead (the hardware
-          // prefetchers stop at 4 KiB pages). A prefetch never faults, even
-          // past the buffer's end.
-          if (n == kBlock) {
-            const uintptr_t ahead = reinterpret_cast<uintptr_t>(c.val[in.dst]) + kPrefetchBytes;
+          // prefetchers stop at 4 KiB pages), only inside the buffer (a short
+          // broadcast operand re-read per row would pull in unrelated lines).
+          if (n == kBlock && off + kBlock + kPrefetchElems <= g.elems) {
+            const uintptr_t ahead = reinterpret_cast<uintptr_t>(c.val[in.dst]) + kPrefetchElems * 8;
             for (int q = 0; q < kBlock * 8; q += 64) __builtin_prefetch(reinterpret_cast<const void*>(ahead + q), 0, 0);
           }
 #endif

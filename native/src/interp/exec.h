@@ -26,6 +26,7 @@ struct Geo {
   int64_t st[kMaxDims];
   int dtype = 0;
   bool invariant = false;
+  int64_t elems = 0;  // elements in the buffer (prefetching stays inside it)
 };
 
 struct Plan {

@@ -179,6 +179,7 @@ std::string planRun(const Program& P, const double* loop, size_t nLoop, const Bu
     if (std::string e = buffer(P.loads[i].slot, P.loads[i].dtype, i, &b); !e.empty()) return e;
     Geo& g = pl.geo[i];
     g.base = static_cast<const char*>(b->data);
+    g.elems = b->length / lanesOf(g.dtype);
     const bool sec0 = i < P.nLoads0;
     if (std::string e = checkLoad(g, sec0 ? pl.s0 : pl.s1, sec0 ? total0 : keptN, b->length / lanesOf(g.dtype), i); !e.empty()) return e;
     if (P.kind == 1 && sec0 && pl.outN > 0) {
