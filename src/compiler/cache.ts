@@ -4,23 +4,61 @@
 import { config } from './config.js';
 import type { Executable } from './executable.js';
 
-const table = new Map<string, Executable>();
+// Looked up by capture()'s structural hash, then the key compared: a Map keyed
+// by the key string itself would make V8 hash every fresh key char by char.
+interface Entry {
+  key: string;
+  hash: number;
+  exe: Executable;
+}
+const buckets = new Map<number, Entry[]>();
+/** Every entry, least recently used first (object keys: no string hashing). */
+const lru = new Map<Entry, true>();
+let newest: Entry | undefined;
 const stats = { hits: 0, misses: 0, compiles: 0 };
 
-export function cacheGet(key: string): Executable | undefined {
-  const e = table.get(key);
-  if (e) {
-    stats.hits++;
-    table.delete(key);
-    table.set(key, e); // most recently used last
-  } else stats.misses++;
-  return e;
+/** The executable cached under key (hash: capture()'s hash of that key). */
+export function cacheGet(key: string, hash: number): Executable | undefined {
+  const b = buckets.get(hash);
+  if (b) {
+    for (let i = 0; i < b.length; i++) {
+      const e = b[i]!;
+      if (e.key !== key) continue;
+      stats.hits++;
+      if (e !== newest) {
+        lru.delete(e);
+        lru.set(e, true); // most recently used last
+        newest = e;
+      }
+      return e.exe;
+    }
+  }
+  stats.misses++;
+  return undefined;
 }
 
-export function cachePut(key: string, e: Executable): void {
+export function cachePut(key: string, hash: number, exe: Executable): void {
   stats.compiles++;
-  table.set(key, e);
-  while (table.size > config.cacheSize) table.delete(table.keys().next().value!);
+  let b = buckets.get(hash);
+  if (!b) buckets.set(hash, (b = []));
+  let e = b.find((x) => x.key === key);
+  if (e) {
+    e.exe = exe;
+    lru.delete(e);
+  } else {
+    e = { key, hash, exe };
+    b.push(e);
+  }
+  lru.set(e, true);
+  newest = e;
+  while (lru.size > config.cacheSize) {
+    const old = lru.keys().next().value!;
+    lru.delete(old);
+    const ob = buckets.get(old.hash)!;
+    ob.splice(ob.indexOf(old), 1);
+    if (ob.length === 0) buckets.delete(old.hash);
+    if (newest === old) newest = undefined;
+  }
 }
 
 /** Counts a hit served by a cache in front of this one (jit's signature cache). */
@@ -30,11 +68,13 @@ export function recordHit(): void {
 
 /** Hit/miss/compile counters and the number of cached executables. */
 export function cacheStats(): { hits: number; misses: number; compiles: number; size: number } {
-  return { ...stats, size: table.size };
+  return { ...stats, size: lru.size };
 }
 
 /** Empties the cache and zeroes the counters. */
 export function clearCache(): void {
-  table.clear();
+  buckets.clear();
+  lru.clear();
+  newest = undefined;
   stats.hits = stats.misses = stats.compiles = 0;
 }

@@ -42,6 +42,31 @@ export class Executable {
     readonly outputSlots: number[],
   ) {
     this.allStatic = inputSlots.every((s) => report.slots[s]!.shape.every((d) => typeof d === 'number'));
+    const buffers = report.plan.buffers;
+    this.staticSizes = buffers.every((b) => b.shape.every((d) => typeof d === 'number')) ? buffers.map((b) => resolvedSize(b.shape, EMPTY_ENV)) : undefined;
+    const internal: number[] = [];
+    report.slots.forEach((sl, i) => {
+      if (sl.role !== 'input') internal.push(i, sl.buffer);
+    });
+    this.internalSlots = internal;
+  }
+
+  /** Sizes of the planned buffers when none has a dynamic dim (computed once). */
+  private readonly staticSizes: number[] | undefined;
+  /** Pairs (slot, planned buffer) of every slot that is not an input. */
+  private readonly internalSlots: number[];
+
+  /** The slot buffers of one run: inputs where they go, fresh planned buffers elsewhere. */
+  private bindBuffers(inputs: readonly RunInput[], env: ReadonlyMap<string, number>): StorageArray[] {
+    const bufs = new Array<StorageArray>(this.report.slots.length);
+    for (let i = 0; i < this.inputSlots.length; i++) bufs[this.inputSlots[i]!] = inputs[i]!.data;
+    const planned = this.report.plan.buffers;
+    const physical = new Array<StorageArray>(planned.length);
+    const sizes = this.staticSizes;
+    for (let b = 0; b < planned.length; b++) physical[b] = this.backend.alloc(planned[b]!.dtype, sizes ? sizes[b]! : resolvedSize(planned[b]!.shape, env));
+    const internal = this.internalSlots;
+    for (let k = 0; k < internal.length; k += 2) bufs[internal[k]!] = physical[internal[k + 1]!]!;
+    return bufs;
   }
 
   /** True when no input has a dynamic dim (then there is nothing to bind). */
@@ -86,15 +111,16 @@ export class Executable {
   run(inputs: readonly RunInput[]): StorageArray[] {
     const env = this.bindDims(inputs);
     const slots = this.report.slots;
-    const bufs = new Array<StorageArray>(slots.length);
-    this.inputSlots.forEach((s, i) => (bufs[s] = inputs[i]!.data));
-    const physical = this.report.plan.buffers.map((b) => this.backend.alloc(b.dtype, resolvedSize(b.shape, env)));
-    slots.forEach((sl, i) => {
-      if (sl.role !== 'input') bufs[i] = physical[sl.buffer]!;
-    });
-    for (const k of this.compiled) k.run(bufs, env);
+    const bufs = this.bindBuffers(inputs, env);
+    const compiled = this.compiled;
+    for (let i = 0; i < compiled.length; i++) compiled[i]!.run(bufs, env);
     // An output that is an input (identity graph) is returned as a copy.
-    return this.outputSlots.map((s) => (slots[s]!.role === 'input' ? bufs[s]!.slice() : bufs[s]!));
+    const outs = new Array<StorageArray>(this.outputSlots.length);
+    for (let i = 0; i < outs.length; i++) {
+      const s = this.outputSlots[i]!;
+      outs[i] = slots[s]!.role === 'input' ? bufs[s]!.slice() : bufs[s]!;
+    }
+    return outs;
   }
 
   /**
@@ -105,12 +131,7 @@ export class Executable {
   async runAsync(inputs: readonly RunInput[]): Promise<StorageArray[]> {
     const env = this.bindDims(inputs);
     const slots = this.report.slots;
-    const bufs = new Array<StorageArray>(slots.length);
-    this.inputSlots.forEach((s, i) => (bufs[s] = inputs[i]!.data));
-    const physical = this.report.plan.buffers.map((b) => this.backend.alloc(b.dtype, resolvedSize(b.shape, env)));
-    slots.forEach((sl, i) => {
-      if (sl.role !== 'input') bufs[i] = physical[sl.buffer]!;
-    });
+    const bufs = this.bindBuffers(inputs, env);
     for (const k of this.compiled) {
       // A kernel without an async variant, or short work, runs at once (no await).
       const pending = k.runAsync ? k.runAsync(bufs, env) : k.run(bufs, env);

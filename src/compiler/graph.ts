@@ -5,6 +5,8 @@
 // clones the DAG into private nodes that passes may rewrite freely.
 
 import { Node, attrsKey, topoSort } from './ir.js';
+import { DTYPES } from '../tensor/dtype.js';
+import { shapesEqual } from '../tensor/shape.js';
 
 /** A graph under compilation: inputs are 'input' nodes whose attrs.slot is their position. */
 export interface Graph {
@@ -16,42 +18,96 @@ export interface Graph {
 
 export interface Captured {
   key: string;
+  /** A 32-bit hash of the same structure the key spells (equal keys, equal hashes): the cache looks up by it, then compares keys. */
+  hash: number;
   /** User leaves ('buffer' or symbolic 'input') in slot order. */
   leaves: Node[];
   /** Every node above the roots, inputs first. */
   order: Node[];
 }
 
-/** Walks roots; returns the structural key (leaves numbered by first use) and the leaves. */
+const shapeKey = (s: readonly (number | string)[]): string => (s.length === 1 ? String(s[0]) : s.join(','));
+
+// The key's hash, computed from the same parts as the key (V8 hashes a fresh
+// key string char by char on a Map lookup: ~0.4 µs for a 200-char key, more
+// than the rest of a capture). FNV-1a style over 32-bit words.
+const mix = (h: number, x: number): number => Math.imul(h ^ x, 16777619);
+function strHash(s: string): number {
+  let h = 0x811c9dc5;
+  for (let i = 0; i < s.length; i++) h = Math.imul(h ^ s.charCodeAt(i), 16777619);
+  return h;
+}
+// Names (op, dtype, device, symbolic dim) hash by their characters: short,
+// and cheaper to walk than a Map memo is to look up.
+const nameHash = strHash;
+// One character per dtype in the key (the key only has to be injective).
+const DTYPE_CODE: Readonly<Record<string, string>> = Object.fromEntries(DTYPES.map((d, i) => [d, String.fromCharCode(97 + i)]));
+function shapeHash(h: number, s: readonly (number | string)[]): number {
+  h = mix(h, s.length);
+  for (let i = 0; i < s.length; i++) {
+    const d = s[i]!;
+    h = mix(h, typeof d === 'number' ? d | 0 : nameHash(d));
+  }
+  return h;
+}
+
+/** Walks roots; returns the structural key (leaves numbered by first use), its hash and the leaves. */
 export function capture(roots: readonly Node[], device: string, fixedLeaves: readonly Node[] = []): Captured {
   const order = topoSort(roots);
-  const index = new Map<Node, number>();
+  // Node.scratch holds each node's position in `order` (inputs come first, so
+  // it is set before any user reads it). Each leaf appears once in `order`, so
+  // without fixed leaves it simply takes the next slot.
   const leaves: Node[] = [...fixedLeaves];
-  const leafSlot = new Map<Node, number>();
-  fixedLeaves.forEach((l, i) => leafSlot.set(l, i));
-  const parts: string[] = [device];
+  let key = device;
+  let h = nameHash(device);
   // Declared inputs are part of the signature even when no output uses them.
-  fixedLeaves.forEach((l, i) => parts.push(`F${i}:${l.dtype}:${l.shape.join(',')}`));
-  for (const n of order) {
-    index.set(n, index.size);
+  for (let i = 0; i < fixedLeaves.length; i++) {
+    const l = fixedLeaves[i]!;
+    key += `|F${i}:${l.dtype}:${shapeKey(l.shape)}`;
+    h = shapeHash(mix(mix(mix(h, 5), i), nameHash(l.dtype)), l.shape);
+  }
+  let slotOf: Map<Node, number> | undefined;
+  if (fixedLeaves.length) {
+    slotOf = new Map();
+    fixedLeaves.forEach((l, i) => slotOf!.set(l, i));
+  }
+  for (let i = 0; i < order.length; i++) {
+    const n = order[i]!;
     if (n.op === 'buffer' || n.op === 'input') {
-      let s = leafSlot.get(n);
+      let s = slotOf ? slotOf.get(n) : undefined;
       if (s === undefined) {
         s = leaves.length;
-        leafSlot.set(n, s);
+        slotOf?.set(n, s);
         leaves.push(n);
       }
-      parts.push(`L${s}:${n.dtype}:${n.shape.join(",")}`);
+      key += `|L${s}:${DTYPE_CODE[n.dtype]}${shapeKey(n.shape)}`;
+      h = shapeHash(mix(mix(mix(h, 1), s), nameHash(n.dtype)), n.shape);
     } else if (n.op === 'const') {
-      parts.push(`C:${n.dtype}:${attrsKey(n.attrs)}:${n.shape.join(",")}`);
+      const a = attrsKey(n.attrs);
+      key += `|C${DTYPE_CODE[n.dtype]}${shapeKey(n.shape)}:${a}`;
+      h = shapeHash(mix(mix(mix(h, 2), nameHash(n.dtype)), strHash(a)), n.shape);
     } else {
-      let p = `${n.op}:${n.dtype}:${n.shape.join(",")}:${attrsKey(n.attrs)}:`;
-      for (const x of n.inputs) p += `${index.get(x)},`;
-      parts.push(p);
+      const a = attrsKey(n.attrs);
+      const ins = n.inputs;
+      // '=': the shape of the first input (spelled out earlier in the key).
+      key += `|${n.op}:${DTYPE_CODE[n.dtype]}${ins.length && shapesEqual(n.shape, ins[0]!.shape) ? '=' : shapeKey(n.shape)}:${a}:`;
+      h = shapeHash(mix(mix(mix(h, 3), nameHash(n.op)), nameHash(n.dtype)), n.shape);
+      if (a !== '') h = mix(h, strHash(a));
+      h = mix(h, ins.length);
+      for (let k = 0; k < ins.length; k++) {
+        key += `${ins[k]!.scratch},`;
+        h = mix(h, ins[k]!.scratch);
+      }
     }
+    n.scratch = i;
   }
-  parts.push('->' + roots.map((r) => index.get(r)).join(','));
-  return { key: parts.join('|'), leaves, order };
+  key += '|->';
+  h = mix(h, 4);
+  for (let i = 0; i < roots.length; i++) {
+    key += i ? `,${roots[i]!.scratch}` : `${roots[i]!.scratch}`;
+    h = mix(h, roots[i]!.scratch);
+  }
+  return { key, hash: h & 0x3fffffff, leaves, order }; // a small integer (Smi): cheap Map key
 }
 
 /** Clones the user DAG into a private Graph whose leaves are 'input' slot nodes. */

@@ -47,6 +47,9 @@ export class Node {
   tracked: boolean;
   /** What a tracked node was before it was realized (its op, inputs and attrs). */
   history: { op: Primitive; inputs: Node[]; attrs: Attrs } | undefined;
+  /** Scratch of graph walks (topoSortBy's visit mark, capture's slot): valid only for the walk that set it. */
+  mark = 0;
+  scratch = 0;
 
   constructor(op: Primitive, inputs: Node[], attrs: Attrs, shape: Shape, dtype: DType, data?: StorageArray) {
     this.op = op;
@@ -130,28 +133,42 @@ export function topoSort(roots: readonly Node[]): Node[] {
   return topoSortBy(roots, (n) => n.inputs);
 }
 
+// Walks are never nested (parents() is a plain getter), so one counter marks
+// the nodes a walk has reached: no Map per walk.
+let walkEpoch = 0;
+
+/** A fresh mark for a walk over nodes (see Node.mark). */
+function newWalkMark(): number {
+  // Never wraps (a stale mark equal to a new one would hide a node): 2^53 walks are out of reach.
+  return ++walkEpoch;
+}
+
 function topoSortBy(roots: readonly Node[], parents: (n: Node) => Node[]): Node[] {
   const order: Node[] = [];
-  const state = new Map<Node, number>(); // 1 = on stack, 2 = done
-  const stack: [Node, number][] = [];
+  const mark = newWalkMark();
+  const stackN: Node[] = [];
+  const stackI: number[] = [];
   for (const r of roots) {
-    if (state.has(r)) continue;
-    stack.push([r, 0]);
-    state.set(r, 1);
-    while (stack.length) {
-      const top = stack[stack.length - 1]!;
-      const [n, i] = top;
+    if (r.mark === mark) continue;
+    r.mark = mark;
+    stackN.push(r);
+    stackI.push(0);
+    while (stackN.length) {
+      const top = stackN.length - 1;
+      const n = stackN[top]!;
+      const i = stackI[top]!;
       const ps = parents(n);
       if (i < ps.length) {
-        top[1] = i + 1;
+        stackI[top] = i + 1;
         const c = ps[i]!;
-        if (!state.has(c)) {
-          state.set(c, 1);
-          stack.push([c, 0]);
+        if (c.mark !== mark) {
+          c.mark = mark;
+          stackN.push(c);
+          stackI.push(0);
         }
       } else {
-        stack.pop();
-        state.set(n, 2);
+        stackN.pop();
+        stackI.pop();
         order.push(n);
       }
     }
@@ -161,14 +178,19 @@ function topoSortBy(roots: readonly Node[], parents: (n: Node) => Node[]): Node[
 
 /** A stable string for attrs (sorted keys), used by CSE and the compile cache. */
 export function attrsKey(a: Attrs): string {
-  let empty = true;
-  for (const _ in a) {
-    empty = false;
-    break;
+  // Usually one or two keys already in order: no Object.keys / sort then.
+  let out = '';
+  let prev: string | undefined;
+  for (const k in a) {
+    if (prev !== undefined && k < prev) return attrsKeySorted(a);
+    prev = k;
+    out = out === '' ? `${k}=${valueKey(a[k])}` : `${out};${k}=${valueKey(a[k])}`;
   }
-  if (empty) return '';
+  return out;
+}
+
+function attrsKeySorted(a: Attrs): string {
   const keys = Object.keys(a).sort();
-  if (keys.length === 0) return '';
   return keys.map((k) => `${k}=${valueKey(a[k])}`).join(';');
 }
 

@@ -220,8 +220,12 @@ export function bind(op: Primitive, inputs: Node[], attrs: Attrs = {}): Node {
   const { shape, dtype } = PRIMITIVES[op].infer(inputs, attrs);
   // A lazy graph never grows without bound: past the depth limit the deepest
   // inputs are computed now (they become leaves).
-  const deep = inputs.filter((x) => x.depth >= config.maxGraphDepth && !x.symbolic && refreshDepth(x) >= config.maxGraphDepth);
-  if (deep.length) realize(deep);
+  let deep: Node[] | undefined;
+  for (let i = 0; i < inputs.length; i++) {
+    const x = inputs[i]!;
+    if (x.depth >= config.maxGraphDepth && !x.symbolic && refreshDepth(x) >= config.maxGraphDepth) (deep ??= []).push(x);
+  }
+  if (deep) realize(deep);
   const n = new Node(op, inputs, attrs, shape, dtype);
   for (const x of inputs) if (x.device !== undefined) n.device = x.device;
   return n;

@@ -9,10 +9,11 @@ import { capture, buildGraph } from './graph.js';
 import { cacheGet, cachePut } from './cache.js';
 import { compileGraph } from './compile.js';
 import { config } from './config.js';
-import type { Executable } from './executable.js';
+import type { Executable, RunInput } from './executable.js';
 
 /** The device a set of roots runs on: their pinned device, else the default. */
 export function deviceOf(roots: readonly Node[]): string {
+  if (roots.length === 1) return roots[0]!.device ?? defaultDevice();
   const pinned = new Set(roots.map((r) => r.device).filter((d): d is string => d !== undefined));
   if (pinned.size > 1) throw new DeviceError(`tensors pinned to different devices (${[...pinned].join(', ')}) cannot be computed together; move one with .on()`);
   return pinned.size ? [...pinned][0]! : defaultDevice();
@@ -53,25 +54,28 @@ export function executableFor(roots: readonly Node[], device: string, fixedLeave
       cap = capture(roots, tag);
     }
   }
-  let exe = cacheGet(cap.key);
+  let exe = cacheGet(cap.key, cap.hash);
   if (!exe) {
     exe = compileGraph(buildGraph(roots, cap.leaves, extraNodes), { device, fusion: config.fusion });
-    cachePut(cap.key, exe);
+    cachePut(cap.key, cap.hash, exe);
   }
   return { exe, leaves: cap.leaves, roots };
 }
 
 /** Computes the data of every root that is not a leaf yet. */
 export function realize(roots: readonly Node[]): void {
-  const pending = [...new Set(roots.filter((n) => n.op !== 'buffer'))];
+  const pending = roots.length === 1 ? (roots[0]!.op === 'buffer' ? [] : [roots[0]!]) : [...new Set(roots.filter((n) => n.op !== 'buffer'))];
   if (pending.length === 0) return;
   const device = deviceOf(pending);
   const { exe, leaves, roots: all } = executableFor(pending, device);
-  for (const l of leaves) {
+  const inputs: RunInput[] = new Array(leaves.length);
+  for (let i = 0; i < leaves.length; i++) {
+    const l = leaves[i]!;
     if (l.op === 'input') throw new ValueError(`cannot compute a tensor that depends on the symbolic input '${String(l.attrs['name'])}' of a graph; compile the graph and run it instead`);
+    inputs[i] = { data: l.data!, shape: l.shape as number[] };
   }
-  const outs = exe.run(leaves.map((l) => ({ data: l.data!, shape: l.shape as number[] })));
-  all.forEach((n, i) => n.realize(outs[i]!));
+  const outs = exe.run(inputs);
+  for (let i = 0; i < all.length; i++) all[i]!.realize(outs[i]!);
 }
 
 /**

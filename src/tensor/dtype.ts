@@ -78,8 +78,26 @@ export const isIntegral = (d: DType): boolean => d === 'int32' || d === 'bool';
 
 /** Allocates zeroed storage for n elements of dtype d. */
 export function allocStorage(d: DType, n: number): StorageArray {
-  const info = DTYPE_INFO[d];
-  return new info.storage(n * info.lanes);
+  // One constructor per branch: monomorphic sites (a call through
+  // DTYPE_INFO[d].storage is megamorphic and several times slower for small n).
+  switch (d) {
+    case 'float64':
+      return new Float64Array(n);
+    case 'float32':
+      return new Float32Array(n);
+    case 'int32':
+      return new Int32Array(n);
+    case 'bool':
+      return new Uint8Array(n);
+    case 'complex128':
+      return new Float64Array(2 * n);
+    case 'complex64':
+      return new Float32Array(2 * n);
+    default: {
+      const info = DTYPE_INFO[d];
+      return new info.storage(n * info.lanes);
+    }
+  }
 }
 
 /** Real dtype of the components of a complex dtype (identity for real dtypes). */

@@ -42,10 +42,21 @@ export function resolveShape(s: Shape, env: ReadonlyMap<string, number>): number
 }
 
 export const dimEq = (a: Dim, b: Dim): boolean => a === b;
-export const shapesEqual = (a: Shape, b: Shape): boolean => a.length === b.length && a.every((d, i) => d === b[i]);
+export const shapesEqual = (a: Shape, b: Shape): boolean => {
+  if (a === b) return true;
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+};
 
 /** NumPy broadcasting of shapes; `op` names the caller in the error. */
 export function broadcastShapes(op: string, ...shapes: Shape[]): Dim[] {
+  // Common cases: two equal shapes, or a shape and a scalar's [].
+  if (shapes.length === 2) {
+    const [a, b] = shapes as [Shape, Shape];
+    if (b.length === 0 || shapesEqual(a, b)) return [...a];
+    if (a.length === 0) return [...b];
+  }
   const rank = Math.max(0, ...shapes.map((s) => s.length));
   const out: Dim[] = new Array(rank).fill(1);
   for (let i = 0; i < rank; i++) {

@@ -9,7 +9,7 @@ import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import * as rlx from '../../src/index.js';
 import { nativeAddon } from '../../src/backends/native/addon.js';
-import { HUGE_ALLOC_MIN_BYTES, nativeAlloc } from '../../src/backends/native/alloc.js';
+import { HUGE_ALLOC_MIN_BYTES, nativeAlloc, SMALL_MAX_BYTES, SMALL_MIN_BYTES } from '../../src/backends/native/alloc.js';
 import { DTYPES, DTYPE_INFO } from '../../src/tensor/dtype.js';
 import { describeNative } from './native-harness.js';
 
@@ -42,9 +42,39 @@ describeNative('native buffer allocation', () => {
       expect(a.buffer.byteLength).toBe(n * info.itemsize + HUGE);
       expect(a.byteOffset % info.storage.BYTES_PER_ELEMENT).toBe(0);
       expect(a.every((v) => v === 0)).toBe(true);
-      const small = alloc(d, 10);
-      expect(small.byteOffset).toBe(0);
-      expect(small.length).toBe(10 * info.lanes);
+      const tiny = alloc(d, Math.floor(64 / info.itemsize)); // on V8's heap anyway: plain
+      expect(tiny.byteOffset).toBe(0);
+      expect(tiny.buffer.byteLength).toBe(tiny.byteLength);
+    }
+  });
+
+  it('small buffers (65..1024 bytes) are disjoint zeroed 16-byte-aligned pieces of a shared slab; RLX_NATIVE_SLAB=0 turns it off', () => {
+    const alloc = nativeAlloc(addon);
+    const pieces = [];
+    for (let k = 0; k < 200; k++)
+      for (const d of DTYPES) {
+        const info = DTYPE_INFO[d];
+        const n = Math.max(Math.ceil(SMALL_MIN_BYTES / info.itemsize), Math.floor(((k * 37) % SMALL_MAX_BYTES) / info.itemsize));
+        const a = alloc(d, n);
+        expect(a).toBeInstanceOf(info.storage);
+        expect(a.length).toBe(n * info.lanes);
+        expect(a.byteOffset % 16).toBe(0);
+        expect(a.every((v) => v === 0)).toBe(true);
+        a.fill(1 as never);
+        pieces.push(a);
+      }
+    // Every piece still reads back its own fill: none overlaps another.
+    for (const a of pieces) expect(a.every((v) => v === 1)).toBe(true);
+    expect(pieces.some((a) => a.byteOffset > 0)).toBe(true);
+    const before = process.env['RLX_NATIVE_SLAB'];
+    process.env['RLX_NATIVE_SLAB'] = '0';
+    try {
+      const a = nativeAlloc(addon)('float64', 100);
+      expect(a.byteOffset).toBe(0);
+      expect(a.buffer.byteLength).toBe(800);
+    } finally {
+      if (before === undefined) delete process.env['RLX_NATIVE_SLAB'];
+      else process.env['RLX_NATIVE_SLAB'] = before;
     }
   });
 

@@ -26,6 +26,7 @@ struct Geo {
   int64_t st[kMaxDims];
   int dtype = 0;
   bool invariant = false;
+  int64_t elems = 0;  // elements in the buffer (prefetching stays inside it)
 };
 
 struct Plan {
@@ -46,7 +47,7 @@ std::string planRun(const Program& P, const double* loop, size_t nLoop, const Bu
 std::string execute(const Plan& pl);
 
 // Drops unit dims and merges neighbours whose strides chain (st[k] == st[k+1] * dim[k+1]) in every load.
-void collapse(Space& s, std::vector<Geo*>& gs);
+void collapse(Space& s, Geo* const* gs, int nG);
 void unravel(const Space& s, int64_t f, int64_t* idx);
 
 // memory.cc: fill dr (and di for complex) with n elements of load g starting
@@ -58,5 +59,21 @@ void store(int outT, char* out, int64_t f0, int n, const double* vr, const doubl
 // outputs [begin, end) of a reduction, on the calling thread.
 void elementwiseRange(const Plan& pl, int64_t begin, int64_t end);
 void reduceRange(const Plan& pl, int64_t begin, int64_t end);
+
+// Long reductions (R >= kSplitR) are cut into chunks of kChunk reduced
+// elements, whatever the thread count: reduceChunk reduces chunk [r0, r1) of
+// output j into a partial (sum: 8 interleaved lanes, added pairwise at the
+// end), reduceCombine folds each output's partials in chunk order and runs
+// the epilogue/store for outputs [o0, o0 + m) (m <= kBlock). The chunking
+// depends only on the shape, so the result is the same on any number of
+// threads and whatever the timing.
+constexpr int64_t kSplitR = int64_t(1) << 15;
+constexpr int64_t kChunk = int64_t(1) << 15;
+struct Partial {
+  double re = 0, im = 0;
+  int64_t idx = 0;
+};
+void reduceChunk(const Plan& pl, int64_t j, int64_t r0, int64_t r1, Partial& out);
+void reduceCombine(const Plan& pl, int64_t o0, int m, const Partial* parts, int64_t nChunks);
 
 }  // namespace rlx::interp

@@ -38,25 +38,20 @@ Napi::Value fail(Napi::Env env, const std::string& msg) {
 }
 
 // A TypedArray argument's data and length; false if v is not `type`.
+// napi_get_typedarray_info itself answers napi_invalid_arg (no JS exception)
+// for anything that is not a TypedArray, so no separate napi_is_typedarray.
 bool typedArray(napi_env env, napi_value v, napi_typedarray_type want, void** data, size_t* length) {
-  bool is = false;
-  if (napi_is_typedarray(env, v, &is) != napi_ok || !is) return false;
   napi_typedarray_type t;
-  napi_value ab;
-  size_t off;
-  if (napi_get_typedarray_info(env, v, &t, length, data, &ab, &off) != napi_ok) return false;
+  if (napi_get_typedarray_info(env, v, &t, length, data, nullptr, nullptr) != napi_ok) return false;
   return t == want;
 }
 
 Buffer bufferOf(napi_env env, napi_value v) {
   Buffer b;
-  bool is = false;
-  if (napi_is_typedarray(env, v, &is) != napi_ok || !is) return b;
   napi_typedarray_type t;
-  napi_value ab;
-  size_t len, off;
+  size_t len;
   void* data;
-  if (napi_get_typedarray_info(env, v, &t, &len, &data, &ab, &off) != napi_ok) return b;
+  if (napi_get_typedarray_info(env, v, &t, &len, &data, nullptr, nullptr) != napi_ok) return b;
   switch (t) {
     case napi_uint8_array: b.storage = kU8; break;
     case napi_int32_array: b.storage = kI32; break;
@@ -108,8 +103,27 @@ bool planWith(Napi::Env env, const Program& p, napi_value loopV, napi_value bufs
   if (napi_is_array(env, bufsV, &isArr) != napi_ok || !isArr) return fail(env, "the buffers must be an array of TypedArrays"), false;
   uint32_t nSlots = 0;
   napi_get_array_length(env, bufsV, &nSlots);
-  std::vector<napi_value> vals(nSlots, nullptr);
-  std::vector<char> seen(nSlots, 0);
+  // Scratch on the stack for the usual few slots (this runs on every call).
+  constexpr uint32_t kFew = 16;
+  napi_value valsFew[kFew];
+  char seenFew[kFew];
+  Buffer slotsFew[kFew];
+  std::vector<napi_value> valsMany;
+  std::vector<char> seenMany;
+  std::vector<Buffer> slotsMany;
+  napi_value* vals = valsFew;
+  char* seen = seenFew;
+  Buffer* slots = slotsFew;
+  if (nSlots > kFew) {
+    valsMany.assign(nSlots, nullptr);
+    seenMany.assign(nSlots, 0);
+    slotsMany.resize(nSlots);
+    vals = valsMany.data();
+    seen = seenMany.data();
+    slots = slotsMany.data();
+  } else {
+    for (uint32_t s = 0; s < nSlots; s++) vals[s] = nullptr, seen[s] = 0;
+  }
   auto fetch = [&](int s) {
     if (s < 0 || static_cast<uint32_t>(s) >= nSlots || seen[s]) return;
     seen[s] = 1;
@@ -122,14 +136,13 @@ bool planWith(Napi::Env env, const Program& p, napi_value loopV, napi_value bufs
   napi_is_exception_pending(env, &pending);
   if (pending) return false;
   // Pointers last: no JS (getters) runs between taking them and planning.
-  std::vector<Buffer> slots(nSlots);
   for (uint32_t s = 0; s < nSlots; s++)
     if (vals[s]) slots[s] = bufferOf(env, vals[s]);
-  const std::string err = planRun(p, static_cast<const double*>(ld), ld ? ln : 0, slots.data(), slots.size(), pl);
+  const std::string err = planRun(p, static_cast<const double*>(ld), ld ? ln : 0, slots, nSlots, pl);
   if (!err.empty()) return fail(env, err), false;
   if (used)
-    for (napi_value v : vals)
-      if (v) used->push_back(v);
+    for (uint32_t s = 0; s < nSlots; s++)
+      if (vals[s]) used->push_back(vals[s]);
   return true;
 }
 

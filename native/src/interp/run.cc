@@ -2,8 +2,9 @@
 // the program and the buffers (every offset a load can reach, the output's
 // extent) before any memory is touched, dims are collapsed, and the work is
 // split across the thread pool above a work threshold (exec.cc evaluates).
-// Threads split outputs, never one output's accumulation, so results do not
-// depend on the thread count.
+// Threads split outputs; a long reduction (R >= kSplitR) is cut into chunks
+// by its shape alone, never by the thread count, so results do not depend on
+// the thread count.
 
 #include "fp.h"
 #include <algorithm>
@@ -22,6 +23,7 @@ namespace {
 
 constexpr double kMaxInt = 9007199254740992.0;  // 2^53
 constexpr int64_t kBig = int64_t(1) << 62;
+constexpr int kMaxLoadsFew = 16;
 
 // Below this much work a run stays on the calling thread (measured: waking a
 // second thread pays off from about 2-3e5 simple element-ops).
@@ -71,31 +73,31 @@ size_t scalarBytes(int storage) {
 }  // namespace
 
 // Drops unit dims and merges neighbours whose strides chain (st[k] == st[k+1] * dim[k+1]) in every load.
-void collapse(Space& s, std::vector<Geo*>& gs) {
+void collapse(Space& s, Geo* const* gs, int nG) {
   int nd = 0;
   for (int k = 0; k < s.nd; k++) {
     if (s.dim[k] == 1) continue;
     s.dim[nd] = s.dim[k];
-    for (Geo* g : gs) g->st[nd] = g->st[k];
+    for (int i = 0; i < nG; i++) gs[i]->st[nd] = gs[i]->st[k];
     nd++;
   }
   if (nd == 0) {
     s.nd = 1;
     s.dim[0] = 1;
-    for (Geo* g : gs) g->st[0] = 0;
+    for (int i = 0; i < nG; i++) gs[i]->st[0] = 0;
     return;
   }
   int m = 0;
   for (int k = 1; k < nd; k++) {
     bool ok = true;
-    for (Geo* g : gs) ok = ok && g->st[m] == g->st[k] * s.dim[k];
+    for (int i = 0; i < nG; i++) ok = ok && gs[i]->st[m] == gs[i]->st[k] * s.dim[k];
     if (ok) {
       s.dim[m] *= s.dim[k];
-      for (Geo* g : gs) g->st[m] = g->st[k];
+      for (int i = 0; i < nG; i++) gs[i]->st[m] = gs[i]->st[k];
     } else {
       m++;
       s.dim[m] = s.dim[k];
-      for (Geo* g : gs) g->st[m] = g->st[k];
+      for (int i = 0; i < nG; i++) gs[i]->st[m] = gs[i]->st[k];
     }
   }
   s.nd = m + 1;
@@ -177,6 +179,7 @@ std::string planRun(const Program& P, const double* loop, size_t nLoop, const Bu
     if (std::string e = buffer(P.loads[i].slot, P.loads[i].dtype, i, &b); !e.empty()) return e;
     Geo& g = pl.geo[i];
     g.base = static_cast<const char*>(b->data);
+    g.elems = b->length / lanesOf(g.dtype);
     const bool sec0 = i < P.nLoads0;
     if (std::string e = checkLoad(g, sec0 ? pl.s0 : pl.s1, sec0 ? total0 : keptN, b->length / lanesOf(g.dtype), i); !e.empty()) return e;
     if (P.kind == 1 && sec0 && pl.outN > 0) {
@@ -191,10 +194,23 @@ std::string planRun(const Program& P, const double* loop, size_t nLoop, const Bu
   if (pl.outN == 0) return "";
 
   // Collapse dims (the loads' strides over each space).
-  std::vector<Geo*> g0, g1;
-  for (int i = 0; i < nLoads; i++) (i < P.nLoads0 ? g0 : g1).push_back(&pl.geo[i]);
-  if (P.kind == 0 || pl.R > 0) collapse(pl.s0, g0);
-  collapse(pl.s1, g1);
+  Geo* g0[kMaxLoadsFew];
+  Geo* g1[kMaxLoadsFew];
+  std::vector<Geo*> many;
+  Geo** p0 = g0;
+  Geo** p1 = g1;
+  if (nLoads > kMaxLoadsFew) {
+    many.resize(2 * nLoads);
+    p0 = many.data();
+    p1 = p0 + nLoads;
+  }
+  int n0 = 0, n1 = 0;
+  for (int i = 0; i < nLoads; i++) {
+    if (i < P.nLoads0) p0[n0++] = &pl.geo[i];
+    else p1[n1++] = &pl.geo[i];
+  }
+  if (P.kind == 0 || pl.R > 0) collapse(pl.s0, p0, n0);
+  collapse(pl.s1, p1, n1);
 
   // Work in simple-op units (+1 per element for the store / the accumulation).
   pl.work = P.kind == 0 ? pl.outN * (P.cost0 + 1) : pl.outN * pl.R * (P.cost0 + 1) + pl.outN * (P.cost1 + 1);
@@ -220,7 +236,28 @@ std::string execute(const Plan& pl) {
       err = e.what();
     }
   };
-  if (T <= 1 || work0 < gThreshold.load(std::memory_order_relaxed)) {
+  const bool parallel = T > 1 && work0 >= gThreshold.load(std::memory_order_relaxed);
+  if (P.kind == 1 && pl.R >= kSplitR) {
+    // One long reduction per output: chunks of it in parallel, combined in a
+    // fixed order (see exec.h).
+    const int64_t nChunks = (pl.R + kChunk - 1) / kChunk;
+    const int64_t nTasks = pl.outN * nChunks;
+    std::vector<Partial> parts;
+    guarded([&] { parts.resize(static_cast<size_t>(nTasks)); });
+    if (!err.empty()) return err;
+    auto task = [&](int64_t t) {
+      const int64_t j = t / nChunks, k = t % nChunks;
+      guarded([&] { reduceChunk(pl, j, k * kChunk, std::min(pl.R, (k + 1) * kChunk), parts[t]); });
+    };
+    if (parallel) pool.parallelFor(nTasks, task);
+    else
+      for (int64_t t = 0; t < nTasks; t++) task(t);
+    if (!err.empty()) return err;
+    for (int64_t o0 = 0; o0 < pl.outN; o0 += kBlock)
+      guarded([&] { reduceCombine(pl, o0, static_cast<int>(std::min<int64_t>(kBlock, pl.outN - o0)), parts.data(), nChunks); });
+    return err;
+  }
+  if (!parallel) {
     guarded([&] { P.kind == 0 ? elementwiseRange(pl, 0, pl.outN) : reduceRange(pl, 0, pl.outN); });
     return err;
   }
