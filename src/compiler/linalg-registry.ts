@@ -138,11 +138,21 @@ export function runLinalg(backend: string, a: LinalgKernelArgs): void {
   const kernels = linalgKernels(backend, def.family ?? 'dense');
   const l = linalgLayout(a.inShapes.map((shape, i) => ({ shape, dtype: a.inDTypes[i]! })), a.attrs);
   const batch = size(l.batch as number[]);
-  const outs = l.parts.map((p) => allocStorage(p.dtype, batch * size(p.shape)));
+  // A part of the packed dtype that is contiguous in the packed output (the only
+  // part, or any part of a single matrix) is written there directly; the others
+  // get arrays of their own and are copied in after the kernel.
+  const L = DTYPE_INFO[l.dtype].lanes;
+  const direct = l.parts.map((p) => p.dtype === l.dtype && (l.parts.length === 1 || batch === 1));
+  const outs = l.parts.map((p, i) => {
+    const n = batch * size(p.shape);
+    if (!direct[i]) return allocStorage(p.dtype, n);
+    const o = l.offsets[i]! * L;
+    return a.out.subarray(o, o + n * L);
+  });
   const inShapes = a.inShapes.map((s, i) => s.slice(s.length - def.coreRanks[i]!));
   def.run(kernels, { batch, ins: a.ins, inShapes, inDTypes: a.inDTypes, outs, attrs: a.attrs });
-  const L = DTYPE_INFO[l.dtype].lanes;
   l.parts.forEach((p, i) => {
+    if (direct[i]) return;
     const src = outs[i]!,
       n = size(p.shape),
       pl = DTYPE_INFO[p.dtype].lanes;
