@@ -1,5 +1,6 @@
 // Cholesky (potrf), triangular solve (trtrs: zero-diagonal check + trsm), LU
 // (getrf) and solve (getrf + two trsm, i.e. gesv without its transposes).
+#include <memory>
 #include <utility>
 
 #include "lapack/lapack.h"
@@ -57,14 +58,14 @@ template <class T>
 void lu_t(int64_t b, int64_t m, int64_t n, const T* a, T* lu, int32_t* piv, int32_t* perm, int32_t* info) {
   BlasLock lock;
   const int64_t mn = m * n, kk = std::min(m, n);
-  std::vector<T> w(static_cast<size_t>(mn));
+  std::unique_ptr<T[]> w(new T[static_cast<size_t>(std::max<int64_t>(mn, 1))]);  // fully overwritten: no zero fill
   for (int64_t i = 0; i < b; i++) {
     int32_t* p = piv + i * kk;
     int32_t* pm = perm + i * m;
     info[i] = 0;
-    transpose(a + i * mn, m, n, w.data());  // w: column-major m×n
-    if (kk > 0) info[i] = check<T>("getrf", getrf(li(m), li(n), w.data(), ld(m), p));
-    transpose(w.data(), n, m, lu + i * mn);
+    transpose(a + i * mn, m, n, w.get());  // w: column-major m×n
+    if (kk > 0) info[i] = check<T>("getrf", getrf(li(m), li(n), w.get(), ld(m), p));
+    transpose(w.get(), n, m, lu + i * mn);
     for (int64_t r = 0; r < m; r++) pm[r] = static_cast<int32_t>(r);
     for (int64_t r = 0; r < kk; r++) {
       p[r] -= 1;

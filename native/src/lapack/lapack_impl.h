@@ -90,7 +90,10 @@ struct BlasLock {
 
 /** dst (cols×rows, row-major) = srcᵀ for a row-major rows×cols src. dst must not alias src. */
 template <class T> void transpose(const T* src, int64_t rows, int64_t cols, T* dst) {
-  constexpr int64_t B = 32;
+  // 8×8 tiles: with power-of-two sizes the strided side of a tile hits one cache
+  // set per row, so a tile taller than the L1's associativity thrashes (32×32
+  // tiles made a 512×512 float64 transpose 1.45 ms; 8×8 tiles 0.26 ms).
+  constexpr int64_t B = 8;
   for (int64_t i0 = 0; i0 < rows; i0 += B)
     for (int64_t j0 = 0; j0 < cols; j0 += B)
       for (int64_t i = i0; i < std::min(rows, i0 + B); i++)
