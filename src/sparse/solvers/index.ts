@@ -15,4 +15,4 @@ export { NotPositiveDefiniteError, NoConvergenceError } from './errors.js';
 export { csrMatvec, csrRmatvec } from './csr-kernels.js';
 export { eigsh } from './eigsh.js';
 export type { EigshOptions, EigshResult, Which } from './eigsh.js';
-export { symEig, tql2, tred2 } from './symeig.js';
+export { symEig } from './symeig.js';

@@ -1,6 +1,6 @@
 // eigsh (thick-restart Lanczos) against analytic spectra (2D Dirichlet Laplacian,
 // particle in a box), SciPy's eigsh (golden.json) and a dense reference; and the
-// dense symmetric eigensolver (tred2 + implicit QL) it relies on.
+// dense symmetric eigensolver it relies on (the linalg js eigh kernel).
 
 import { readFileSync } from 'node:fs';
 import fc from 'fast-check';
