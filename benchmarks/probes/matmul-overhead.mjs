@@ -1,6 +1,6 @@
 // Per-call CPU time, minor page faults and GC time of a.matmul(b).realize() vs
 // the bare GEMM into a reused output (1 thread). Run after npm run build:
-//   node benchmarks/probes/matmul-overhead.mjs 512   (RLX_NATIVE_HUGEPAGES=0 for 4 KiB pages)
+//   node benchmarks/probes/matmul-overhead.mjs 512   (RLX_NATIVE_MALLOC=0 for glibc's default malloc policy)
 //   OPENBLAS_NUM_THREADS=1 /usr/bin/python3 benchmarks/probes/matmul-overhead.py 512
 import * as rlx from '../../dist/index.js';
 import { nativeAddon } from '../../dist/backends/native/addon.js';
@@ -23,6 +23,6 @@ const measure = async (name, f) => {
   await new Promise((r) => setTimeout(r, 10));
   console.log(`  ${name.padEnd(28)} cpu ${((r1.userCPUTime + r1.systemCPUTime - r0.userCPUTime - r0.systemCPUTime) / reps).toFixed(0)} µs (sys ${((r1.systemCPUTime - r0.systemCPUTime) / reps).toFixed(0)}), faults ${((r1.minorPageFault - r0.minorPageFault) / reps).toFixed(0)}, gc ${(gcMs * 1000 / reps).toFixed(0)} µs in ${gcs} GCs`);
 };
-console.log(`rlx n=${n} hugepages=${process.env.RLX_NATIVE_HUGEPAGES ?? 'on'} (per call, ${reps} calls, 1 thread)`);
+console.log(`rlx n=${n} malloc=${process.env.RLX_NATIVE_MALLOC ?? 'tuned'} (per call, ${reps} calls, 1 thread)`);
 await measure('a.matmul(b).realize()', () => a.matmul(b).realize());
 await measure('addon.gemm, reused output', () => addon.gemm(spec));

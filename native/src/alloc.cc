@@ -1,29 +1,32 @@
-// Transparent huge pages for large kernel buffers:
+// Memory policy for kernel buffers (the why is at the top of
+// src/backends/native/alloc.ts):
 //
+//   tuneMalloc(mmapThreshold, trimThreshold): boolean
+//       glibc mallopt(M_MMAP_THRESHOLD / M_TRIM_THRESHOLD), so that buffers
+//       freed by V8's GC stay mapped and are reused by the next outputs; true
+//       when glibc accepted both (false without glibc).
+//   warmHeap(bytes: number): number
+//       allocates `bytes` of heap in pieces below the mmap threshold, writes
+//       every page and frees them: the memory stays mapped at the top of the
+//       heap (below the trim threshold) for the next outputs. Returns the
+//       bytes warmed (0 when malloc refused).
 //   adviseHuge(buffer: ArrayBuffer): number
-//
-// returns the byte offset of the first 2 MiB-aligned address in `buffer` and
-// marks every whole 2 MiB block from there MADV_HUGEPAGE (Linux; elsewhere it
-// only returns the offset). src/backends/native/alloc.ts allocates a large
-// buffer with 2 MiB of slack and views it from that offset.
-//
-// Why: a fresh kernel output is first touched by the kernel that writes it,
-// and with 4 KiB pages every page is a fault. Measured on the development VM:
-// writing a fresh 2 MiB buffer costs ~0.7 ms of faults (a 512x512 float64 GEMM
-// takes ~2-4 ms), ~45 us when its memory is one huge page. NumPy mostly
-// avoids the cost because CPython frees an array as soon as it is dropped and
-// malloc hands the same (already mapped) memory to the next one, while a V8
-// ArrayBuffer lives until a GC.
+//       the byte offset of the first 2 MiB-aligned address in `buffer`; every
+//       whole 2 MiB block from there is marked MADV_HUGEPAGE (Linux; elsewhere
+//       it only returns the offset).
 //
 // The memory stays V8's (allocated and freed by its allocator, zeroed as
-// usual): only advice is given, so nothing here can leak or free anything.
-// An ArrayBuffer owned by the addon (an external buffer) was tried and
-// dropped: Node frees external buffers from the event loop, so a synchronous
-// loop of realize() calls would keep every one alive until it yields.
+// usual): only policy and advice are given, so nothing here can leak or free
+// anything. An ArrayBuffer owned by the addon (an external buffer) was tried
+// and dropped: Node frees external buffers from the event loop, so a
+// synchronous loop of realize() calls would keep every one alive until it
+// yields.
 #include <napi.h>
 
 #include <cstdint>
+#include <cstdlib>
 #include <string>
+#include <vector>
 
 #include "args.h"
 #include "errors.h"
@@ -32,6 +35,9 @@
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 namespace {
 constexpr size_t kHugeBytes = size_t(2) << 20;
@@ -39,6 +45,44 @@ constexpr size_t kHugeBytes = size_t(2) << 20;
 
 RLX_REGISTER(alloc) {
   using namespace rlx;
+  // tuneMalloc(mmapThreshold: number, trimThreshold: number): boolean -- see the top of this file.
+  export_fn(env, exports, "tuneMalloc", [](const Napi::CallbackInfo& info) -> Napi::Value {
+    if (info.Length() != 2 || !info[0].IsNumber() || !info[1].IsNumber())
+      throw TypeErr("expected (mmapThreshold: number, trimThreshold: number), got " + std::to_string(info.Length()) + " arguments");
+    const double mmapT = info[0].As<Napi::Number>().DoubleValue(), trimT = info[1].As<Napi::Number>().DoubleValue();
+    // glibc accepts an mmap threshold up to 32 MiB on 64-bit (HEAP_MAX_SIZE / 2); the trim threshold must fit an int.
+    if (!(mmapT >= 0 && mmapT <= 32.0 * (1 << 20)) || !(trimT >= 0 && trimT <= 2147483647.0))
+      throw RangeErr("expected 0 <= mmapThreshold <= 32 MiB and 0 <= trimThreshold < 2 GiB, got " + std::to_string(mmapT) + ", " + std::to_string(trimT));
+#if defined(__GLIBC__)
+    const bool ok = mallopt(M_MMAP_THRESHOLD, static_cast<int>(mmapT)) == 1 && mallopt(M_TRIM_THRESHOLD, static_cast<int>(trimT)) == 1;
+    return Napi::Boolean::New(info.Env(), ok);
+#else
+    return Napi::Boolean::New(info.Env(), false);
+#endif
+  });
+  // warmHeap(bytes: number): number -- see the top of this file.
+  export_fn(env, exports, "warmHeap", [](const Napi::CallbackInfo& info) -> Napi::Value {
+    if (info.Length() != 1 || !info[0].IsNumber()) throw TypeErr("expected (bytes: number), got " + (info.Length() ? describe(info[0]) : std::string("nothing")));
+    const double bytes = info[0].As<Napi::Number>().DoubleValue();
+    if (!(bytes >= 0 && bytes <= 1024.0 * (1 << 20))) throw RangeErr("expected 0 <= bytes <= 1 GiB, got " + std::to_string(bytes));
+    constexpr size_t kPiece = size_t(8) << 20;  // below any mmap threshold we set, so it comes from the heap
+    std::vector<void*> pieces;
+    size_t warmed = 0;
+    while (warmed < static_cast<size_t>(bytes)) {
+      void* p = std::malloc(kPiece);
+      if (!p) break;
+      // Fault the pages in now, not in a kernel's first write. A plain
+      // memset(0) after malloc may be turned into calloc, which skips fresh
+      // pages: write one non-zero byte per page through a volatile pointer
+      // (calloc zeroes reused heap memory anyway).
+      volatile unsigned char* bytes = static_cast<unsigned char*>(p);
+      for (size_t off = 0; off < kPiece; off += 4096) bytes[off] = 1;
+      pieces.push_back(p);
+      warmed += kPiece;
+    }
+    for (void* p : pieces) std::free(p);  // adjacent free chunks merge into the heap's top, kept below the trim threshold
+    return Napi::Number::New(info.Env(), static_cast<double>(warmed));
+  });
   // adviseHuge(buffer: ArrayBuffer): number -- see the top of this file.
   export_fn(env, exports, "adviseHuge", [](const Napi::CallbackInfo& info) -> Napi::Value {
     if (info.Length() != 1 || !info[0].IsArrayBuffer()) throw TypeErr("expected (buffer: ArrayBuffer), got " + (info.Length() ? describe(info[0]) : std::string("nothing")));

@@ -1,18 +1,46 @@
-// Storage for the native backend's kernel buffers. A large buffer gets 2 MiB
-// of slack, and the view starts at its first 2 MiB-aligned address, from
-// where the addon marks whole 2 MiB blocks for transparent huge pages
-// (native/src/alloc.cc): a kernel's first write to a fresh output then faults
-// in 2 MiB at a time instead of 4 KiB (measured: ~0.7 ms of page faults for a
-// fresh 2 MiB output with 4 KiB pages, ~45 µs with a huge page; that was most
-// of the gap to NumPy on a 512x512 float64 matmul). The memory is an ordinary
-// zeroed ArrayBuffer (only its virtual size is larger: the slack is never
-// touched). Smaller buffers, builds without adviseHuge and
-// RLX_NATIVE_HUGEPAGES=0 use plain TypedArrays.
+// Storage for the native backend's kernel buffers, and the malloc policy that
+// lets a fresh output reuse memory instead of faulting in new pages.
+//
+// Why: a kernel output is first touched by the kernel that writes it. NumPy
+// rarely pays for that: CPython frees an array the moment it is dropped and
+// malloc hands the same, already mapped, memory to the next one. A V8
+// ArrayBuffer is freed only by a GC, dozens of calls later, and glibc's
+// default policy then gives the freed memory back to the OS (its dynamic trim
+// threshold is 2x the largest freed chunk), so the next outputs fault every
+// 4 KiB page again: measured ~120-800 faults and up to 10 ms of system time
+// per 512x512 float64 matmul call, most of the gap to NumPy at n = 512.
+//
+// 1. At load, the addon sets glibc's M_MMAP_THRESHOLD to 32 MiB (the largest
+//    glibc accepts) and M_TRIM_THRESHOLD to 256 MiB (native/src/alloc.cc):
+//    buffers up to 32 MiB come from the heap and, once a GC frees them, are
+//    reused by the next outputs without a fault (calloc zeroes them). The cost
+//    is up to 256 MiB of freed heap kept mapped at the top of the heap (the
+//    process's RSS does not drop below that after a burst). This is
+//    process-wide; RLX_NATIVE_MALLOC=0 leaves glibc's defaults alone.
+//    Until the first GC frees some, outputs still come from new heap pages:
+//    V8 lets ~64 MB of external memory pile up before it collects (16-32
+//    calls of a 512x512 matmul, each faulting 512 pages). So the first buffer
+//    of 256 KiB or more first warms the heap: 64 MiB malloc'ed in 8 MiB
+//    pieces, written and freed (~10-20 ms once, and 64 MiB of RSS that the
+//    process keeps): the outputs that follow take memory that is already
+//    mapped.
+// 2. Buffers above the mmap threshold are fresh mappings on every call; they
+//    get 2 MiB of slack and the view starts at the first 2 MiB-aligned
+//    address, from where the addon marks whole 2 MiB blocks for transparent
+//    huge pages: the first write faults 2 MiB at a time (80 MB: ~120 faults
+//    instead of ~19,500 and ~30 ms of system time). RLX_NATIVE_HUGEPAGES=0
+//    turns that off. Advising heap memory below the threshold was measured to
+//    hurt (compaction stalls, and the slack doubles the external memory that
+//    drives V8's GC), so it is not done.
 
 import { allocStorage, DTYPE_INFO, type DType, type StorageArray } from '../../tensor/dtype.js';
 
-/** Buffers of at least this many bytes are aligned and advised (one huge page). */
-export const HUGE_ALLOC_MIN_BYTES = 2 ** 21;
+/** glibc serves larger requests by fresh mmap (the largest threshold it accepts on 64-bit). */
+export const MALLOC_MMAP_THRESHOLD = 2 ** 25;
+/** Freed memory at the top of the heap is kept mapped up to this size. */
+export const MALLOC_TRIM_THRESHOLD = 2 ** 28;
+/** Buffers of more than this many bytes are aligned and advised for huge pages (malloc maps them fresh anyway). */
+export const HUGE_ALLOC_MIN_BYTES = MALLOC_MMAP_THRESHOLD + 1;
 const HUGE = 2 ** 21;
 
 type AdviseHuge = (buffer: ArrayBuffer) => number;
@@ -57,8 +85,27 @@ function slabView(d: DType, n: number, bytes: number): StorageArray {
   }
 }
 
-/** The native backend's alloc(dtype, n): zeroed storage, huge-page aligned when large, from a shared slab when small. */
+/** Heap faulted in at the first large buffer (the garbage V8 lets pile up before an external-memory GC, ~64 MB). */
+export const WARM_HEAP_BYTES = 2 ** 26;
+/** The first buffer at least this large warms the heap. */
+export const WARM_HEAP_AFTER_BYTES = 2 ** 18;
+let heapWarmed = false;
+let mallocTuned: boolean | undefined;
+/** Applies the malloc policy above once per process; true when glibc accepted it (false elsewhere, or with RLX_NATIVE_MALLOC=0). */
+export function tuneMallocOnce(addon: unknown): boolean {
+  if (mallocTuned === undefined) {
+    const tune = (addon as { tuneMalloc?: (mmapThreshold: number, trimThreshold: number) => boolean }).tuneMalloc;
+    mallocTuned = typeof tune === 'function' && process.env['RLX_NATIVE_MALLOC'] !== '0' && tune(MALLOC_MMAP_THRESHOLD, MALLOC_TRIM_THRESHOLD);
+  }
+  return mallocTuned;
+}
+
+/** The native backend's alloc(dtype, n): zeroed storage, huge-page aligned when above the mmap threshold, from a shared slab when small. */
 export function nativeAlloc(addon: unknown): (d: DType, n: number) => StorageArray {
+  const warm = tuneMallocOnce(addon);
+  const warmHeapOnce = () => {
+    if (!heapWarmed) (heapWarmed = true), (addon as { warmHeap(bytes: number): number }).warmHeap(WARM_HEAP_BYTES);
+  };
   const advise = (addon as { adviseHuge?: AdviseHuge }).adviseHuge;
   const huge = typeof advise === 'function' && process.env['RLX_NATIVE_HUGEPAGES'] !== '0';
   const small = process.env['RLX_NATIVE_SLAB'] !== '0';
@@ -67,6 +114,7 @@ export function nativeAlloc(addon: unknown): (d: DType, n: number) => StorageArr
     const info = DTYPE_INFO[d];
     const bytes = n * info.itemsize;
     if (small && bytes >= SMALL_MIN_BYTES && bytes <= SMALL_MAX_BYTES) return slabView(d, n, bytes);
+    if (warm && bytes >= WARM_HEAP_AFTER_BYTES) warmHeapOnce();
     if (!huge || !(bytes >= HUGE_ALLOC_MIN_BYTES)) return allocStorage(d, n);
     const buf = new ArrayBuffer(bytes + HUGE);
     const off = advise!(buf);
