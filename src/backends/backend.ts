@@ -32,6 +32,13 @@ export interface Backend {
   dispatch(node: Node): DispatchChoice | undefined;
   compileKernel(kernel: Kernel, slotShapes: readonly (readonly (number | string)[])[]): CompiledKernel;
   alloc(dtype: DType, n: number): StorageArray;
+  /**
+   * Storage whose contents are unspecified (not zeroed), for a buffer whose
+   * first writer is a kernel that writes every element before anything reads
+   * it (Executable decides: elementwise and matmul kernels). Optional: without
+   * it, alloc() is used.
+   */
+  allocUninit?(dtype: DType, n: number): StorageArray;
 }
 
 /** A backend as listed by backends(): available or not, and why. */

@@ -33,6 +33,14 @@ export interface RunInput {
 
 const EMPTY_ENV: Map<string, number> = new Map();
 
+/**
+ * Kernel kinds that write every element of their output (an elementwise
+ * kernel computes each one; a matmul is a GEMM with beta = 0, or zeros when
+ * k = 0). Reductions and opaque ops (scatter-add, pad, ...) may rely on
+ * zeroed memory, so their buffers stay zeroed.
+ */
+const WRITES_EVERY_ELEMENT: ReadonlySet<Kernel['kind']> = new Set(['elementwise', 'matmul']);
+
 export class Executable {
   constructor(
     readonly backend: Backend,
@@ -49,7 +57,17 @@ export class Executable {
       if (sl.role !== 'input') internal.push(i, sl.buffer);
     });
     this.internalSlots = internal;
+    // A buffer first written by a kernel that writes all of it need not be zeroed.
+    const firstWriter = new Map<number, Kernel>();
+    for (const k of report.kernels) if (!firstWriter.has(k.out)) firstWriter.set(k.out, k);
+    this.uninit = buffers.map((b) => {
+      const k = b.slots.length > 0 ? firstWriter.get(b.slots[0]!) : undefined;
+      return backend.allocUninit !== undefined && k !== undefined && WRITES_EVERY_ELEMENT.has(k.kind);
+    });
   }
+
+  /** Per planned buffer: allocate it with backend.allocUninit (its first writer writes every element). */
+  private readonly uninit: boolean[];
 
   /** Sizes of the planned buffers when none has a dynamic dim (computed once). */
   private readonly staticSizes: number[] | undefined;
@@ -63,7 +81,12 @@ export class Executable {
     const planned = this.report.plan.buffers;
     const physical = new Array<StorageArray>(planned.length);
     const sizes = this.staticSizes;
-    for (let b = 0; b < planned.length; b++) physical[b] = this.backend.alloc(planned[b]!.dtype, sizes ? sizes[b]! : resolvedSize(planned[b]!.shape, env));
+    const backend = this.backend,
+      uninit = this.uninit;
+    for (let b = 0; b < planned.length; b++) {
+      const n = sizes ? sizes[b]! : resolvedSize(planned[b]!.shape, env);
+      physical[b] = uninit[b] ? backend.allocUninit!(planned[b]!.dtype, n) : backend.alloc(planned[b]!.dtype, n);
+    }
     const internal = this.internalSlots;
     for (let k = 0; k < internal.length; k += 2) bufs[internal[k]!] = physical[internal[k + 1]!]!;
     return bufs;

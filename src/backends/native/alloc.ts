@@ -100,12 +100,16 @@ export function tuneMallocOnce(addon: unknown): boolean {
   return mallocTuned;
 }
 
+/** Warms the heap (see the top of this file) the first time a large buffer is allocated. */
+function warmHeapOnce(addon: unknown): void {
+  if (heapWarmed) return;
+  heapWarmed = true;
+  (addon as { warmHeap(bytes: number): number }).warmHeap(WARM_HEAP_BYTES);
+}
+
 /** The native backend's alloc(dtype, n): zeroed storage, huge-page aligned when above the mmap threshold, from a shared slab when small. */
 export function nativeAlloc(addon: unknown): (d: DType, n: number) => StorageArray {
   const warm = tuneMallocOnce(addon);
-  const warmHeapOnce = () => {
-    if (!heapWarmed) (heapWarmed = true), (addon as { warmHeap(bytes: number): number }).warmHeap(WARM_HEAP_BYTES);
-  };
   const advise = (addon as { adviseHuge?: AdviseHuge }).adviseHuge;
   const huge = typeof advise === 'function' && process.env['RLX_NATIVE_HUGEPAGES'] !== '0';
   const small = process.env['RLX_NATIVE_SLAB'] !== '0';
@@ -114,12 +118,35 @@ export function nativeAlloc(addon: unknown): (d: DType, n: number) => StorageArr
     const info = DTYPE_INFO[d];
     const bytes = n * info.itemsize;
     if (small && bytes >= SMALL_MIN_BYTES && bytes <= SMALL_MAX_BYTES) return slabView(d, n, bytes);
-    if (warm && bytes >= WARM_HEAP_AFTER_BYTES) warmHeapOnce();
+    if (warm && bytes >= WARM_HEAP_AFTER_BYTES) warmHeapOnce(addon);
     if (!huge || !(bytes >= HUGE_ALLOC_MIN_BYTES)) return allocStorage(d, n);
     const buf = new ArrayBuffer(bytes + HUGE);
     const off = advise!(buf);
     // The offset is a multiple of the allocator's alignment (>= 16), so of every element size.
     if (!(off >= 0 && off + bytes <= buf.byteLength && off % info.storage.BYTES_PER_ELEMENT === 0)) return allocStorage(d, n);
     return new (info.storage as unknown as ViewCtor)(buf, off, n * info.lanes);
+  };
+}
+
+/**
+ * The native backend's allocUninit(dtype, n): like nativeAlloc, but a buffer
+ * between the slab and the mmap threshold is malloc'ed without zeroing
+ * (Buffer.allocUnsafeSlow): reused heap memory would otherwise be cleared by
+ * calloc only to be overwritten by the kernel (a 2 MiB memset is ~5% of a
+ * 512x512 float64 matmul). Executable uses it only for buffers whose first
+ * writer writes every element, so no stale byte is ever read.
+ * RLX_NATIVE_UNINIT=0 zeroes them like alloc().
+ */
+export function nativeAllocUninit(addon: unknown, zeroed: (d: DType, n: number) => StorageArray): (d: DType, n: number) => StorageArray {
+  if (process.env['RLX_NATIVE_UNINIT'] === '0') return zeroed;
+  const warm = tuneMallocOnce(addon);
+  return (d, n) => {
+    const info = DTYPE_INFO[d];
+    const bytes = n * info.itemsize;
+    // Small ones are cheap from the slab; fresh mappings above the threshold come zeroed from the OS anyway.
+    if (!(bytes > SMALL_MAX_BYTES && bytes < HUGE_ALLOC_MIN_BYTES)) return zeroed(d, n);
+    if (warm && bytes >= WARM_HEAP_AFTER_BYTES) warmHeapOnce(addon);
+    const raw = Buffer.allocUnsafeSlow(bytes); // its own ArrayBuffer, offset 0, malloc-aligned
+    return new (info.storage as unknown as ViewCtor)(raw.buffer, raw.byteOffset, n * info.lanes);
   };
 }

@@ -18,7 +18,7 @@ import { interpretedKernel, type InterpAddon, type SlotShapes } from './program.
 import { GEMM_DTYPES, runMatmulKernel, gemmAsync, matmulSpec } from './gemm.js';
 import { resolvedSize } from '../../tensor/shape.js';
 import { compileOpaque } from './opaque.js';
-import { nativeAlloc } from './alloc.js';
+import { nativeAlloc, nativeAllocUninit } from './alloc.js';
 
 // BLAS has no integer GEMM: int32/bool products become a broadcast multiply + sum.
 const dispatch = (n: Node): DispatchChoice | undefined =>
@@ -33,14 +33,14 @@ function epilogueKernel(k: MatmulKernel, accSlot: number, accDType: DType): Elem
   return { kind: 'elementwise', out: k.out, outDType: k.outDType, outShape: k.outShape, fused: k.fused, expr: { instrs, loads: [...ep.loads, accLoad] } };
 }
 
-function compileMatmul(addon: NativeAddon, k: MatmulKernel, slotShapes: SlotShapes): CompiledKernel {
+function compileMatmul(addon: NativeAddon, k: MatmulKernel, slotShapes: SlotShapes, scratch: (d: DType, n: number) => StorageArray): CompiledKernel {
   if (!k.epilogue) {
     return {
       run: (bufs, env) => runMatmulKernel(k, bufs, slotShapes, env),
       runAsync: async (bufs, env) => void (await gemmAsync(matmulSpec(k, bufs, slotShapes, env))),
     };
   }
-  // GEMM into a scratch buffer (an extra slot), then the epilogue over it into the output.
+  // GEMM into a scratch buffer (an extra slot, fully written by the GEMM), then the epilogue over it into the output.
   const accDType = k.a.dtype;
   const accSlot = slotShapes.length;
   const shapes = [...slotShapes, k.outShape];
@@ -48,12 +48,12 @@ function compileMatmul(addon: NativeAddon, k: MatmulKernel, slotShapes: SlotShap
   const epi = interpretedKernel(addon as unknown as InterpAddon, epilogueKernel(k, accSlot, accDType), shapes);
   return {
     run(bufs: StorageArray[], env: DimEnv) {
-      const all = [...bufs, allocStorage(accDType, resolvedSize(k.outShape, env))];
+      const all = [...bufs, scratch(accDType, resolvedSize(k.outShape, env))];
       runMatmulKernel(gemmK, all, shapes, env);
       epi.run(all, env);
     },
     async runAsync(bufs: StorageArray[], env: DimEnv) {
-      const all = [...bufs, allocStorage(accDType, resolvedSize(k.outShape, env))];
+      const all = [...bufs, scratch(accDType, resolvedSize(k.outShape, env))];
       await gemmAsync(matmulSpec(gemmK, all, shapes, env));
       await epi.runAsync!(all, env);
     },
@@ -62,6 +62,8 @@ function compileMatmul(addon: NativeAddon, k: MatmulKernel, slotShapes: SlotShap
 
 /** A Backend over a loaded addon. */
 export function createNativeBackend(addon: NativeAddon): Backend {
+  const alloc = nativeAlloc(addon);
+  const allocUninit = nativeAllocUninit(addon, alloc);
   provideLinalgKernels('native', nativeLinalgKernels(addon));
   registerNativeSparse();
   return {
@@ -73,13 +75,14 @@ export function createNativeBackend(addon: NativeAddon): Backend {
         case 'reduce':
           return interpretedKernel(addon as unknown as InterpAddon, k, slotShapes);
         case 'matmul':
-          return compileMatmul(addon, k, slotShapes);
+          return compileMatmul(addon, k, slotShapes, allocUninit);
         case 'opaque':
           // linalg ops on the LAPACKE (dense) and native sparse kernels; data movement in C++.
           if (k.name === 'linalg') return opaqueKernel(k, (a) => runLinalg('native', a));
           return compileOpaque(addon, k, slotShapes);
       }
     },
-    alloc: nativeAlloc(addon),
+    alloc,
+    allocUninit,
   };
 }

@@ -1,0 +1,66 @@
+// Unzeroed kernel outputs (Backend.allocUninit, src/compiler/executable.ts):
+// a planned buffer is allocated without zeroing only when its first writer is
+// a kernel that writes every element (elementwise, matmul). To prove no kernel
+// reads what it did not write, the native backend's allocUninit is replaced by
+// one that fills its buffers with NaN (and int garbage): every graph below
+// must still agree with the js backend bit for bit or to rounding.
+
+import { afterAll, beforeAll, expect, it } from 'vitest';
+import * as rlx from '../../src/index.js';
+import { getBackend } from '../../src/backends/registry.js';
+import type { Backend } from '../../src/backends/backend.js';
+import { allocStorage, type DType, type StorageArray } from '../../src/tensor/dtype.js';
+import { describeNative } from './native-harness.js';
+
+describeNative('unzeroed outputs (allocUninit)', () => {
+  let backend: Backend;
+  let original: Backend['allocUninit'];
+  const handed: number[] = [];
+  beforeAll(() => {
+    backend = getBackend('native');
+    original = backend.allocUninit;
+    expect(typeof original).toBe('function');
+    (backend as { allocUninit: (d: DType, n: number) => StorageArray }).allocUninit = (d, n) => {
+      const a = allocStorage(d, n);
+      a.fill((a instanceof Float64Array || a instanceof Float32Array ? NaN : 0x5a) as never);
+      handed.push(n);
+      return a;
+    };
+  });
+  afterAll(() => {
+    (backend as { allocUninit?: Backend['allocUninit'] }).allocUninit = original;
+  });
+
+  const key = rlx.random.key(5);
+  const x = rlx.random.normal(key, [6, 7]);
+  const y = rlx.random.normal(rlx.random.key(6), [7, 5]);
+  const v = rlx.random.normal(rlx.random.key(7), [7]);
+  const graphs: [string, (t: (a: rlx.Tensor) => rlx.Tensor) => rlx.Tensor][] = [
+    ['elementwise chain', (t) => t(x).mul(2).add(1).exp().sub(t(x)).abs()],
+    ['broadcast', (t) => t(x).sub(t(v)).mul(t(x)).abs().sqrt()],
+    ['matmul', (t) => t(x).matmul(t(y))],
+    ['matmul + epilogue', (t) => t(x).matmul(t(y)).mul(3).add(1).tanh()],
+    ['batched matmul of a transpose', (t) => t(x).reshape([2, 3, 7]).matmul(t(y).reshape([1, 7, 5]))],
+    ['sum and max', (t) => t(x).mul(t(x)).sum(1).add(t(x).max(1))],
+    ['cumsum', (t) => t(x).add(1).cumsum(1)],
+    ['pad', (t) => t(x).exp().pad([[1, 2], [0, 3]])],
+    ['concat', (t) => rlx.cat([t(x).add(1), t(x).mul(2)], 0)],
+    ['scatterAdd', (t) => rlx.zeros([3, 7]).scatterAdd(rlx.tensor([0, 2, 2, 1, 0, 2], { dtype: 'int32' }), t(x).mul(2), 0)],
+    ['complex', (t) => t(x).astype('complex128').mul(rlx.complex(0.5, -2)).exp().add(1)],
+    ['float32 matmul', (t) => t(x).astype('float32').matmul(t(y).astype('float32')).add(1)],
+  ];
+  for (const [name, build] of graphs) {
+    it(`${name}: NaN-filled unzeroed buffers never leak into the result`, () => {
+      const before = handed.length;
+      const want = build((a) => a.on('js')).toArray();
+      const got = build((a) => a.on('native')).toArray();
+      expect(got.length).toBe(want.length);
+      const tol = name.includes('float32') ? 1e-5 : 1e-12;
+      for (let i = 0; i < want.length; i++) {
+        expect(Number.isNaN(got[i]), `element ${i}`).toBe(false);
+        expect(Math.abs(got[i]! - want[i]!), `element ${i}: ${got[i]} vs ${want[i]}`).toBeLessThanOrEqual(tol * (1 + Math.abs(want[i]!)));
+      }
+      if (name.includes('matmul') || name.includes('elementwise')) expect(handed.length).toBeGreaterThan(before);
+    });
+  }
+});
