@@ -32,10 +32,11 @@ template <class T> lapack_int getri_lwork(int64_t n) {
 
 /**
  * Holds the BLAS configuration for one kernel call; for small problems it runs
- * OpenBLAS on one thread. OpenBLAS 0.3.21 threads getrf from 100² elements
- * on, and below ~2^23 flop-units the second thread costs more than it brings
- * (128×128 float64 getrf: 62 µs on one thread, 77 µs on two; on a loaded machine
- * the two-thread median was 10× worse, waiting for a descheduled worker). The
+ * OpenBLAS on one thread. Below ~2^23 flop-units (n³, ×4 for complex) a second
+ * getrf thread brings nothing or costs (OpenBLAS 0.3.21, 2 cores: 128×128 float64
+ * getrf 60-62 µs on one thread, 61-77 µs on two; complex 150 vs 157 µs; on a
+ * loaded machine the two-thread median was 10× worse, waiting for a descheduled
+ * worker). The
  * thread count is global, so it is changed only under the exclusive lock that
  * setNumThreads takes (any BLAS call running on the libuv pool finishes first,
  * none starts until the count is restored); the lock is held for the call,
@@ -60,7 +61,7 @@ class BlasThreads {
   BlasThreads& operator=(const BlasThreads&) = delete;
 
  private:
-  static constexpr double kSerialWork = 8388608.0;  // 2^23: float64 n ≤ 203, complex n ≤ 128
+  static constexpr double kSerialWork = 8388608.0;  // 2^23: getrf of float64 n ≤ 203, complex n ≤ 128
   std::shared_lock<std::shared_mutex> shared_;
   std::unique_lock<std::shared_mutex> exclusive_;
   int prev_ = 1;
@@ -164,7 +165,9 @@ void det_t(int64_t b, int64_t n, const T* a, T* out, Real<T>* logabs, int32_t* i
 // rounding-sized pivot instead of raising.)
 template <class T>
 void inv_t(int64_t b, int64_t n, const T* a, T* out, int32_t* info) {
-  BlasThreads threads(lu_work<T>(n) * 4);  // getri gains from a second thread sooner (complex 128: 463 µs on one, 346 on two)
+  // getri gains from the second thread much sooner than getrf (float64 n = 128: 184 µs on
+  // one thread, 138 on two; n = 96: 89 / 75; n = 64: equal), so serial only below 2^19.
+  BlasThreads threads(lu_work<T>(n) * 16);
   const int64_t nn = n * n;
   std::vector<lapack_int> ipiv(static_cast<size_t>(std::max<int64_t>(1, n)));
   const lapack_int lwork = n > 0 ? getri_lwork<T>(n) : 1;
