@@ -165,9 +165,11 @@ void det_t(int64_t b, int64_t n, const T* a, T* out, Real<T>* logabs, int32_t* i
 // rounding-sized pivot instead of raising.)
 template <class T>
 void inv_t(int64_t b, int64_t n, const T* a, T* out, int32_t* info) {
-  // getri gains from the second thread much sooner than getrf (float64 n = 128: 184 µs on
-  // one thread, 138 on two; n = 96: 89 / 75; n = 64: equal), so serial only below 2^19.
-  BlasThreads threads(lu_work<T>(n) * 16);
+  // getri gains from a second thread sooner than getrf: serial up to 2^21 (float64 n ≤ 128,
+  // complex n ≤ 80). At float64 n = 128 two threads took 138-201 µs, one 184 µs, and two
+  // collapse under load (SciPy's OpenBLAS 0.3.30 inv: 230 µs on one thread, 216 on two);
+  // complex n = 128: 346 µs on two, 463 on one (SciPy 630-730).
+  BlasThreads threads(lu_work<T>(n) * 4);
   const int64_t nn = n * n;
   std::vector<lapack_int> ipiv(static_cast<size_t>(std::max<int64_t>(1, n)));
   const lapack_int lwork = n > 0 ? getri_lwork<T>(n) : 1;
