@@ -36,11 +36,10 @@ template <class T> lapack_int getri_lwork(int64_t n) {
  * getrf thread brings nothing or costs (OpenBLAS 0.3.21, 2 cores: 128×128 float64
  * getrf 60-62 µs on one thread, 61-77 µs on two; complex 150 vs 157 µs; on a
  * loaded machine the two-thread median was 10× worse, waiting for a descheduled
- * worker). The
- * thread count is global, so it is changed only under the exclusive lock that
- * setNumThreads takes (any BLAS call running on the libuv pool finishes first,
- * none starts until the count is restored); the lock is held for the call,
- * which is short by construction.
+ * worker). The thread count is global, so it is changed only under the
+ * exclusive lock that setNumThreads takes (any BLAS call running on the libuv
+ * pool finishes first, none starts until the count is restored); the lock is
+ * held for the call, which is short by construction.
  */
 class BlasThreads {
  public:
@@ -113,6 +112,7 @@ inline double ldexp64(double x, int64_t e) {
 // transposed. out: det, or (with logabs) the sign / phase of det.
 template <class T>
 void det_t(int64_t b, int64_t n, const T* a, T* out, Real<T>* logabs, int32_t* info) {
+  if (b == 0) return;
   BlasThreads threads(lu_work<T>(n));
   const int64_t nn = n * n;
   std::unique_ptr<T[]> w(new T[static_cast<size_t>(std::max<int64_t>(nn, 1))]);  // fully overwritten: no zero fill
@@ -165,6 +165,7 @@ void det_t(int64_t b, int64_t n, const T* a, T* out, Real<T>* logabs, int32_t* i
 // rounding-sized pivot instead of raising.)
 template <class T>
 void inv_t(int64_t b, int64_t n, const T* a, T* out, int32_t* info) {
+  if (b == 0) return;
   // getri gains from a second thread sooner than getrf: serial up to 2^21 (float64 n ≤ 128,
   // complex n ≤ 80). At float64 n = 128 two threads took 138-201 µs, one 184 µs, and two
   // collapse under load (SciPy's OpenBLAS 0.3.30 inv: 230 µs on one thread, 216 on two);
