@@ -28,8 +28,8 @@ const WHAT = {
   eigh: 'eigenvalues + eigenvectors of H; SciPy eigh(driver="evd") (syevd/heevd, the driver rlx uses; SciPy\'s default is evr)',
   svd: 'u, s, vh = svd(A), reduced; SciPy svd(lapack_driver="gesdd")',
   eig: 'eigenvalues + right eigenvectors of A (geev); SciPy eig(left=False)',
-  inv: 'inv(A); rlx solves against I (getrf + 2 trsm, like NumPy\'s gesv); SciPy inv is getrf + getri',
-  det: 'det(A) (getrf, product of the diagonal, pivot sign); SciPy det',
+  inv: 'inv(A); rlx getrf + getri (as SciPy; NumPy solves against I with gesv)',
+  det: 'det(A) (getrf of a copy read as Aᵀ, scaled product of the pivots, pivot sign; SciPy det: getrf of a copy, plain product)',
 };
 const CHECKED = {
   solve: 'x', cholesky: 'L', qr: 'R with rows scaled by the conjugate phase of their diagonal', eigh: 'eigenvalues',

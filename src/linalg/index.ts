@@ -6,6 +6,8 @@ import './ops/cholesky.js';
 import './ops/triangular.js';
 import './ops/solve.js';
 import './ops/lu.js';
+import './ops/inv.js';
+import './ops/det.js';
 import './ops/qr.js';
 import './ops/eigh.js';
 import './ops/svd.js';

@@ -5,9 +5,10 @@
 import type { Tensor } from '../tensor/tensor.js';
 import { ValueError } from '../tensor/errors.js';
 import { DTYPE_INFO, realDType } from '../tensor/dtype.js';
-import { mH, identity } from './matrix.js';
+import { mH } from './matrix.js';
 import { type CheckOptions, type MatrixLike, matrixArg, solveArgs, unvector, asTensor } from './input.js';
 import { solveRaw } from './ops/solve.js';
+import { invRaw } from './ops/inv.js';
 import { triangularSolveRaw } from './ops/triangular.js';
 import { lstsqRaw, pinvFromSvd } from './ops/lstsq.js';
 import { svdRaw } from './ops/svd.js';
@@ -20,11 +21,9 @@ export function solve(a: MatrixLike, b: MatrixLike, opts: CheckOptions = {}): Te
   return unvector(solveRaw(A, B), vector);
 }
 
-/** a⁻¹ (solve against the identity). */
+/** a⁻¹ (getrf + getri); a SingularMatrixError names the zero pivot, as solve's. */
 export function inv(a: MatrixLike, opts: CheckOptions = {}): Tensor {
-  const A = matrixArg('inv', a, opts);
-  const n = A.shape[A.ndim - 1]!;
-  return solveRaw(A, identity(n, A.dtype).broadcastTo(A.shape));
+  return invRaw(matrixArg('inv', a, opts));
 }
 
 export interface LstsqOptions extends CheckOptions {

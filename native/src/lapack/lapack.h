@@ -21,6 +21,10 @@ void triangular_solve(DType dt, int64_t b, int64_t n, int64_t k, const void* a, 
                       int32_t* info);
 void lu(DType dt, int64_t b, int64_t m, int64_t n, const void* a, void* lu, int32_t* piv, int32_t* perm, int32_t* info);
 void solve(DType dt, int64_t b, int64_t n, int64_t k, const void* a, const void* rhs, void* out, int32_t* info);
+/** out: det, or its sign/phase when logabs (real, log|det|) is not null; info > 0: singular (det 0). */
+void det(DType dt, int64_t b, int64_t n, const void* a, void* out, void* logabs, int32_t* info);
+/** out: a⁻¹; info > 0: a's zero pivot (as solve), out undefined. */
+void inv(DType dt, int64_t b, int64_t n, const void* a, void* out, int32_t* info);
 /** q may be null (only r). */
 void qr(DType dt, int64_t b, int64_t m, int64_t n, const void* a, void* q, void* r, bool complete, int32_t* info);
 /** w real; v may be null (values only). */

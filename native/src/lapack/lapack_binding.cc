@@ -6,6 +6,8 @@
 //   linalgTriangularSolve(dtype, b, n, k, a, rhs, out, lower, trans, unitDiagonal)
 //   linalgLu(dtype, b, m, n, a, lu, piv, perm)
 //   linalgSolve(dtype, b, n, k, a, rhs, out)
+//   linalgDet(dtype, b, n, a, out, logabs | null)
+//   linalgInv(dtype, b, n, a, out)
 //   linalgQr(dtype, b, m, n, a, q | null, r, complete)
 //   linalgEigh(dtype, b, n, a, w, v | null, lower)
 //   linalgSvd(dtype, b, m, n, a, s, u | null, vh | null, full)
@@ -190,6 +192,27 @@ Napi::Value solve(const Napi::CallbackInfo& info) {
   return run(info.Env(), b, [&](int32_t* inf) { linalg::solve(g.dtype, b, n, k, a, rhs, out, inf); });
 }
 
+Napi::Value det(const Napi::CallbackInfo& info) {
+  Args g(info, 6, "dtype, b, n, a, out, logabs");
+  const int64_t b = g.size(1, "b"), n = g.size(2, "n");
+  lapack_sized(mul(n, n), "a");
+  const void* a = g.mat(3, "a", mul(b, mul(n, n)), false);
+  void* out = g.mat(4, "out", b, true);
+  void* logabs = info[5].IsNull() ? nullptr : g.real(5, "logabs", b, true);
+  g.check_no_overlap();
+  return run(info.Env(), b, [&](int32_t* inf) { linalg::det(g.dtype, b, n, a, out, logabs, inf); });
+}
+
+Napi::Value inv(const Napi::CallbackInfo& info) {
+  Args g(info, 5, "dtype, b, n, a, out");
+  const int64_t b = g.size(1, "b"), n = g.size(2, "n");
+  lapack_sized(mul(n, n), "a");
+  const void* a = g.mat(3, "a", mul(b, mul(n, n)), false);
+  void* out = g.mat(4, "out", mul(b, mul(n, n)), true);
+  g.check_no_overlap();
+  return run(info.Env(), b, [&](int32_t* inf) { linalg::inv(g.dtype, b, n, a, out, inf); });
+}
+
 Napi::Value qr(const Napi::CallbackInfo& info) {
   Args g(info, 8, "dtype, b, m, n, a, q, r, complete");
   const int64_t b = g.size(1, "b"), m = g.size(2, "m"), n = g.size(3, "n");
@@ -275,6 +298,8 @@ RLX_REGISTER(lapack) {
   export_fn(env, exports, "linalgTriangularSolve", triangular_solve);
   export_fn(env, exports, "linalgLu", lu);
   export_fn(env, exports, "linalgSolve", solve);
+  export_fn(env, exports, "linalgDet", det);
+  export_fn(env, exports, "linalgInv", inv);
   export_fn(env, exports, "linalgQr", qr);
   export_fn(env, exports, "linalgEigh", eigh);
   export_fn(env, exports, "linalgSvd", svd);

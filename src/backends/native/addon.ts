@@ -137,6 +137,8 @@ export interface NativeAddon extends SparseNativeAddon {
   linalgTriangularSolve(dtype: GemmDType, b: number, n: number, k: number, a: LinalgArray, rhs: LinalgArray, out: LinalgArray, lower: boolean, trans: 0 | 1 | 2, unitDiagonal: boolean): Int32Array;
   linalgLu(dtype: GemmDType, b: number, m: number, n: number, a: LinalgArray, lu: LinalgArray, piv: Int32Array, perm: Int32Array): Int32Array;
   linalgSolve(dtype: GemmDType, b: number, n: number, k: number, a: LinalgArray, rhs: LinalgArray, out: LinalgArray): Int32Array;
+  linalgDet(dtype: GemmDType, b: number, n: number, a: LinalgArray, out: LinalgArray, logabs: LinalgArray | null): Int32Array;
+  linalgInv(dtype: GemmDType, b: number, n: number, a: LinalgArray, out: LinalgArray): Int32Array;
   linalgQr(dtype: GemmDType, b: number, m: number, n: number, a: LinalgArray, q: LinalgArray | null, r: LinalgArray, complete: boolean): Int32Array;
   linalgEigh(dtype: GemmDType, b: number, n: number, a: LinalgArray, w: LinalgArray, v: LinalgArray | null, lower: boolean): Int32Array;
   linalgSvd(dtype: GemmDType, b: number, m: number, n: number, a: LinalgArray, s: LinalgArray, u: LinalgArray | null, vh: LinalgArray | null, full: boolean): Int32Array;

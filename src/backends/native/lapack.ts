@@ -10,7 +10,7 @@ import { DeviceError, DTypeError, ShapeError, ValueError } from '../../tensor/er
 import type { NativeAddon } from './addon.js';
 
 const DTYPES: readonly LinalgDType[] = ['float32', 'float64', 'complex64', 'complex128'];
-const FUNCTIONS = ['linalgCholesky', 'linalgTriangularSolve', 'linalgLu', 'linalgSolve', 'linalgQr', 'linalgEigh', 'linalgSvd', 'linalgEig', 'linalgLstsq'] as const;
+const FUNCTIONS = ['linalgCholesky', 'linalgTriangularSolve', 'linalgLu', 'linalgSolve', 'linalgDet', 'linalgInv', 'linalgQr', 'linalgEigh', 'linalgSvd', 'linalgEig', 'linalgLstsq'] as const;
 const MAX_DIM = 2 ** 31 - 1;
 
 type Ctor = Float32ArrayConstructor | Float64ArrayConstructor | Int32ArrayConstructor;
@@ -109,6 +109,22 @@ export function nativeLinalgKernels(addon: NativeAddon): LinalgKernels {
       c.mat('a', a, b * n * n, false), c.mat('rhs', rhs, b * n * k, false), c.mat('out', out, b * n * k, true);
       c.disjoint();
       return addon.linalgSolve(dtype, b, n, k, a, rhs, out);
+    },
+
+    det(dtype, b, n, a, out, logabs) {
+      const c = new Check('det', dtype);
+      c.size('b', b), c.size('n', n);
+      c.mat('a', a, b * n * n, false), c.mat('out', out, b, true), c.array('logabs', logabs, c.storage, b, true, true);
+      c.disjoint();
+      return addon.linalgDet(dtype, b, n, a, out, logabs);
+    },
+
+    inv(dtype, b, n, a, out) {
+      const c = new Check('inv', dtype);
+      c.size('b', b), c.size('n', n);
+      c.mat('a', a, b * n * n, false), c.mat('out', out, b * n * n, true);
+      c.disjoint();
+      return addon.linalgInv(dtype, b, n, a, out);
     },
 
     qr(dtype, b, m, n, a, q, r, complete) {

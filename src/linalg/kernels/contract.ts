@@ -47,6 +47,21 @@ export interface LinalgKernels {
   solve(dtype: LinalgDType, b: number, n: number, k: number, a: FloatArray, rhs: FloatArray, out: FloatArray): Int32Array;
 
   /**
+   * Determinant from the LU factorization with partial pivoting (getrf) of a: [b, n, n].
+   * logabs null: out [b] = det(a). Otherwise out [b] = its sign (±1, or the unit phase for
+   * complex; 0 when singular) and logabs [b] (real, realOf(dtype)) = log|det(a)| (−inf when
+   * singular). The pivots' product is kept scaled, so det is finite whenever the exact
+   * value is representable. info i > 0: u[i-1, i-1] = 0 (det 0; not an error).
+   */
+  det(dtype: LinalgDType, b: number, n: number, a: FloatArray, out: FloatArray, logabs: FloatArray | null): Int32Array;
+
+  /**
+   * Inverse (getrf + getri) of a: [b, n, n] into out [b, n, n]. info i > 0: u[i-1, i-1] = 0 in
+   * a's LU with partial row pivoting (the pivot solve reports), out undefined.
+   */
+  inv(dtype: LinalgDType, b: number, n: number, a: FloatArray, out: FloatArray): Int32Array;
+
+  /**
    * QR (geqrf + orgqr/ungqr) of a: [b, m, n], kk = min(m, n). complete = false: q [b, m, kk],
    * r [b, kk, n]; complete = true: q [b, m, m], r [b, m, n]. q is null when only r is wanted.
    * r's diagonal is not normalized (LAPACK's signs, as NumPy). info always 0.

@@ -43,11 +43,27 @@ function cases(dt: DT): LCase[] {
   ];
   // slogdet's sign: constant for real input (zero derivative), a unit complex number for complex input
   out.push({ name: `slogdet sign (${dt})`, dt, build: with_(4, (a) => L.slogdet(a).sign) });
+  out.push({
+    name: `slogdet sign and logabsdet together, batched (${dt})`,
+    dt,
+    build: (r) => ({ ins: [input([0, 1].map(() => wellConditioned(3, 3, cx, r)), dt)], f: (a) => { const s = L.slogdet(a!); return flatCat(s.sign, s.logabsdet.cast(dt)); } }),
+  });
   return out;
 }
 
 describe.each(DEVICES)('linalg factorization derivatives on %s', (device) => {
   for (const dt of DTS) for (const c of cases(dt)) it(c.name, () => checkLinalgCase(c, device));
+
+  it("Jacobi's formula: grad det = det · inv(a)ᵀ, grad logabsdet = inv(a)ᵀ (float64, batched)", () => {
+    const r = prng(5);
+    const { spec, data } = input([0, 1].map(() => wellConditioned(3, 3, false, r)), 'float64');
+    const a = toT(data, spec, device);
+    const invT = L.inv(a).swapaxes(-1, -2);
+    const g = rlx.grad((x: Tensor) => L.det(x).sum())(a) as Tensor;
+    expect(g.toArray()).toBeAllclose(invT.mul(L.det(a).reshape([2, 1, 1])).toArray(), { rtol: 1e-12, atol: 1e-12 });
+    const h = rlx.grad((x: Tensor) => L.slogdet(x).logabsdet.sum())(a) as Tensor;
+    expect(h.toArray()).toBeAllclose(invT.toArray(), { rtol: 1e-12, atol: 1e-12 });
+  });
 
   for (const dt of DTS)
     for (const lower of [true, false]) {

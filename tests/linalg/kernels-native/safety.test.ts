@@ -30,6 +30,9 @@ const CASES: Case[] = [
   { kernel: 'triangularSolve', fn: 'linalgTriangularSolve', args: () => ['float64', 2, 3, 2, eyes(2, 3, 3), f(12), f(12), true, 0, false], sizes: [1, 2, 3], arrays: [4, 5, 6] },
   { kernel: 'lu', fn: 'linalgLu', args: () => ['float64', 2, 4, 3, eyes(2, 4, 3), f(24), new Int32Array(6), new Int32Array(8)], sizes: [1, 2, 3], arrays: [4, 5] },
   { kernel: 'solve', fn: 'linalgSolve', args: () => ['float64', 2, 3, 2, eyes(2, 3, 3), f(12), f(12)], sizes: [1, 2, 3], arrays: [4, 5, 6] },
+  { kernel: 'det', fn: 'linalgDet', args: () => ['float64', 2, 3, eyes(2, 3, 3), f(2), f(2)], sizes: [1, 2], arrays: [3, 4, 5] },
+  { kernel: 'det', fn: 'linalgDet', args: () => ['float64', 2, 3, eyes(2, 3, 3), f(2), null], sizes: [1, 2], arrays: [3, 4] },
+  { kernel: 'inv', fn: 'linalgInv', args: () => ['float64', 2, 3, eyes(2, 3, 3), f(18)], sizes: [1, 2], arrays: [3, 4] },
   { kernel: 'qr', fn: 'linalgQr', args: () => ['float64', 2, 4, 3, eyes(2, 4, 3), f(24), f(18), false], sizes: [1, 2, 3], arrays: [4, 5, 6] },
   { kernel: 'eigh', fn: 'linalgEigh', args: () => ['float64', 2, 3, eyes(2, 3, 3), f(6), f(18), true], sizes: [1, 2], arrays: [3, 4, 5] },
   { kernel: 'svd', fn: 'linalgSvd', args: () => ['float64', 2, 4, 3, eyes(2, 4, 3), f(6), f(24), f(18), false], sizes: [1, 2, 3], arrays: [4, 5, 6, 7] },
@@ -104,6 +107,12 @@ describeNative('native linalg kernels: bad calls', () => {
     expect(() => nativeAddon()!.linalgSolve('float64', 1, 3, 2, a, rhs, out)).toThrow(/shares memory/);
     // Disjoint views of one buffer are fine.
     expect(Array.from(nativeAddon()!.linalgSolve('float64', 1, 3, 2, a, buf.subarray(0, 6), buf.subarray(6, 12)))).toEqual([0]);
+    expect(() => K().inv('float64', 1, 3, a, a)).toThrow(ValueError);
+    expect(() => nativeAddon()!.linalgInv('float64', 1, 3, a, a)).toThrow(/shares memory/);
+    const d = new Float64Array(2);
+    expect(() => K().det('float64', 1, 3, a, d.subarray(0, 1), d.subarray(0, 1))).toThrow(ValueError);
+    expect(() => nativeAddon()!.linalgDet('float64', 1, 3, a, d.subarray(0, 1), d.subarray(0, 1))).toThrow(/shares memory/);
+    expect(() => nativeAddon()!.linalgDet('float64', 1, 3, a, a.subarray(0, 1), null)).toThrow(/shares memory/);
     const s = new Float64Array(3);
     expect(() => nativeAddon()!.linalgSvd('float64', 1, 3, 3, a, s, s, new Float64Array(9), false)).toThrow(RangeError);
   });

@@ -13,5 +13,6 @@ import { qr } from './qr.js';
 import { svd } from './svd.js';
 import { triangularSolve } from './triangular.js';
 import { gemm } from './gemm.js';
+import { det, inv } from './det.js';
 
-export const jsLinalgKernels: LinalgKernels = { cholesky, triangularSolve, lu, solve, qr, eigh, svd, eig, lstsq, gemm };
+export const jsLinalgKernels: LinalgKernels = { cholesky, triangularSolve, lu, solve, det, inv, qr, eigh, svd, eig, lstsq, gemm };

@@ -48,15 +48,18 @@ export function luInPlace(a: CMat, m: number, n: number, piv: Int32Array): numbe
     }
     const dr = re[rk + k]!,
       di = im[rk + k]!;
-    const den = dr * dr + di * di;
-    const sr = dr / den,
-      si = -di / den;
+    // 1 / pivot without forming |pivot|² (which over/underflows beyond 1e±154: a
+    // 1e-200 pivot gave 0 · inf = NaN multipliers); when even the reciprocal is
+    // not representable, divide each entry instead (dgetf2's sfmin rule).
+    const [sr, si] = reciprocal(dr, di);
+    const viaRecip = Number.isFinite(sr) && Number.isFinite(si) && (sr !== 0 || si !== 0);
     for (let i = k + 1; i < m; i++) {
       const ri = i * n;
       const xr = re[ri + k]!,
         xi = im[ri + k]!;
-      const lr = xr * sr - xi * si,
-        li = xr * si + xi * sr;
+      let lr: number, li: number;
+      if (viaRecip) (lr = xr * sr - xi * si), (li = xr * si + xi * sr);
+      else [lr, li] = divide(xr, xi, dr, di);
       re[ri + k] = lr;
       im[ri + k] = li;
       if (lr === 0 && li === 0) continue;
@@ -69,6 +72,32 @@ export function luInPlace(a: CMat, m: number, n: number, piv: Int32Array): numbe
     }
   }
   return info;
+}
+
+/** 1 / (dr + i di) by Smith's scaling (exact 1 / dr for real pivots). */
+function reciprocal(dr: number, di: number): [number, number] {
+  if (di === 0) return [1 / dr, 0];
+  if (Math.abs(dr) >= Math.abs(di)) {
+    const r = di / dr,
+      t = 1 / (dr + di * r);
+    return [t, -r * t];
+  }
+  const r = dr / di,
+    t = 1 / (di + dr * r);
+  return [r * t, -t];
+}
+
+/** (xr + i xi) / (dr + i di) by Smith's scaling. */
+function divide(xr: number, xi: number, dr: number, di: number): [number, number] {
+  if (di === 0) return [xr / dr, xi / dr];
+  if (Math.abs(dr) >= Math.abs(di)) {
+    const r = di / dr,
+      t = dr + di * r;
+    return [(xr + xi * r) / t, (xi - xr * r) / t];
+  }
+  const r = dr / di,
+    t = di + dr * r;
+  return [(xr * r + xi) / t, (xi * r - xr) / t];
 }
 
 /** The row permutation the interchanges make: a[perm[i], :] = (l u)[i, :]. */

@@ -1,0 +1,52 @@
+// det: the determinant of a [..., n, n] from one LU factorization (getrf) and
+// the product of its pivoted diagonal, without forming l, u or the
+// permutation. Parts: [det], or with attrs.log [sign, logabsdet] (slogdet;
+// sign is ±1 or a unit complex number, 0 with logabsdet −inf when singular).
+// A singular matrix is not an error (NumPy).
+//
+// JVP (Jacobi's formula), t = tr(a⁻¹ da) = Σ a⁻¹ ⊙ daᵀ:
+//   d det = det · t,  d logabsdet = Re t,  d sign = sign · i Im t = sign · (t − t̄)/2
+// (zero for real input). a⁻¹ is the inv op, so a derivative at a singular
+// matrix raises SingularMatrixError, as lu's rule did through its triangular
+// solves. The JVP is linear in da with constant factors, so the VJP is its
+// transpose (ā = ḡ det a⁻ᵀ for det).
+
+import type { Tensor } from '../../tensor/tensor.js';
+import { registerLinalgOp, type LinalgRuleCtx } from '../../compiler/linalg-registry.js';
+import { isComplex, realDType } from '../../tensor/dtype.js';
+import { mT } from '../matrix.js';
+import { K, asFloat, bindLinalg, linalgDType, square, transposeJvp } from './common.js';
+import { invRaw } from './inv.js';
+
+/** det(a) for a [..., n, n]: shape [...]. */
+export function detRaw(a: Tensor): Tensor {
+  return bindLinalg('det', [a], { log: false })[0]!;
+}
+
+/** [sign, logabsdet] of a [..., n, n]. */
+export function slogdetRaw(a: Tensor): [Tensor, Tensor] {
+  return bindLinalg('det', [a], { log: true }) as [Tensor, Tensor];
+}
+
+const jvp = ({ inputs: [a], outs, attrs }: LinalgRuleCtx, [da]: (Tensor | null)[]) => {
+  if (!da) return outs.map(() => null);
+  const t = invRaw(a!).mul(mT(da)).sum([-2, -1]);
+  if (!attrs['log']) return [outs[0]!.mul(t)];
+  const sign = outs[0]!;
+  return [isComplex(sign.dtype) ? sign.mul(t.sub(t.conj()).mul(0.5)) : null, isComplex(t.dtype) ? t.real() : t];
+};
+
+registerLinalgOp('det', {
+  coreRanks: [2],
+  outputs([a], attrs) {
+    const d = linalgDType(attrs['log'] ? 'slogdet' : 'det', a!.dtype);
+    square(attrs['log'] ? 'slogdet' : 'det', a!);
+    return attrs['log'] ? [{ shape: [], dtype: d }, { shape: [], dtype: realDType(d) }] : [{ shape: [], dtype: d }];
+  },
+  run(kernels, { batch, ins: [a], inShapes: [s], inDTypes: [d], outs, attrs }) {
+    // info > 0 (singular) is not an error: det is 0, slogdet (0, −inf).
+    K(kernels).det(linalgDType('det', d!), batch, s![0]!, asFloat(a), asFloat(outs[0]), attrs['log'] ? asFloat(outs[1]) : null);
+  },
+  jvp,
+  vjp: transposeJvp(jvp),
+});

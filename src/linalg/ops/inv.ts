@@ -1,0 +1,33 @@
+// inv: a⁻¹ of a [..., n, n] by getrf + getri (SciPy's inv), instead of
+// solving against a freshly built identity. A zero pivot of a's LU with
+// partial pivoting is a SingularMatrixError naming it, the pivot solve reports.
+//
+// JVP: dx = −x da x with x = a⁻¹; the VJP is its transpose (ā = −xᵀ ḡ xᵀ).
+
+import type { Tensor } from '../../tensor/tensor.js';
+import { registerLinalgOp, type LinalgRuleCtx } from '../../compiler/linalg-registry.js';
+import { SingularMatrixError } from '../errors.js';
+import { K, asFloat, bindLinalg, firstFailure, linalgDType, square, transposeJvp } from './common.js';
+
+/** a⁻¹ for a [..., n, n]. */
+export function invRaw(a: Tensor): Tensor {
+  return bindLinalg('inv', [a])[0]!;
+}
+
+const jvp = ({ outs: [x] }: LinalgRuleCtx, [da]: (Tensor | null)[]) => [da ? x!.matmul(da).matmul(x!).neg() : null];
+
+registerLinalgOp('inv', {
+  coreRanks: [2],
+  outputs([a]) {
+    const d = linalgDType('inv', a!.dtype);
+    const n = square('inv', a!);
+    return [{ shape: [n, n], dtype: d }];
+  },
+  run(kernels, { batch, ins: [a], inShapes: [s], inDTypes: [d], outs: [out] }) {
+    const info = K(kernels).inv(linalgDType('inv', d!), batch, s![0]!, asFloat(a), asFloat(out));
+    const e = firstFailure(info);
+    if (e >= 0) throw new SingularMatrixError('inv', info[e]! - 1, batch > 1 ? e : undefined);
+  },
+  jvp,
+  vjp: transposeJvp(jvp),
+});
