@@ -167,7 +167,12 @@ export function klu(A: SparseMatrix, opts: FactorOptions = {}): SparseFactorizat
   const values = refactorValues(A.tocsr(), a);
   if (pickDevice('klu', opts) === 'native') {
     const f = kluFactor(a);
-    return new SparseFactorization('klu', a.shape[0], a.dtype, { solve: (b, t) => f.solve(b, { trans: t }), refactor: (v) => f.refactor(values(v)), dispose: () => f.dispose() });
+    return new SparseFactorization('klu', a.shape[0], a.dtype, {
+      solve: (b, t) => f.solve(b, { trans: t }),
+      logDet: nativeLogDet(f, isCplx(a.dtype)),
+      refactor: (v) => f.refactor(values(v)),
+      dispose: () => f.dispose(),
+    });
   }
   let f = jsSplu({ ...a, format: 'csr' });
   return new SparseFactorization('js-lu', a.shape[0], a.dtype, {

@@ -193,6 +193,7 @@ export interface UmfpackFactor extends SparseFactor {
   logDet(): LogDet;
 }
 export interface KluFactor extends SparseFactor {
+  logDet(): LogDet;
   /** Factors again with new values of the same pattern (data in the original arrays' order), keeping the pivot order. */
   refactor(data: ValueArray): void;
 }
