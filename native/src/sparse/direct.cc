@@ -36,9 +36,15 @@ std::unordered_set<DirectHandle*>& live() {
 // freed by free, so nothing else changes). RLX_SUITESPARSE_HUGEPAGES=0 turns it off.
 constexpr size_t kHuge = size_t(2) << 20, kHugeMin = size_t(8) << 20;
 
+// Read at each large allocation (cheap next to it), so the switch can be flipped at run time.
+bool off(const char* var) {
+  const char* e = std::getenv(var);
+  return e && e[0] == '0' && e[1] == 0;
+}
+
 void* advised(void* p, size_t bytes) {
 #if defined(__linux__) && defined(MADV_HUGEPAGE)
-  if (p && bytes >= kHugeMin) {
+  if (p && bytes >= kHugeMin && !off("RLX_SUITESPARSE_HUGEPAGES")) {
     const uintptr_t b = reinterpret_cast<uintptr_t>(p), lo = (b + kHuge - 1) & ~(uintptr_t(kHuge) - 1), hi = (b + bytes) & ~(uintptr_t(kHuge) - 1);
     if (hi > lo) madvise(reinterpret_cast<void*>(lo), hi - lo, MADV_HUGEPAGE);  // failure is harmless
   }
@@ -54,8 +60,6 @@ void* ss_realloc(void* p, size_t s) { return advised(std::realloc(p, s), s); }
 void use_huge_pages_for_suitesparse() {
   static std::once_flag once;
   std::call_once(once, [] {
-    const char* e = std::getenv("RLX_SUITESPARSE_HUGEPAGES");
-    if (e && std::string(e) == "0") return;
     SuiteSparse_config.malloc_func = ss_malloc;
     SuiteSparse_config.calloc_func = ss_calloc;
     SuiteSparse_config.realloc_func = ss_realloc;
