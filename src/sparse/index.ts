@@ -28,6 +28,6 @@ export type { SpsolveOptions } from './solve.js';
 export { cg, bicgstab, gmres, minres, LinearOperator, aslinearoperator, jacobi, ssor, ilu0, ic0, NoConvergenceError } from './solvers/index.js';
 export { eigsh } from './eigsh.js';
 export { splu, klu, cholesky, SparseFactorization } from './factor.js';
-export type { FactorOptions, LogDet, Trans } from './factor.js';
+export type { FactorOptions, LogDet, SpluOptions, Trans } from './factor.js';
 export type { LinearOperatorSpec, OperatorLike, PreconditionerLike, SolveOptions, SolveResult, VectorLike, GmresOptions, EigshOptions, EigshResult, Which } from './solvers/index.js';
 export { SingularMatrixError, NotPositiveDefiniteError, ConvergenceError } from '../linalg/errors.js';

@@ -65,6 +65,18 @@ T& handle_as(const Napi::Value& v, const char* what) {
 /** Re-reports h.bytes() to V8 after the factorization's size changed. */
 void report_bytes(Napi::Env env, DirectHandle& h);
 
+/** Sets SuiteSparse's allocator hooks (once) so that large blocks get transparent huge pages; see direct.cc. */
+void use_huge_pages_for_suitesparse();
+
+/**
+ * Componentwise backward error of y for op(A) y = c, A the canonical CSR `a`
+ * (op = A, or Aᵀ when `transposed`): r = c − op(A) y (written to r) and
+ * max_i |r_i| / (|op(A)| |y| + |c|)_i (complex moduli as |re| + |im|, as
+ * LAPACK's CABS1); w is workspace of length n. A zero denominator with a
+ * nonzero residual gives +Infinity.
+ */
+double backward_error(const Canonical& a, bool cplx, bool transposed, const double* y, const double* c, double* r, double* w);
+
 /** Row-major [n, k] <-> column-major copies, per = 1 (real) or 2 (complex interleaved); conj flips imaginary parts. */
 void to_col_major(const double* src, double* dst, int64_t n, int64_t k, int per, bool conj);
 void from_col_major(const double* src, double* dst, int64_t n, int64_t k, int per, bool conj);

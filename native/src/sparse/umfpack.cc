@@ -1,7 +1,14 @@
 // UMFPACK (general square LU) on CSR input.
 //
-//   umfpackFactor(dtype, rows, cols, indptr, indices, data)
+//   umfpackFactor(dtype, rows, cols, indptr, indices, data[, strategy, ordering, refine])
 //       -> { handle, singular: boolean, index: number }
+//
+// strategy: UMFPACK_STRATEGY_* (0 auto, 1 unsymmetric, 3 symmetric; default
+// auto, which picks symmetric, i.e. AMD on A+Aᵀ with diagonal pivots
+// preferred, for a mostly symmetric pattern); ordering: UMFPACK_ORDERING_*
+// (0 cholmod, 1 amd (COLAMD under the unsymmetric strategy), 3 metis, 4 best,
+// 5 none; default 1); refine: the most iterative-refinement steps a solve may
+// take (default 2, UMFPACK's own default), see solve().
 //
 // Real dtypes use umfpack_di_*, complex ones umfpack_zi_* (packed complex,
 // Az = NULL); float32/complex64 values are copied into double. The CSR arrays
@@ -62,6 +69,7 @@ class UmfHandle final : public DirectHandle {
   void* symbolic = nullptr;
   void* numeric = nullptr;
   double control[UMFPACK_CONTROL];
+  int strategy = UMFPACK_STRATEGY_AUTO, ordering = UMFPACK_ORDERING_AMD, refine = 2;
   bool singular = false;
   int64_t numeric_bytes = 0;
 
@@ -82,6 +90,9 @@ class UmfHandle final : public DirectHandle {
   int factor() {
     double info[UMFPACK_INFO];
     cplx() ? umfpack_zi_defaults(control) : umfpack_di_defaults(control);
+    control[UMFPACK_STRATEGY] = strategy;
+    control[UMFPACK_ORDERING] = ordering;
+    control[UMFPACK_IRSTEP] = 0;  // refinement is ours (solve())
     if (n == 0) return -1;
     int s = cplx() ? umfpack_zi_symbolic(n, n, c.p.data(), c.i.data(), c.x.data(), nullptr, &symbolic, control, info)
                    : umfpack_di_symbolic(n, n, c.p.data(), c.i.data(), c.x.data(), &symbolic, control, info);
@@ -108,27 +119,51 @@ class UmfHandle final : public DirectHandle {
     return 0;
   }
 
+  /** y = op⁻¹ rhs, one column (op = A for sys UMFPACK_Aat, Aᵀ for UMFPACK_A), no refinement. */
+  void solve1(int sys, const double* rhs, double* y) {
+    double info[UMFPACK_INFO];
+    const int st = cplx() ? umfpack_zi_solve(sys, c.p.data(), c.i.data(), c.x.data(), nullptr, y, nullptr, rhs, nullptr, numeric, control, info)
+                          : umfpack_di_solve(sys, c.p.data(), c.i.data(), c.x.data(), y, rhs, numeric, control, info);
+    if (st < 0) umf_fail("solve", st);
+  }
+
+  // Iterative refinement as LAPACK's xGERFS does it, with the componentwise
+  // backward error ω = max_i |r_i| / (|op||y| + |c|)_i (direct.cc): a step
+  // is taken while ω > kRefineTol and the previous step at least halved ω,
+  // at most `refine` steps. UMFPACK's own IRSTEP loop uses the same rule with
+  // the threshold ε, which takes a full extra solve whenever ω is a few ulps
+  // (the 512x512 Poisson matrix: ω ≈ 2ε, one step for 2x on ‖r‖); an ω of a few
+  // ε already means x is the exact solution for entries of A and b perturbed
+  // by a few ulps, so the threshold is 8ε and the check costs one pass over A.
+  static constexpr double kRefineTol = 8 * 2.220446049250313e-16;
+
   void solve(const double* b, double* x, int64_t nrhs, int trans) override {
     if (singular) throw std::runtime_error("UMFPACK: the matrix is singular; cannot solve");
     const int per = cplx() ? 2 : 1;
     const bool h = trans == 2 && cplx();
     const int sys = trans == 0 ? UMFPACK_Aat : UMFPACK_A;
-    std::vector<double> bc(static_cast<size_t>(n) * per), xc(static_cast<size_t>(n) * per);
-    double info[UMFPACK_INFO];
+    const size_t len = static_cast<size_t>(n) * per;
+    std::vector<double> bc(len), xc(len), r, d, w;
+    if (refine > 0) r.resize(len), d.resize(len), w.resize(n);
     for (int64_t col = 0; col < nrhs; col++) {
       for (int i = 0; i < n; i++) {
         const double* s = b + (i * nrhs + col) * per;
         bc[i * per] = s[0];
         if (per == 2) bc[i * per + 1] = h ? -s[1] : s[1];
       }
-      const int st = cplx() ? umfpack_zi_solve(sys, c.p.data(), c.i.data(), c.x.data(), nullptr, xc.data(), nullptr, bc.data(), nullptr, numeric,
-                                               control, info)
-                            : umfpack_di_solve(sys, c.p.data(), c.i.data(), c.x.data(), xc.data(), bc.data(), numeric, control, info);
-      if (st < 0) umf_fail("solve", st);
+      solve1(sys, bc.data(), xc.data());
+      double last = INFINITY;
+      for (int step = 0; step < refine; step++) {
+        const double omega = backward_error(c, cplx(), trans != 0, xc.data(), bc.data(), r.data(), w.data());
+        if (!(omega > kRefineTol) || !(2 * omega <= last)) break;
+        solve1(sys, r.data(), d.data());
+        for (size_t k = 0; k < len; k++) xc[k] += d[k];
+        last = omega;
+      }
       for (int i = 0; i < n; i++) {
-        double* d = x + (i * nrhs + col) * per;
-        d[0] = xc[i * per];
-        if (per == 2) d[1] = h ? -xc[i * per + 1] : xc[i * per + 1];
+        double* o = x + (i * nrhs + col) * per;
+        o[0] = xc[i * per];
+        if (per == 2) o[1] = h ? -xc[i * per + 1] : xc[i * per + 1];
       }
     }
   }
@@ -157,9 +192,17 @@ RLX_REGISTER(sparse_umfpack) {
   using namespace rlx;
   using namespace rlx::sparse;
   export_fn(env, exports, "umfpackFactor", [](const Napi::CallbackInfo& info) -> Napi::Value {
-    if (info.Length() != 6) throw TypeErr("expected (dtype, rows, cols, indptr, indices, data), got " + std::to_string(info.Length()) + " arguments");
+    if (info.Length() != 6 && info.Length() != 9)
+      throw TypeErr("expected (dtype, rows, cols, indptr, indices, data[, strategy, ordering, refine]), got " + std::to_string(info.Length()) + " arguments");
     const Csr a = read_csr(info, 0, false);
     auto h = std::make_unique<UmfHandle>();
+    if (info.Length() == 9) {
+      h->strategy = static_cast<int>(as_int(info[6], "strategy", 0, 3));
+      if (h->strategy == UMFPACK_STRATEGY_OBSOLETE) throw RangeErr("strategy must be 0 (auto), 1 (unsymmetric) or 3 (symmetric), got 2");
+      h->ordering = static_cast<int>(as_int(info[7], "ordering", 0, 5));
+      if (h->ordering == UMFPACK_ORDERING_GIVEN) throw RangeErr("ordering must be 0 (cholmod), 1 (amd), 3 (metis), 4 (best) or 5 (none), got 2");
+      h->refine = static_cast<int>(as_int(info[8], "refine", 0, 100));
+    }
     h->dtype = a.dtype;
     h->c = canonicalize(a, false);
     h->n = h->c.n;

@@ -98,8 +98,9 @@ export interface SparseNativeAddon {
     X: Vals, k: number, Y: Vals, alphaRe: number, alphaIm: number, betaRe: number, betaIm: number): Vals;
   sparseSpmvH(dtype: SparseAddonDType, rows: number, cols: number, indptr: Int32Array, indices: Int32Array, data: Vals, validated: boolean,
     x: Vals, y: Vals, alphaRe: number, alphaIm: number, betaRe: number, betaIm: number): Vals;
-  umfpackFactor(dtype: SparseAddonDType, rows: number, cols: number, indptr: Int32Array, indices: Int32Array, data: Vals):
-    { handle: DirectHandle; singular: boolean; index: number };
+  /** strategy / ordering: UMFPACK_STRATEGY_* / UMFPACK_ORDERING_* codes; refine: most refinement steps per solve (native/src/sparse/umfpack.cc). */
+  umfpackFactor(dtype: SparseAddonDType, rows: number, cols: number, indptr: Int32Array, indices: Int32Array, data: Vals,
+    strategy?: number, ordering?: number, refine?: number): { handle: DirectHandle; singular: boolean; index: number };
   kluFactor(dtype: SparseAddonDType, rows: number, cols: number, indptr: Int32Array, indices: Int32Array, data: Vals):
     { handle: DirectHandle; singular: boolean; index: number };
   kluRefactor(handle: DirectHandle, data: Vals): { singular: boolean; index: number };

@@ -193,6 +193,7 @@ export interface UmfpackFactor extends SparseFactor {
   logDet(): LogDet;
 }
 export interface KluFactor extends SparseFactor {
+  logDet(): LogDet;
   /** Factors again with new values of the same pattern (data in the original arrays' order), keeping the pivot order. */
   refactor(data: ValueArray): void;
 }
@@ -275,6 +276,10 @@ function squareCheck(op: string, a: CompressedArrays): number {
 export interface UmfpackOptions {
   /** Return the factor of a singular matrix instead of throwing (logDet gives sign 0; solve throws). */
   allowSingular?: boolean;
+  /** UMFPACK_STRATEGY_* and UMFPACK_ORDERING_* codes, most refinement steps per solve (src/sparse/factor.ts names them). */
+  strategy?: number;
+  ordering?: number;
+  refine?: number;
 }
 
 /** LU of a general square CSR matrix with UMFPACK (float64/complex128 arithmetic). */
@@ -282,7 +287,7 @@ export function umfpackFactor(a: CompressedArrays, opts?: UmfpackOptions): Umfpa
   const op = 'umfpackFactor';
   const native = addon(op);
   squareCheck(op, a);
-  const r = native.umfpackFactor(a.dtype, a.shape[0], a.shape[1], a.indptr, a.indices, a.data);
+  const r = native.umfpackFactor(a.dtype, a.shape[0], a.shape[1], a.indptr, a.indices, a.data, opts?.strategy ?? 0, opts?.ordering ?? 1, opts?.refine ?? 2);
   const f = new Factor(op, a.shape[0], a.dtype, r.handle, native);
   if (r.singular) {
     if (!opts?.allowSingular) {
