@@ -1,10 +1,10 @@
 // CSR sparse matrix products on the addon's thread pool (interp/pool.h):
 //
-//   sparseSpmv (dtype, rows, cols, indptr, indices, data, validated, x, y, aRe, aIm, bRe, bIm)
-//       y[rows]    = alpha · A x + beta · y
-//   sparseSpmm (dtype, rows, cols, indptr, indices, data, validated, X, k, Y, aRe, aIm, bRe, bIm)
+//   sparseSpmv (dtype, rows, cols, indptr, indices, data, check, x, y, aRe, aIm, bRe, bIm)
+//       y[rows]    = alpha · A x + beta · y          (spmv_gather.cc)
+//   sparseSpmm (dtype, rows, cols, indptr, indices, data, check, X, k, Y, aRe, aIm, bRe, bIm)
 //       Y[rows, k] = alpha · A X + beta · Y        (X [cols, k], Y row-major)
-//   sparseSpmvH(dtype, rows, cols, indptr, indices, data, validated, x, y, aRe, aIm, bRe, bIm)
+//   sparseSpmvH(dtype, rows, cols, indptr, indices, data, check, x, y, aRe, aIm, bRe, bIm)
 //       y[cols]    = alpha · Aᴴ x + beta · y      (Aᵀ for real dtypes)
 //
 // Each returns y / Y (written in place). Values: Float32Array for float32 and
@@ -14,19 +14,19 @@
 //
 // Checks: dtype, every length (x, y exactly; indices/data at least nnz),
 // indptr (indptr[0] = 0, non-decreasing, indptr[rows] <= indices.length: O(rows))
-// and that the output overlaps no input. The column-index range check is O(nnz)
-// and runs unless `validated` is true: the TS side passes true only for
-// matrices it checked itself when they were built (src/backends/native/sparse.ts).
-// A caller that passes validated = true with bad indices gets undefined
-// results (out-of-bounds reads; for spmvH, writes), so only the TS wrapper,
-// which owns that promise, should ever do it.
+// and that the output overlaps no input. The column-index range check is O(nnz);
+// `check` (products.h) says when it runs. `true` (skip) is for matrices the TS
+// side checked itself when they were built (src/backends/native/sparse.ts): a
+// caller that skips with bad indices gets undefined results (out-of-bounds
+// reads; for spmvH, writes), so only the TS wrapper, which owns that promise,
+// should ever do it. spmm and spmvH scan before the product unless skipped.
 //
-// Threads: rows are split into contiguous ranges of equal (nonzeros + rows),
-// found by binary search in indptr, one range per pool thread; below
-// kMinWorkPerThread units of work per thread fewer threads are used, and
-// small products run on the calling thread without touching the pool. Each row
-// of y is computed by one thread in a fixed order, so spmv/spmm results do not
-// depend on the thread count. spmvH scatters: serially into one buffer of
+// Threads (spmm, spmvH): rows are split into contiguous ranges of equal
+// (nonzeros + rows), found by binary search in indptr, one range per pool
+// thread; below kMinWorkPerThread units of work per thread fewer threads are
+// used, and small products run on the calling thread without touching the pool.
+// Each row of Y is computed by one thread in a fixed order, so spmm results do
+// not depend on the thread count. spmvH scatters: serially into one buffer of
 // length cols, or, when nnz >= 16·cols, each thread into a private buffer, then
 // the buffers are summed by column ranges (the summation order, hence the last
 // bits, then depends on the thread count).
