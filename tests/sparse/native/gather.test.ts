@@ -55,6 +55,25 @@ describeNative('chunked SpMV, fused SpMV + dot, pooled vector kernels', () => {
     }
   });
 
+  it('float32: rows summed in double and rounded once, also with streaming stores (poisson2d(930): ≥ 32 MiB)', () => {
+    for (const m of [40, 930]) {
+      const A = poisson2d(m, 'float32');
+      const n = A.shape[0];
+      const x = Float32Array.from(vecOf(n, 8));
+      const want = new Float32Array(n);
+      for (let i = 0; i < n; i++) {
+        let s = 0;
+        for (let k = A.indptr[i]!; k < A.indptr[i + 1]!; k++) s += A.data[k]! * x[A.indices[k]!]!;
+        want[i] = s;
+      }
+      for (const t of [1, 2]) {
+        setNumThreads(t);
+        const y = spmv(A, x, new Float32Array(n)) as Float32Array;
+        expect(y.every((v, i) => Object.is(v, want[i]))).toBe(true);
+      }
+    }
+  });
+
   it('spmvDot: y as spmv, xᵀy as a dot, the same bits on any thread count', () => {
     const A = poisson2d(300);
     const n = A.shape[0];
