@@ -75,8 +75,15 @@ void exact(const TypedMemory& m, int64_t n, const char* what) {
 
 /** Elements per chunk of the threaded loops and reductions (fixed: the bits do not depend on the thread count). */
 constexpr int64_t kChunk = int64_t(1) << 15;
-/** Below this length the loops stay on the calling thread (waking the pool costs more). */
-constexpr int64_t kParallelMin = int64_t(1) << 16;
+/**
+ * Below this length the loops stay on the calling thread. Vectors of CG on
+ * poisson2d(512) (2 MiB each) sit in the L3 cache and one of these passes takes
+ * 40-80 µs: a second thread saves ~20 µs, but on a loaded machine the pool's
+ * worker can be descheduled while holding a chunk and the caller then waits a
+ * scheduler slice. Vectors of 8 MiB and more come from memory, where two
+ * threads do pay.
+ */
+constexpr int64_t kParallelMin = int64_t(1) << 20;
 
 /** Runs fn(b, e) over the chunks of [0, n): on the pool when long enough. Returns the chunk count. */
 template <class F>

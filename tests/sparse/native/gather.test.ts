@@ -98,7 +98,7 @@ describeNative('chunked SpMV, fused SpMV + dot, pooled vector kernels', () => {
   });
 
   it('dot and cgStep give the same bits on 1, 2 and 3 threads', () => {
-    const n = 300_001;
+    const n = 1_300_001; // above the length where they go to the pool
     const x = vecOf(n, 1),
       y = vecOf(n, 2);
     const runs = [1, 2, 3].map((t) => {
