@@ -289,11 +289,11 @@ export abstract class CompressedMatrix implements CompressedArrays, RawOperator 
     const y = out ?? new Float64Array(m * lanes);
     if (y.length !== m * lanes) throw new ShapeError(`${op}: out has length ${y.length}, expected ${m * lanes}`);
     if (y === x) throw new ShapeError(`${op}: out must not alias x`);
-    this.kernel(x, y, adjoint);
+    this.kernel(x, y, adjoint, out === undefined);
     return y;
   }
-  /** Overridden by CsrMatrix to route A·x through the pluggable SpMV kernel. */
-  protected kernel(x: Float64Array, y: Float64Array, adjoint: boolean): void {
+  /** Overridden by CsrMatrix to route A·x through the pluggable SpMV kernel; `fresh`: y was allocated for this call. */
+  protected kernel(x: Float64Array, y: Float64Array, adjoint: boolean, fresh = false): void {
     const c = this.comp;
     const cplx = c.lanes === 2;
     // CSR: A·x gathers, Aᴴ·x scatters; CSC the other way round.

@@ -45,9 +45,9 @@ export class CsrMatrix extends CompressedMatrix implements SparseMatrix {
     for (let i = 0; i < m; i++) row.fill(i, this.indptr[i]!, this.indptr[i + 1]!);
     return new CooMatrix(this.shape, this.dtype, row, this.indices.slice(), this.data.slice());
   }
-  protected override kernel(x: Float64Array, y: Float64Array, adjoint: boolean): void {
+  protected override kernel(x: Float64Array, y: Float64Array, adjoint: boolean, fresh = false): void {
     if (adjoint) csrRmatvecRaw(this, x, y);
-    else csrMatvecRaw(this, x, y);
+    else csrMatvecRaw(this, x, y, fresh); // a fresh y may be left half-written by a failing check; a user's `out` may not
   }
 }
 

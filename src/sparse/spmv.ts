@@ -21,12 +21,21 @@ import type { CompressedArrays, ValueArray } from './contract.js';
  * `csrMatvec` computes y = A·x for CSR arrays with raw vectors as above and returns
  * true, or returns false to decline (dtype or size it does not handle), in which
  * case the js kernel below runs. It must not keep references to x or y.
+ * `scratch`: y is a fresh array or the caller's workspace, so when the kernel
+ * throws (a bad index it checks) y may be left partly written; otherwise (a
+ * user's output array) y must be untouched when it throws.
  */
 export interface SpmvKernel {
   readonly name: string;
-  csrMatvec(a: CompressedArrays, x: Float64Array, y: Float64Array): boolean;
+  csrMatvec(a: CompressedArrays, x: Float64Array, y: Float64Array, scratch?: boolean): boolean;
   /** Optional y = Aᴴ·x for CSR arrays; same decline protocol. */
   csrRmatvec?(a: CompressedArrays, x: Float64Array, y: Float64Array): boolean;
+  /**
+   * Optional y = A·x returning xᵀy, for square float64 CSR A and scratch y (CG's
+   * q = A p with pᵀq in one pass); null declines. Must agree with csrMatvec + a
+   * dot product up to rounding.
+   */
+  csrMatvecDot?(a: CompressedArrays, x: Float64Array, y: Float64Array): number | null;
 }
 
 // >>> NATIVE SPMV HOOK: the native sparse binding calls setSpmvKernel(...) once it is loaded.
@@ -41,11 +50,16 @@ export function getSpmvKernel(): SpmvKernel | null {
 }
 // <<< NATIVE SPMV HOOK
 
-/** y = A·x for CSR arrays (tries the installed kernel first). */
-export function csrMatvecRaw(a: CompressedArrays, x: Float64Array, y: Float64Array): Float64Array {
-  if (spmvKernel !== null && spmvKernel.csrMatvec(a, x, y)) return y;
+/** y = A·x for CSR arrays (tries the installed kernel first); `scratch` as in SpmvKernel. */
+export function csrMatvecRaw(a: CompressedArrays, x: Float64Array, y: Float64Array, scratch = false): Float64Array {
+  if (spmvKernel !== null && spmvKernel.csrMatvec(a, x, y, scratch)) return y;
   gather(a.shape[0], a.indptr, a.indices, a.data, a.dtype === 'complex64' || a.dtype === 'complex128', false, x, y);
   return y;
+}
+
+/** y = A·x (y scratch) and xᵀy for square float64 CSR A when the installed kernel offers the fused pass; null otherwise. */
+export function csrMatvecDotRaw(a: CompressedArrays, x: Float64Array, y: Float64Array): number | null {
+  return spmvKernel?.csrMatvecDot ? spmvKernel.csrMatvecDot(a, x, y) : null;
 }
 
 /** y = Aᴴ·x for CSR arrays. */

@@ -1,10 +1,10 @@
 // CSR sparse matrix products on the addon's thread pool (interp/pool.h):
 //
-//   sparseSpmv (dtype, rows, cols, indptr, indices, data, validated, x, y, aRe, aIm, bRe, bIm)
-//       y[rows]    = alpha · A x + beta · y
-//   sparseSpmm (dtype, rows, cols, indptr, indices, data, validated, X, k, Y, aRe, aIm, bRe, bIm)
+//   sparseSpmv (dtype, rows, cols, indptr, indices, data, check, x, y, aRe, aIm, bRe, bIm)
+//       y[rows]    = alpha · A x + beta · y          (spmv_gather.cc)
+//   sparseSpmm (dtype, rows, cols, indptr, indices, data, check, X, k, Y, aRe, aIm, bRe, bIm)
 //       Y[rows, k] = alpha · A X + beta · Y        (X [cols, k], Y row-major)
-//   sparseSpmvH(dtype, rows, cols, indptr, indices, data, validated, x, y, aRe, aIm, bRe, bIm)
+//   sparseSpmvH(dtype, rows, cols, indptr, indices, data, check, x, y, aRe, aIm, bRe, bIm)
 //       y[cols]    = alpha · Aᴴ x + beta · y      (Aᵀ for real dtypes)
 //
 // Each returns y / Y (written in place). Values: Float32Array for float32 and
@@ -14,19 +14,19 @@
 //
 // Checks: dtype, every length (x, y exactly; indices/data at least nnz),
 // indptr (indptr[0] = 0, non-decreasing, indptr[rows] <= indices.length: O(rows))
-// and that the output overlaps no input. The column-index range check is O(nnz)
-// and runs unless `validated` is true: the TS side passes true only for
-// matrices it checked itself when they were built (src/backends/native/sparse.ts).
-// A caller that passes validated = true with bad indices gets undefined
-// results (out-of-bounds reads; for spmvH, writes), so only the TS wrapper,
-// which owns that promise, should ever do it.
+// and that the output overlaps no input. The column-index range check is O(nnz);
+// `check` (products.h) says when it runs. `true` (skip) is for matrices the TS
+// side checked itself when they were built (src/backends/native/sparse.ts): a
+// caller that skips with bad indices gets undefined results (out-of-bounds
+// reads; for spmvH, writes), so only the TS wrapper, which owns that promise,
+// should ever do it. spmm and spmvH scan before the product unless skipped.
 //
-// Threads: rows are split into contiguous ranges of equal (nonzeros + rows),
-// found by binary search in indptr, one range per pool thread; below
-// kMinWorkPerThread units of work per thread fewer threads are used, and
-// small products run on the calling thread without touching the pool. Each row
-// of y is computed by one thread in a fixed order, so spmv/spmm results do not
-// depend on the thread count. spmvH scatters: serially into one buffer of
+// Threads (spmm, spmvH): rows are split into contiguous ranges of equal
+// (nonzeros + rows), found by binary search in indptr, one range per pool
+// thread; below kMinWorkPerThread units of work per thread fewer threads are
+// used, and small products run on the calling thread without touching the pool.
+// Each row of Y is computed by one thread in a fixed order, so spmm results do
+// not depend on the thread count. spmvH scatters: serially into one buffer of
 // length cols, or, when nnz >= 16·cols, each thread into a private buffer, then
 // the buffers are summed by column ranges (the summation order, hence the last
 // bits, then depends on the thread count).
@@ -41,12 +41,11 @@
 #include "interp/pool.h"
 #include "register.h"
 #include "sparse/csr.h"
+#include "sparse/products.h"
 
 namespace rlx::sparse {
-namespace {
 
-/** Below this many (nonzeros + rows) per thread, fewer threads are used; under 2x, none. */
-constexpr int64_t kMinWorkPerThread = 1 << 15;
+// ---- shared with spmv_gather.cc (products.h) --------------------------------------
 
 int64_t parts_for(int64_t work, int64_t max_parts) {
   const int64_t t = interp::Pool::instance().size();
@@ -55,7 +54,6 @@ int64_t parts_for(int64_t work, int64_t max_parts) {
   return p < 1 ? 1 : p;
 }
 
-/** Row boundaries b[0] = 0 < ... < b[parts] = rows splitting indptr[r] + r evenly. */
 std::vector<int64_t> partition_rows(const int32_t* ip, int64_t rows, int64_t parts) {
   std::vector<int64_t> b(parts + 1);
   b[0] = 0;
@@ -74,59 +72,52 @@ std::vector<int64_t> partition_rows(const int32_t* ip, int64_t rows, int64_t par
   return b;
 }
 
-/** Runs fn(part, r0, r1) over the row partition, on the pool when parts > 1. */
-template <class F>
-void for_row_parts(const std::vector<int64_t>& b, F&& fn) {
-  const int64_t parts = static_cast<int64_t>(b.size()) - 1;
-  if (parts == 1) {
-    fn(int64_t(0), b[0], b[1]);
-    return;
-  }
-  interp::Pool::instance().parallelFor(parts, [&](int64_t t) { fn(t, b[t], b[t + 1]); });
+double num(const Napi::Value& v, const char* what) {
+  if (!v.IsNumber()) throw TypeErr(std::string(what) + " must be a number, got " + describe(v));
+  return v.As<Napi::Number>().DoubleValue();
 }
 
-struct Scal {
-  double re = 1, im = 0;
-};
-
-// ---- y = alpha A x + beta y --------------------------------------------------
-
-template <class T>
-void spmv_real(const Csr& a, const T* x, T* y, int64_t r0, int64_t r1, Scal al, Scal be) {
-  const T* v = static_cast<const T*>(a.data);
-  const int32_t* ip = a.indptr;
-  const int32_t* ix = a.indices;
-  for (int64_t r = r0; r < r1; r++) {
-    double s = 0;
-    for (int32_t k = ip[r], e = ip[r + 1]; k < e; k++) s += static_cast<double>(v[k]) * static_cast<double>(x[ix[k]]);
-    y[r] = static_cast<T>(be.re == 0 ? al.re * s : al.re * s + be.re * static_cast<double>(y[r]));
-  }
+IndexCheck read_check(const Napi::Value& v) {
+  if (v.IsBoolean()) return v.As<Napi::Boolean>().Value() ? IndexCheck::skip : IndexCheck::before;
+  const int64_t m = as_int(v, "check (false/0: before, true/1: skip, 2: during)", 0, 2);
+  return m == 0 ? IndexCheck::before : m == 1 ? IndexCheck::skip : IndexCheck::during;
 }
 
-template <class T>
-void spmv_cplx(const Csr& a, const T* x, T* y, int64_t r0, int64_t r1, Scal al, Scal be) {
-  const T* v = static_cast<const T*>(a.data);
-  const int32_t* ip = a.indptr;
-  const int32_t* ix = a.indices;
-  const bool beta0 = be.re == 0 && be.im == 0;
-  for (int64_t r = r0; r < r1; r++) {
-    double sr = 0, si = 0;
-    for (int32_t k = ip[r], e = ip[r + 1]; k < e; k++) {
-      const double ar = v[2 * k], ai = v[2 * k + 1];
-      const double xr = x[2 * ix[k]], xi = x[2 * ix[k] + 1];
-      sr += ar * xr - ai * xi;
-      si += ar * xi + ai * xr;
-    }
-    double yr = al.re * sr - al.im * si, yi = al.re * si + al.im * sr;
-    if (!beta0) {
-      const double oy = y[2 * r], oyi = y[2 * r + 1];
-      yr += be.re * oy - be.im * oyi;
-      yi += be.re * oyi + be.im * oy;
-    }
-    y[2 * r] = static_cast<T>(yr);
-    y[2 * r + 1] = static_cast<T>(yi);
-  }
+Products read_products(const Napi::CallbackInfo& info, bool spmm) {
+  const size_t want = spmm ? 14 : 13;
+  if (info.Length() != want) throw TypeErr("expected " + std::to_string(want) + " arguments, got " + std::to_string(info.Length()));
+  Products p;
+  p.check = read_check(info[6]);
+  size_t at = 7;
+  const Napi::Value xv = info[at++];
+  if (spmm) p.k = as_int(info[at++], "k", 0, 2147483647);
+  const Napi::Value yv = info[at++];
+  p.alpha.re = num(info[at++], "alphaRe"), p.alpha.im = num(info[at++], "alphaIm");
+  p.beta.re = num(info[at++], "betaRe"), p.beta.im = num(info[at++], "betaIm");
+  // Memory last: nothing runs JS between taking the pointers and the product.
+  p.a = read_csr(info, 0, false);
+  const napi_typedarray_type st = storage_of(p.a.dtype);
+  p.x = as_typed(xv, spmm ? "X" : "x", st);
+  p.y = as_typed(yv, spmm ? "Y" : "y", st);
+  if (!is_cplx(p.a.dtype) && (p.alpha.im != 0 || p.beta.im != 0)) throw TypeErr("alpha and beta must be real for a real dtype");
+  return p;
 }
+
+void check_len(const TypedMemory& m, const char* what, int64_t want, const char* expl) {
+  if (static_cast<int64_t>(m.length) != want)
+    throw RangeErr(std::string(what) + " must have length " + std::to_string(want) + " (" + expl + "), got " + std::to_string(m.length));
+}
+
+void check_no_overlap(const Products& p) {
+  const size_t es = is_single(p.a.dtype) ? 4 : 8;
+  const size_t per = per_elem(p.a.dtype);
+  const size_t yb = p.y.length * es;
+  if (overlaps(p.y.data, yb, p.x.data, p.x.length * es) || overlaps(p.y.data, yb, p.a.data, p.a.nnz * per * es) ||
+      overlaps(p.y.data, yb, p.a.indices, p.a.nnz * 4) || overlaps(p.y.data, yb, p.a.indptr, (p.a.rows + 1) * 4))
+    throw RangeErr("the output array overlaps an input (x or the matrix arrays)");
+}
+
+namespace {
 
 // ---- Y = alpha A X + beta Y (X [cols, k], Y [rows, k]) ------------------------
 
@@ -217,67 +208,6 @@ void spmvh_finish(const std::vector<std::vector<double>>& acc, T* y, int64_t c0,
   }
 }
 
-// ---- argument handling ---------------------------------------------------------
-
-double num(const Napi::Value& v, const char* what) {
-  if (!v.IsNumber()) throw TypeErr(std::string(what) + " must be a number, got " + describe(v));
-  return v.As<Napi::Number>().DoubleValue();
-}
-
-struct Products {
-  Csr a;
-  TypedMemory x, y;
-  int64_t k = 1;
-  Scal alpha, beta;
-};
-
-/** Reads the arguments shared by the three products; x/y lengths per `xlen`, `ylen` (in elements). */
-Products read_products(const Napi::CallbackInfo& info, bool spmm) {
-  const size_t want = spmm ? 14 : 13;
-  if (info.Length() != want) throw TypeErr("expected " + std::to_string(want) + " arguments, got " + std::to_string(info.Length()));
-  Products p;
-  const bool validated = as_bool(info[6], "validated", false);
-  size_t at = 7;
-  const Napi::Value xv = info[at++];
-  if (spmm) p.k = as_int(info[at++], "k", 0, 2147483647);
-  const Napi::Value yv = info[at++];
-  p.alpha.re = num(info[at++], "alphaRe"), p.alpha.im = num(info[at++], "alphaIm");
-  p.beta.re = num(info[at++], "betaRe"), p.beta.im = num(info[at++], "betaIm");
-  // Memory last: nothing runs JS between taking the pointers and the product.
-  p.a = read_csr(info, 0, !validated);
-  const napi_typedarray_type st = storage_of(p.a.dtype);
-  p.x = as_typed(xv, spmm ? "X" : "x", st);
-  p.y = as_typed(yv, spmm ? "Y" : "y", st);
-  if (!is_cplx(p.a.dtype) && (p.alpha.im != 0 || p.beta.im != 0)) throw TypeErr("alpha and beta must be real for a real dtype");
-  return p;
-}
-
-void check_len(const TypedMemory& m, const char* what, int64_t want, const char* expl) {
-  if (static_cast<int64_t>(m.length) != want)
-    throw RangeErr(std::string(what) + " must have length " + std::to_string(want) + " (" + expl + "), got " + std::to_string(m.length));
-}
-
-void check_no_overlap(const Products& p) {
-  const size_t es = is_single(p.a.dtype) ? 4 : 8;
-  const size_t per = per_elem(p.a.dtype);
-  const size_t yb = p.y.length * es;
-  if (overlaps(p.y.data, yb, p.x.data, p.x.length * es) || overlaps(p.y.data, yb, p.a.data, p.a.nnz * per * es) ||
-      overlaps(p.y.data, yb, p.a.indices, p.a.nnz * 4) || overlaps(p.y.data, yb, p.a.indptr, (p.a.rows + 1) * 4))
-    throw RangeErr("the output array overlaps an input (x or the matrix arrays)");
-}
-
-template <class T>
-void run_spmv(const Products& p) {
-  const Csr& a = p.a;
-  const auto b = partition_rows(a.indptr, a.rows, parts_for(a.nnz + a.rows, a.rows));
-  const T* x = static_cast<const T*>(p.x.data);
-  T* y = static_cast<T*>(p.y.data);
-  for_row_parts(b, [&](int64_t, int64_t r0, int64_t r1) {
-    if (is_cplx(a.dtype)) spmv_cplx<T>(a, x, y, r0, r1, p.alpha, p.beta);
-    else spmv_real<T>(a, x, y, r0, r1, p.alpha, p.beta);
-  });
-}
-
 template <class T, bool C>
 void run_spmm(const Products& p) {
   const Csr& a = p.a;
@@ -331,22 +261,13 @@ void run_spmvh(const Products& p) {
 RLX_REGISTER(sparse_products) {
   using namespace rlx;
   using namespace rlx::sparse;
-  export_fn(env, exports, "sparseSpmv", [](const Napi::CallbackInfo& info) -> Napi::Value {
-    Products p = read_products(info, false);
-    const int64_t per = per_elem(p.a.dtype);
-    check_len(p.x, "x", p.a.cols * per, "cols, times 2 for complex");
-    check_len(p.y, "y", p.a.rows * per, "rows, times 2 for complex");
-    check_no_overlap(p);
-    if (is_single(p.a.dtype)) run_spmv<float>(p);
-    else run_spmv<double>(p);
-    return info[8];
-  });
   export_fn(env, exports, "sparseSpmm", [](const Napi::CallbackInfo& info) -> Napi::Value {
     Products p = read_products(info, true);
     const int64_t per = per_elem(p.a.dtype);
     check_len(p.x, "X", p.a.cols * p.k * per, "cols * k, times 2 for complex");
     check_len(p.y, "Y", p.a.rows * p.k * per, "rows * k, times 2 for complex");
     check_no_overlap(p);
+    if (p.check != IndexCheck::skip) check_indices(p.a);
     switch (p.a.dtype) {
       case SDType::f32: run_spmm<float, false>(p); break;
       case SDType::f64: run_spmm<double, false>(p); break;
@@ -361,6 +282,7 @@ RLX_REGISTER(sparse_products) {
     check_len(p.x, "x", p.a.rows * per, "rows, times 2 for complex");
     check_len(p.y, "y", p.a.cols * per, "cols, times 2 for complex");
     check_no_overlap(p);
+    if (p.check != IndexCheck::skip) check_indices(p.a);
     switch (p.a.dtype) {
       case SDType::f32: run_spmvh<float, false>(p); break;
       case SDType::f64: run_spmvh<double, false>(p); break;

@@ -86,14 +86,19 @@ type Vals = Float32Array | Float64Array;
 
 /**
  * The sparse kernels (native/src/sparse). A CSR matrix is passed as
- * (dtype, rows, cols, indptr, indices, data); `validated` skips the O(nnz)
- * column-index check for matrices checked when they were built. Products
+ * (dtype, rows, cols, indptr, indices, data); `check` says when the O(nnz)
+ * column-index check runs: false/0 before the product (the output untouched
+ * when it throws), true/1 never (matrices checked when they were built), 2
+ * during the product (sparseSpmv only; the output may be partly written when
+ * it throws: for fresh or scratch outputs). Products
  * write their output in place and return it; factors return a handle and a
  * status the TS side turns into typed errors (src/backends/native/sparse.ts).
  */
 export interface SparseNativeAddon {
-  sparseSpmv(dtype: SparseAddonDType, rows: number, cols: number, indptr: Int32Array, indices: Int32Array, data: Vals, validated: boolean,
+  sparseSpmv(dtype: SparseAddonDType, rows: number, cols: number, indptr: Int32Array, indices: Int32Array, data: Vals, check: boolean | 0 | 1 | 2,
     x: Vals, y: Vals, alphaRe: number, alphaIm: number, betaRe: number, betaIm: number): Vals;
+  /** y = A x for square float64 A, returning xᵀy (indices checked during the product; optional: older builds lack it). */
+  sparseSpmvDot?(dtype: 'float64', rows: number, cols: number, indptr: Int32Array, indices: Int32Array, data: Float64Array, x: Float64Array, y: Float64Array): number;
   sparseSpmm(dtype: SparseAddonDType, rows: number, cols: number, indptr: Int32Array, indices: Int32Array, data: Vals, validated: boolean,
     X: Vals, k: number, Y: Vals, alphaRe: number, alphaIm: number, betaRe: number, betaIm: number): Vals;
   sparseSpmvH(dtype: SparseAddonDType, rows: number, cols: number, indptr: Int32Array, indices: Int32Array, data: Vals, validated: boolean,

@@ -8,10 +8,7 @@ import type { CsrView, SparseGraphKernels } from '../../sparse/graph/contract.js
 import { provideLinalgKernels } from '../../compiler/linalg-registry.js';
 import { provideDirectSolver } from '../../sparse/graph/direct.js';
 import { jsSparseGraphKernels, csrOperator, krylovSolve } from '../../sparse/graph/js-kernels.js';
-import { setSpmvKernel } from '../../sparse/spmv.js';
-import { setVecKernel } from '../../sparse/solvers/vec.js';
-import { nativeAddon } from './addon.js';
-import { cholmodFactor, spmm, spmv, spmvH, umfpackFactor } from './sparse.js';
+import { cholmodFactor, registerNativeRawKernels, spmm, spmvH, umfpackFactor } from './sparse.js';
 
 const arraysOf = (dtype: SparseDType, a: CsrView): CompressedArrays => ({ shape: [a.rows, a.cols], dtype, indptr: a.indptr, indices: a.indices, data: a.data });
 const cplx = (d: SparseDType) => d === 'complex64' || d === 'complex128';
@@ -53,31 +50,6 @@ export const nativeSparseGraphKernels: SparseGraphKernels = { csrMatmul, csrSddm
 export function registerNativeSparse(): void {
   provideLinalgKernels('native', nativeSparseGraphKernels, 'sparse');
   provideDirectSolver('native', (dtype, a, b, k, out, o) => solve(dtype, a, b, k, out, o));
-  setSpmvKernel({
-    name: 'native',
-    csrMatvec(a, x, y) {
-      // The raw vectors are float64 (interleaved complex); the native kernel wants A's storage type.
-      if (a.dtype !== 'float64' && a.dtype !== 'complex128') return false;
-      spmv(a, x, y, 1, 0, { validated: false });
-      return true;
-    },
-    csrRmatvec(a, x, y) {
-      if (a.dtype !== 'float64' && a.dtype !== 'complex128') return false;
-      spmvH(a, x, y, 1, 0, { validated: false });
-      return true;
-    },
-  });
-  // SIMD/BLAS vector kernels for the Krylov solvers and Lanczos (the TS loops are scalar).
-  const a = nativeAddon();
-  if (a?.sparseVecDot && a.sparseVecAxpy && a.sparseVecXpby && a.sparseVecCgStep && a.sparseVecGemv && a.sparseVecGemmTN) {
-    setVecKernel({
-      name: 'native',
-      dot: a.sparseVecDot.bind(a),
-      axpy: a.sparseVecAxpy.bind(a),
-      xpby: a.sparseVecXpby.bind(a),
-      cgStep: a.sparseVecCgStep.bind(a),
-      gemv: a.sparseVecGemv.bind(a),
-      gemmTN: a.sparseVecGemmTN.bind(a),
-    });
-  }
+  // The native SpMV and vector kernels behind the raw products and the Krylov solvers.
+  registerNativeRawKernels();
 }

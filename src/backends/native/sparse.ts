@@ -9,10 +9,14 @@
 // (Float32Array for float32/complex64, Float64Array otherwise; complex
 // interleaved); y is written in place and returned (a new zero array when
 // omitted). alpha and beta are numbers or [re, im] for complex dtypes.
-// Column indices are range-checked in C++ on every call (O(nnz), about 15% of
-// an SpMV) unless `validated: true` is passed: only for matrices whose arrays
-// were checked when they were built and have not been changed since (a lie
-// there means out-of-bounds memory access).
+// Column indices are range-checked in C++ on every call (O(nnz)) unless
+// `validated: true` is passed: only for matrices whose arrays were checked when
+// they were built and have not been changed since (a lie there means
+// out-of-bounds memory access). spmv checks them inside its own loop (about 15%
+// faster than a separate scan) when y is fresh (omitted) or `outputScratch` says
+// the caller does not need y intact when it throws; a user's y is otherwise
+// untouched by a failed call. spmvDot(A, x, y) is y = A x with xᵀy returned,
+// for square float64 A and scratch y (CG's q = A p and pᵀq in one pass).
 //
 // Direct solvers. umfpackFactor / kluFactor (general square A) and
 // cholmodFactor (symmetric/Hermitian positive definite A, one triangle read)
@@ -37,7 +41,9 @@
 import type { CompressedArrays, SparseDType, ValueArray } from '../../sparse/contract.js';
 import { NotPositiveDefiniteError, SingularMatrixError } from '../../sparse/errors-direct.js';
 import { DTypeError, DeviceError, ShapeError, ValueError } from '../../tensor/errors.js';
-import { requireNativeAddon, type DirectHandle, type NativeAddon } from './addon.js';
+import { setSpmvKernel } from '../../sparse/spmv.js';
+import { setVecKernel } from '../../sparse/solvers/vec.js';
+import { nativeAddon, requireNativeAddon, type DirectHandle, type NativeAddon } from './addon.js';
 
 export type Scalar = number | readonly [number, number];
 export type Trans = 'N' | 'T' | 'H';
@@ -125,6 +131,8 @@ function overlapsBytes(a: ArrayBufferView, b: ArrayBufferView): boolean {
 export interface ProductOptions {
   /** The matrix's indices were checked when it was built and have not changed: skip the O(nnz) check. */
   validated?: boolean;
+  /** spmv: y is the caller's scratch, so it may be left partly written when a bad index throws (the check then runs inside the product). */
+  outputScratch?: boolean;
 }
 
 function product(op: 'spmv' | 'spmvH' | 'spmm', a: CompressedArrays, x: ValueArray, k: number, y: ValueArray | undefined, alpha: Scalar | undefined,
@@ -143,13 +151,29 @@ function product(op: 'spmv' | 'spmvH' | 'spmm', a: CompressedArrays, x: ValueArr
   const [br, bi] = scalar(op, 'beta', beta, 0, cplx);
   const validated = opts?.validated === true;
   if (op === 'spmm') return native.sparseSpmm(dtype, rows, cols, a.indptr, a.indices, a.data, validated, X, k, Y, ar, ai, br, bi);
-  const f = op === 'spmv' ? native.sparseSpmv : native.sparseSpmvH;
-  return f.call(native, dtype, rows, cols, a.indptr, a.indices, a.data, validated, X, Y, ar, ai, br, bi);
+  if (op === 'spmvH') return native.sparseSpmvH(dtype, rows, cols, a.indptr, a.indices, a.data, validated, X, Y, ar, ai, br, bi);
+  const check = validated ? 1 : y === undefined || opts?.outputScratch === true ? 2 : 0;
+  return native.sparseSpmv(dtype, rows, cols, a.indptr, a.indices, a.data, check, X, Y, ar, ai, br, bi);
 }
 
 /** y = alpha·A x + beta·y for CSR A (written into y, which is returned; a new array when omitted). */
 export function spmv(a: CompressedArrays, x: ValueArray, y?: ValueArray, alpha?: Scalar, beta?: Scalar, opts?: ProductOptions): ValueArray {
   return product('spmv', a, x, 1, y, alpha, beta, opts);
+}
+
+/** y = A x for square float64 CSR A, returning xᵀy in the same pass; y is scratch (partly written when a bad index throws). Needs a build with sparseSpmvDot. */
+export function spmvDot(a: CompressedArrays, x: Float64Array, y: Float64Array): number {
+  const op = 'spmvDot';
+  const native = addon(op);
+  if (typeof native.sparseSpmvDot !== 'function') throw new DeviceError(`${op}: the native addon has no sparseSpmvDot (stale build? run npm run build:native)`);
+  checkCompressed(op, a);
+  if (a.dtype !== 'float64') throw new DTypeError(`${op}: dtype must be float64, got ${a.dtype}`);
+  const [rows, cols] = a.shape;
+  if (rows !== cols) throw new ShapeError(`${op}: A must be square, got ${rows}x${cols}`);
+  const X = vector(op, 'x', x, 'float64', cols) as Float64Array;
+  const Y = vector(op, 'y', y, 'float64', rows) as Float64Array;
+  for (const arr of [X, a.data, a.indices, a.indptr]) if (overlapsBytes(Y, arr)) throw new ValueError(`${op}: the output overlaps an input`);
+  return native.sparseSpmvDot('float64', rows, cols, a.indptr, a.indices, a.data as Float64Array, X, Y);
 }
 
 /** Y = alpha·A X + beta·Y for CSR A, X [cols, k] and Y [rows, k] row-major. */
@@ -161,6 +185,48 @@ export function spmm(a: CompressedArrays, X: ValueArray, k: number, Y?: ValueArr
 /** y = alpha·Aᴴ x + beta·y for CSR A (Aᵀ for real dtypes); x has length rows, y cols. */
 export function spmvH(a: CompressedArrays, x: ValueArray, y?: ValueArray, alpha?: Scalar, beta?: Scalar, opts?: ProductOptions): ValueArray {
   return product('spmvH', a, x, 1, y, alpha, beta, opts);
+}
+
+// ---- the raw-vector kernels of the sparse module ----------------------------------
+
+/**
+ * Installs the native SpMV behind the matrix classes' raw products and the
+ * Krylov solvers (setSpmvKernel), and the SIMD vector kernels of the solvers
+ * and Lanczos (setVecKernel). Called by registerNativeSparse (sparse-graph.ts).
+ */
+export function registerNativeRawKernels(): void {
+  const a = nativeAddon();
+  if (!a || typeof a.sparseSpmv !== 'function') return;
+  const hasDot = typeof a.sparseSpmvDot === 'function';
+  setSpmvKernel({
+    name: 'native',
+    csrMatvec(m, x, y, scratch) {
+      // The raw vectors are float64 (interleaved complex); the native kernel wants A's storage type.
+      if (m.dtype !== 'float64' && m.dtype !== 'complex128') return false;
+      spmv(m, x, y, 1, 0, { validated: false, outputScratch: scratch === true });
+      return true;
+    },
+    csrRmatvec(m, x, y) {
+      if (m.dtype !== 'float64' && m.dtype !== 'complex128') return false;
+      spmvH(m, x, y, 1, 0, { validated: false });
+      return true;
+    },
+    csrMatvecDot(m, x, y) {
+      if (!hasDot || m.dtype !== 'float64' || m.shape[0] !== m.shape[1]) return null;
+      return spmvDot(m, x, y);
+    },
+  });
+  if (a.sparseVecDot && a.sparseVecAxpy && a.sparseVecXpby && a.sparseVecCgStep && a.sparseVecGemv && a.sparseVecGemmTN) {
+    setVecKernel({
+      name: 'native',
+      dot: a.sparseVecDot.bind(a),
+      axpy: a.sparseVecAxpy.bind(a),
+      xpby: a.sparseVecXpby.bind(a),
+      cgStep: a.sparseVecCgStep.bind(a),
+      gemv: a.sparseVecGemv.bind(a),
+      gemmTN: a.sparseVecGemmTN.bind(a),
+    });
+  }
 }
 
 // ---- direct solvers ------------------------------------------------------------

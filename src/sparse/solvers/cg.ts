@@ -24,8 +24,9 @@ const cgCore: Core = (p, x, r, rnorm, budget, done) => {
     if (!(rho.re > 0) || !Number.isFinite(rho.re)) {
       return { status: 'breakdown', iterations: k - 1, breakdown: 'rho', message: 'cg: rᴴ M r vanished with r ≠ 0 (preconditioner not positive definite?)' };
     }
-    p.A(pdir, q);
-    const pq = dot(cplx, pdir, q);
+    // q = A p and pᴴq: one fused pass when the kernel has it (CG is memory bound).
+    const fused = p.Adot?.(pdir, q) ?? null;
+    const pq = fused !== null ? { re: fused, im: 0 } : (p.A(pdir, q), dot(cplx, pdir, q));
     if (cabs(pq) === 0 || !Number.isFinite(pq.re)) {
       return { status: 'breakdown', iterations: k - 1, breakdown: 'pAp', message: 'cg: pᴴ A p = 0 (A singular or not positive definite)' };
     }

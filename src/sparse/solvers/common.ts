@@ -19,7 +19,8 @@ import type { RawOperator, SparseDType } from '../contract.js';
 import { Tensor } from '../../tensor/tensor.js';
 import { fromStorage } from '../../tensor/create.js';
 import { ShapeError, ValueError } from '../../tensor/errors.js';
-import { aslinearoperator, isPreconditioner, type OperatorLike, type PreconditionerLike, type TypedPreconditioner } from './linear-operator.js';
+import { aslinearoperator, csrArraysOf, isPreconditioner, type OperatorLike, type PreconditionerLike, type TypedPreconditioner } from './linear-operator.js';
+import { csrMatvecDotRaw, csrMatvecRaw } from '../spmv.js';
 import { isComplexDType } from './csr-kernels.js';
 import { nrm2, sub } from './vec.js';
 
@@ -63,8 +64,10 @@ export interface Problem {
   name: string;
   n: number;
   cplx: boolean;
-  /** out = A x (out is written and returned). */
+  /** out = A x (out is written and returned; the solver's workspace, never the user's). */
   A(x: Float64Array, out: Float64Array): Float64Array;
+  /** out = A x returning xᵀout in one pass (real square CSR A with a native kernel), or null when not available. */
+  Adot: ((x: Float64Array, out: Float64Array) => number | null) | null;
   /** out = M x, or null without preconditioner. */
   M: ((x: Float64Array, out: Float64Array) => Float64Array) | null;
   b: Float64Array;
@@ -171,11 +174,17 @@ export function setup(name: string, A: OperatorLike, bIn: VectorLike, opts: Solv
   const cplx = opCplx || bComplex;
   const b = cplx && bv.data.length === n ? toComplex(bv.data) : bv.data;
 
+  // A CSR matrix goes straight to the raw kernel: `out` is always solver workspace
+  // (so the kernel may check indices inside its loop), and real square float64
+  // CSR gets the fused A x + dot pass that CG uses.
+  const csr = csrArraysOf(op);
   let Amv: Problem['A'];
   if (cplx && !opCplx) Amv = splitComplex(n, (v) => op.matvec(v));
+  else if (csr) Amv = (x, out) => csrMatvecRaw(csr, x, out, true);
   else Amv = (x, out) => into(op.matvec(x, out), out);
+  const Adot = csr && !cplx && csr.dtype === 'float64' ? (x: Float64Array, out: Float64Array) => csrMatvecDotRaw(csr, x, out) : null;
 
-  const p: Problem = { name, n, cplx, A: Amv, M: makeM(name, opts.M, n, cplx), b, bnorm: nrm2(b), target: 0, maxiter, callback: opts.callback, op };
+  const p: Problem = { name, n, cplx, A: Amv, Adot, M: makeM(name, opts.M, n, cplx), b, bnorm: nrm2(b), target: 0, maxiter, callback: opts.callback, op };
   p.target = Math.max(rtol * p.bnorm, atol);
 
   const len = (cplx ? 2 : 1) * n;

@@ -85,6 +85,23 @@ export function aslinearoperator(A: OperatorLike): RawOperator {
   throw new ValueError('aslinearoperator: expected a LinearOperator/RawOperator, CSR arrays {indptr, indices, data, shape}, a 2-D Tensor or nested number arrays');
 }
 
+/** The CSR arrays behind the operators csrOperator made (checked there). */
+const csrOperators = new WeakMap<RawOperator, CompressedArrays>();
+
+/**
+ * The CSR arrays whose product `op.matvec` is, when the solvers may call the
+ * raw CSR kernels directly (scratch outputs, the fused CG pass): an operator
+ * made here from CSR arrays, or a CsrMatrix (format 'csr', it routes matvec
+ * through the same kernel); null for anything else.
+ */
+export function csrArraysOf(op: RawOperator): CompressedArrays | null {
+  const known = csrOperators.get(op);
+  if (known) return known;
+  const m = op as RawOperator & Partial<CompressedArrays> & { format?: unknown };
+  if (m.format === 'csr' && m.indptr instanceof Int32Array && m.indices instanceof Int32Array) return m as CompressedArrays;
+  return null;
+}
+
 function csrOperator(A: CsrLike): RawOperator {
   if (A.shape.length !== 2) throw new ShapeError(`aslinearoperator: CSR shape must have 2 dims, got [${A.shape.join(', ')}]`);
   const nnz = A.indices.length;
@@ -95,7 +112,11 @@ function csrOperator(A: CsrLike): RawOperator {
   const arrays: CompressedArrays = { shape: csc ? [c, r] : [r, c], dtype, indptr: A.indptr, indices: A.indices, data: A.data };
   checkCompressed(arrays, 'aslinearoperator');
   const cplx = isComplexDType(dtype);
-  if (!csc) return { shape: [r, c], dtype, matvec: (x, out) => csrMatvec(arrays, x, out), rmatvec: (x, out) => csrRmatvec(arrays, x, out) };
+  if (!csc) {
+    const op: RawOperator = { shape: [r, c], dtype, matvec: (x, out) => csrMatvec(arrays, x, out), rmatvec: (x, out) => csrRmatvec(arrays, x, out) };
+    csrOperators.set(op, arrays);
+    return op;
+  }
   // A x = (Aᵀ)ᵀ x = conj((Aᵀ)ᴴ conj(x)).
   const conjv = (x: Float64Array): Float64Array => {
     if (!cplx) return x;

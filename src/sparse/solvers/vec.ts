@@ -6,8 +6,10 @@
 // a solver is written once in complex arithmetic and costs nothing extra when real.
 // Inner products conjugate their FIRST argument (xᴴy), as BLAS zdotc and NumPy vdot.
 //
-// A native backend may install SIMD/BLAS versions of the real kernels
-// (setVecKernel; the native one is native/src/sparse/vec.cc). They take over for
+// A native backend may install SIMD/threaded versions of the real kernels
+// (setVecKernel; the native one is native/src/sparse/vec.cc: BLAS-1 on its own
+// loops and thread pool, with reductions that give the same bits on any thread
+// count; gemv/gemmTN on BLAS). They take over for
 // vectors of at least VEC_KERNEL_MIN values: real data, or interleaved complex
 // data when the scalar is real (then the operation is the same on the 2n values).
 // Below that, or without a kernel, the js loops run.
