@@ -5,8 +5,8 @@
 //
 // The layout trick used throughout: a row-major m×n matrix is, byte for byte,
 // the column-major n×m matrix aᵀ. Kernels call LAPACK in column-major order on
-// aᵀ where the factors of aᵀ give a's directly (cholesky, qr via LQ, svd),
-// and otherwise transpose once themselves.
+// aᵀ where the factors of aᵀ give a's directly (cholesky, eigh, svd), and
+// otherwise transpose themselves (lu, qr, eig).
 #pragma once
 
 #include <complex>
@@ -138,17 +138,6 @@ inline lapack_int getrf(lapack_int m, lapack_int n, float* a, lapack_int lda, la
 inline lapack_int getrf(lapack_int m, lapack_int n, double* a, lapack_int lda, lapack_int* p) { return LAPACKE_dgetrf(LAPACK_COL_MAJOR, m, n, a, lda, p); }
 inline lapack_int getrf(lapack_int m, lapack_int n, cf* a, lapack_int lda, lapack_int* p) { return LAPACKE_cgetrf(LAPACK_COL_MAJOR, m, n, a, lda, p); }
 inline lapack_int getrf(lapack_int m, lapack_int n, cd* a, lapack_int lda, lapack_int* p) { return LAPACKE_zgetrf(LAPACK_COL_MAJOR, m, n, a, lda, p); }
-
-inline lapack_int gelqf(lapack_int m, lapack_int n, float* a, lapack_int lda, float* tau) { return LAPACKE_sgelqf(LAPACK_COL_MAJOR, m, n, a, lda, tau); }
-inline lapack_int gelqf(lapack_int m, lapack_int n, double* a, lapack_int lda, double* tau) { return LAPACKE_dgelqf(LAPACK_COL_MAJOR, m, n, a, lda, tau); }
-inline lapack_int gelqf(lapack_int m, lapack_int n, cf* a, lapack_int lda, cf* tau) { return LAPACKE_cgelqf(LAPACK_COL_MAJOR, m, n, a, lda, tau); }
-inline lapack_int gelqf(lapack_int m, lapack_int n, cd* a, lapack_int lda, cd* tau) { return LAPACKE_zgelqf(LAPACK_COL_MAJOR, m, n, a, lda, tau); }
-
-/** orglq / unglq. */
-inline lapack_int unglq(lapack_int m, lapack_int n, lapack_int k, float* a, lapack_int lda, const float* tau) { return LAPACKE_sorglq(LAPACK_COL_MAJOR, m, n, k, a, lda, tau); }
-inline lapack_int unglq(lapack_int m, lapack_int n, lapack_int k, double* a, lapack_int lda, const double* tau) { return LAPACKE_dorglq(LAPACK_COL_MAJOR, m, n, k, a, lda, tau); }
-inline lapack_int unglq(lapack_int m, lapack_int n, lapack_int k, cf* a, lapack_int lda, const cf* tau) { return LAPACKE_cunglq(LAPACK_COL_MAJOR, m, n, k, a, lda, tau); }
-inline lapack_int unglq(lapack_int m, lapack_int n, lapack_int k, cd* a, lapack_int lda, const cd* tau) { return LAPACKE_zunglq(LAPACK_COL_MAJOR, m, n, k, a, lda, tau); }
 
 /** syevd / heevd. */
 inline lapack_int heevd(char jobz, char uplo, lapack_int n, float* a, lapack_int lda, float* w) { return LAPACKE_ssyevd(LAPACK_COL_MAJOR, jobz, uplo, n, a, lda, w); }
