@@ -102,12 +102,30 @@ template <class T> void transpose(const T* src, int64_t rows, int64_t cols, T* d
 
 /** In-place transpose of a square n×n matrix, conjugating when `conj`. */
 template <class T> void transpose_square(T* a, int64_t n, bool conj) {
-  for (int64_t i = 0; i < n; i++) {
-    if (conj) a[i * n + i] = cj(a[i * n + i]);
-    for (int64_t j = i + 1; j < n; j++) {
-      T x = a[i * n + j], y = a[j * n + i];
-      a[i * n + j] = conj ? cj(y) : y;
-      a[j * n + i] = conj ? cj(x) : x;
+  // 8×8 tiles for the reason given at transpose(): an untiled sweep walks a
+  // column of the lower triangle per row, one cache set per element.
+  constexpr int64_t B = 8;
+  auto f = [conj](T x) { return conj ? cj(x) : x; };
+  for (int64_t i0 = 0; i0 < n; i0 += B) {
+    const int64_t i1 = std::min(n, i0 + B);
+    // the diagonal tile
+    for (int64_t i = i0; i < i1; i++) {
+      a[i * n + i] = f(a[i * n + i]);
+      for (int64_t j = i + 1; j < i1; j++) {
+        T x = a[i * n + j], y = a[j * n + i];
+        a[i * n + j] = f(y);
+        a[j * n + i] = f(x);
+      }
+    }
+    // tiles right of it swap with the tiles below it
+    for (int64_t j0 = i1; j0 < n; j0 += B) {
+      const int64_t j1 = std::min(n, j0 + B);
+      for (int64_t i = i0; i < i1; i++)
+        for (int64_t j = j0; j < j1; j++) {
+          T x = a[i * n + j], y = a[j * n + i];
+          a[i * n + j] = f(y);
+          a[j * n + i] = f(x);
+        }
     }
   }
 }
