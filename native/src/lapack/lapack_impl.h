@@ -157,12 +157,6 @@ inline lapack_int getrf(lapack_int m, lapack_int n, double* a, lapack_int lda, l
 inline lapack_int getrf(lapack_int m, lapack_int n, cf* a, lapack_int lda, lapack_int* p) { return LAPACKE_cgetrf(LAPACK_COL_MAJOR, m, n, a, lda, p); }
 inline lapack_int getrf(lapack_int m, lapack_int n, cd* a, lapack_int lda, lapack_int* p) { return LAPACKE_zgetrf(LAPACK_COL_MAJOR, m, n, a, lda, p); }
 
-/** syevd / heevd. */
-inline lapack_int heevd(char jobz, char uplo, lapack_int n, float* a, lapack_int lda, float* w) { return LAPACKE_ssyevd(LAPACK_COL_MAJOR, jobz, uplo, n, a, lda, w); }
-inline lapack_int heevd(char jobz, char uplo, lapack_int n, double* a, lapack_int lda, double* w) { return LAPACKE_dsyevd(LAPACK_COL_MAJOR, jobz, uplo, n, a, lda, w); }
-inline lapack_int heevd(char jobz, char uplo, lapack_int n, cf* a, lapack_int lda, float* w) { return LAPACKE_cheevd(LAPACK_COL_MAJOR, jobz, uplo, n, a, lda, w); }
-inline lapack_int heevd(char jobz, char uplo, lapack_int n, cd* a, lapack_int lda, double* w) { return LAPACKE_zheevd(LAPACK_COL_MAJOR, jobz, uplo, n, a, lda, w); }
-
 #define RLX_GESDD(P, T, R)                                                                                                                   \
   inline lapack_int gesdd(char jobz, lapack_int m, lapack_int n, T* a, lapack_int lda, R* s, T* u, lapack_int ldu, T* vt, lapack_int ldvt) { \
     return LAPACKE_##P##gesdd(LAPACK_COL_MAJOR, jobz, m, n, a, lda, s, u, ldu, vt, ldvt);                                                     \
