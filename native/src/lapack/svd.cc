@@ -53,7 +53,7 @@ void svd_t(int64_t b, int64_t m, int64_t n, const T* a, Real<T>* s, T* u, T* vh,
   const int64_t ucols = full ? m : kk, vrows = full ? n : kk;
   const bool vectors = u != nullptr;
   const char job = !vectors ? 'N' : full ? 'A' : 'S';
-  std::vector<T> w(static_cast<size_t>(mn));
+  std::unique_ptr<T[]> w(new T[static_cast<size_t>(std::max<int64_t>(1, mn))]);  // fully overwritten: no zero fill
   std::vector<R> superb(static_cast<size_t>(std::max<int64_t>(1, kk)));
   T dummy[1] = {T(0)};
   // One workspace query for every matrix of the call (LAPACK reads no array in a query).
@@ -65,7 +65,7 @@ void svd_t(int64_t b, int64_t m, int64_t n, const T* a, Real<T>* s, T* u, T* vh,
     T q[1];
     R rq[1];
     lapack_int iq[1];
-    check<T>("gesdd", gesdd_work(job, li(n), li(m), w.data(), ld(n), superb.data(), vectors ? w.data() : dummy, vectors ? ld(n) : 1, vectors ? w.data() : dummy,
+    check<T>("gesdd", gesdd_work(job, li(n), li(m), w.get(), ld(n), superb.data(), vectors ? w.get() : dummy, vectors ? ld(n) : 1, vectors ? w.get() : dummy,
                                  vectors ? ld(ucols) : 1, q, -1, rq, iq));
     lwork = std::max<lapack_int>(1, static_cast<lapack_int>(std::real(q[0])));
     work.reset(new T[static_cast<size_t>(lwork)]);
@@ -96,11 +96,11 @@ void svd_t(int64_t b, int64_t m, int64_t n, const T* a, Real<T>* s, T* u, T* vh,
       info[i] = static_cast<int32_t>(kk);
       continue;
     }
-    std::memcpy(w.data(), a + i * mn, sizeof(T) * mn);
-    lapack_int r = check<T>("gesdd", gesdd_work(job, li(n), li(m), w.data(), ld(n), si, U, ldu, VT, ldvt, work.get(), lwork, rwork.get(), iwork.get()));
+    std::memcpy(w.get(), a + i * mn, sizeof(T) * mn);
+    lapack_int r = check<T>("gesdd", gesdd_work(job, li(n), li(m), w.get(), ld(n), si, U, ldu, VT, ldvt, work.get(), lwork, rwork.get(), iwork.get()));
     if (r > 0) {
-      std::memcpy(w.data(), a + i * mn, sizeof(T) * mn);
-      r = check<T>("gesvd", gesvd(job, li(n), li(m), w.data(), ld(n), si, U, ldu, VT, ldvt, superb.data()));
+      std::memcpy(w.get(), a + i * mn, sizeof(T) * mn);
+      r = check<T>("gesvd", gesvd(job, li(n), li(m), w.get(), ld(n), si, U, ldu, VT, ldvt, superb.data()));
     }
     info[i] = r;
   }
