@@ -34,6 +34,7 @@ const isStatic = (s: readonly unknown[]): s is number[] => s.every((d) => typeof
 function contiguousSliceOffset(shape: readonly number[], start: readonly number[], step: readonly number[], size: readonly number[]): number {
   let partial = -1;
   for (let i = 0; i < shape.length; i++) {
+    if (typeof start[i] !== 'number' || typeof step[i] !== 'number') return -1;
     if (size[i] === 0) return 0; // empty: any offset will do
     if (size[i] !== shape[i] || (size[i]! > 1 && step[i] !== 1)) partial = i;
   }
