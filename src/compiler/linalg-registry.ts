@@ -17,7 +17,7 @@ import { promoteTypes } from '../tensor/dtype.js';
 import { ShapeError } from '../tensor/errors.js';
 import { type Dim, fmtShape, shapesEqual } from '../tensor/shape.js';
 import type { StorageArray } from '../tensor/dtype.js';
-import type { Attrs, Node } from './ir.js';
+import { type Attrs, type Node, attrsKey } from './ir.js';
 import { DTYPE_INFO, allocStorage } from '../tensor/dtype.js';
 import type { Tensor } from '../tensor/tensor.js';
 import type { RuleCtx } from './transforms/rule-types.js';
@@ -68,8 +68,17 @@ export interface LinalgOpDef {
 
 const OPS = new Map<string, LinalgOpDef>();
 
+// Layouts by op, attrs and input avals: one call of an op needs its layout
+// three times (binding, the shape rule, the kernel call), and a loop calling
+// the op with the same shapes needs the same one every time. Layouts are
+// never mutated. Bounded: cleared when full. Dense ops only: their attrs are a
+// few flags (sparse solves carry option objects that are not worth keying).
+const LAYOUTS = new Map<string, LinalgLayout>();
+const LAYOUTS_MAX = 1024;
+
 export function registerLinalgOp(name: string, def: LinalgOpDef): void {
   OPS.set(name, def);
+  LAYOUTS.clear();
 }
 
 export function linalgOp(name: string): LinalgOpDef {
@@ -90,6 +99,22 @@ export interface LinalgLayout {
 
 /** Batch dims, parts and packing of a linalg node with these inputs (nodes or avals). */
 export function linalgLayout(inputs: readonly { shape: readonly Dim[]; dtype: DType }[], attrs: Attrs): LinalgLayout {
+  if (linalgOp(attrs['op'] as string).family === 'sparse') return computeLayout(inputs, attrs);
+  let key = attrsKey(attrs);
+  for (const x of inputs) {
+    key += `|${x.dtype}`;
+    for (const d of x.shape) key += typeof d === 'number' ? `,${d}` : `,'${d}`;
+  }
+  let l = LAYOUTS.get(key);
+  if (!l) {
+    l = computeLayout(inputs, attrs);
+    if (LAYOUTS.size >= LAYOUTS_MAX) LAYOUTS.clear();
+    LAYOUTS.set(key, l);
+  }
+  return l;
+}
+
+function computeLayout(inputs: readonly { shape: readonly Dim[]; dtype: DType }[], attrs: Attrs): LinalgLayout {
   const name = attrs['op'] as string;
   const def = linalgOp(name);
   if (inputs.length !== def.coreRanks.length) throw new ShapeError(`linalg.${name}: expects ${def.coreRanks.length} inputs, got ${inputs.length}`);

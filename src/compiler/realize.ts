@@ -10,6 +10,7 @@ import { cacheGet, cachePut } from './cache.js';
 import { compileGraph } from './compile.js';
 import { config } from './config.js';
 import type { Executable, RunInput } from './executable.js';
+import { splitViewRoots, realizeView } from './view-roots.js';
 
 /** The device a set of roots runs on: their pinned device, else the default. */
 export function deviceOf(roots: readonly Node[]): string {
@@ -64,8 +65,14 @@ export function executableFor(roots: readonly Node[], device: string, fixedLeave
 
 /** Computes the data of every root that is not a leaf yet. */
 export function realize(roots: readonly Node[]): void {
-  const pending = roots.length === 1 ? (roots[0]!.op === 'buffer' ? [] : [roots[0]!]) : [...new Set(roots.filter((n) => n.op !== 'buffer'))];
-  if (pending.length === 0) return;
+  const asked = roots.length === 1 ? (roots[0]!.op === 'buffer' ? [] : [roots[0]!]) : [...new Set(roots.filter((n) => n.op !== 'buffer'))];
+  if (asked.length === 0) return;
+  const { compute: pending, views } = splitViewRoots(asked);
+  if (pending.length) run(pending);
+  for (const v of views) realizeView(v);
+}
+
+function run(pending: readonly Node[]): void {
   const device = deviceOf(pending);
   const { exe, leaves, roots: all } = executableFor(pending, device);
   const inputs: RunInput[] = new Array(leaves.length);
@@ -84,8 +91,12 @@ export function realize(roots: readonly Node[]): void {
  * this thread (they are bandwidth-bound and short).
  */
 export async function realizeAsync(roots: readonly Node[]): Promise<void> {
-  const pending = [...new Set(roots.filter((n) => n.op !== 'buffer'))];
-  if (pending.length === 0) return;
+  const { compute: pending, views } = splitViewRoots([...new Set(roots.filter((n) => n.op !== 'buffer'))]);
+  if (pending.length) await runAsync(pending);
+  for (const v of views) realizeView(v);
+}
+
+async function runAsync(pending: readonly Node[]): Promise<void> {
   const device = deviceOf(pending);
   const { exe, leaves, roots: all } = executableFor(pending, device);
   for (const l of leaves) {

@@ -1,4 +1,6 @@
 // Eigendecompositions: Hermitian (syevd/heevd) and general (geev).
+#include <memory>
+
 #include "lapack/lapack.h"
 #include "lapack/lapack_impl.h"
 
@@ -6,21 +8,52 @@ namespace rlx {
 namespace linalg {
 namespace {
 
+// syevd / heevd with caller-owned workspaces (the plain LAPACKE calls query
+// and allocate them for every matrix). rwork/lrwork only for complex.
+inline lapack_int heevd_work(char jobz, char uplo, lapack_int n, float* a, lapack_int lda, float* w, float* work, lapack_int lwork, float*, lapack_int,
+                             lapack_int* iwork, lapack_int liwork) {
+  return LAPACKE_ssyevd_work(LAPACK_COL_MAJOR, jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork);
+}
+inline lapack_int heevd_work(char jobz, char uplo, lapack_int n, double* a, lapack_int lda, double* w, double* work, lapack_int lwork, double*, lapack_int,
+                             lapack_int* iwork, lapack_int liwork) {
+  return LAPACKE_dsyevd_work(LAPACK_COL_MAJOR, jobz, uplo, n, a, lda, w, work, lwork, iwork, liwork);
+}
+inline lapack_int heevd_work(char jobz, char uplo, lapack_int n, cf* a, lapack_int lda, float* w, cf* work, lapack_int lwork, float* rwork, lapack_int lrwork,
+                             lapack_int* iwork, lapack_int liwork) {
+  return LAPACKE_cheevd_work(LAPACK_COL_MAJOR, jobz, uplo, n, a, lda, w, work, lwork, rwork, lrwork, iwork, liwork);
+}
+inline lapack_int heevd_work(char jobz, char uplo, lapack_int n, cd* a, lapack_int lda, double* w, cd* work, lapack_int lwork, double* rwork, lapack_int lrwork,
+                             lapack_int* iwork, lapack_int liwork) {
+  return LAPACKE_zheevd_work(LAPACK_COL_MAJOR, jobz, uplo, n, a, lda, w, work, lwork, rwork, lrwork, iwork, liwork);
+}
+
 // The row-major Hermitian a is the column-major M = aᵀ = conj(a), whose
 // upper triangle is a's lower one: heevd on it with the flipped uplo gives
 // a's eigenvalues and Z = conj(V); v = conj(Z) read row-major is one in-place
-// (conjugating) transpose.
+// (conjugating) transpose. Workspaces are queried and allocated once per call.
 template <class T>
 void eigh_t(int64_t b, int64_t n, const T* a, Real<T>* w, T* v, bool lower, int32_t* info) {
+  using R = Real<T>;
   BlasLock lock;
   const int64_t nn = n * n;
-  std::vector<T> scratch(v ? 0 : static_cast<size_t>(nn));
+  for (int64_t i = 0; i < b; i++) info[i] = 0;
+  if (n == 0 || b == 0) return;
+  const char jobz = v ? 'V' : 'N', uplo = lower ? 'U' : 'L';
+  const char* routine = kComplex<T> ? "heevd" : "syevd";
+  std::unique_ptr<T[]> scratch(v ? nullptr : new T[static_cast<size_t>(nn)]);
+  T wq[1];
+  R rq[1] = {R(0)};
+  lapack_int iq[1];
+  check<T>(routine, heevd_work(jobz, uplo, li(n), v ? v : scratch.get(), ld(n), w, wq, -1, rq, -1, iq, -1));
+  const lapack_int lwork = std::max<lapack_int>(1, static_cast<lapack_int>(std::real(wq[0])));
+  const lapack_int lrwork = std::max<lapack_int>(1, static_cast<lapack_int>(rq[0])), liwork = std::max<lapack_int>(1, iq[0]);
+  std::unique_ptr<T[]> work(new T[static_cast<size_t>(lwork)]);
+  std::unique_ptr<R[]> rwork(kComplex<T> ? new R[static_cast<size_t>(lrwork)] : nullptr);
+  std::unique_ptr<lapack_int[]> iwork(new lapack_int[static_cast<size_t>(liwork)]);
   for (int64_t i = 0; i < b; i++) {
-    info[i] = 0;
-    if (n == 0) continue;
-    T* buf = v ? v + i * nn : scratch.data();
+    T* buf = v ? v + i * nn : scratch.get();
     std::memcpy(buf, a + i * nn, sizeof(T) * nn);
-    info[i] = check<T>(kComplex<T> ? "heevd" : "syevd", heevd(v ? 'V' : 'N', lower ? 'U' : 'L', li(n), buf, ld(n), w + i * n));
+    info[i] = check<T>(routine, heevd_work(jobz, uplo, li(n), buf, ld(n), w + i * n, work.get(), lwork, rwork.get(), lrwork, iwork.get(), liwork));
     if (v) transpose_square(buf, n, kComplex<T>);
   }
 }

@@ -20,13 +20,23 @@ void cholesky_t(int64_t b, int64_t n, const T* a, T* out, bool lower, int32_t* i
   const int64_t nn = n * n;
   for (int64_t i = 0; i < b; i++) {
     T* o = out + i * nn;
-    std::memcpy(o, a + i * nn, sizeof(T) * nn);
+    const T* ai = a + i * nn;
     info[i] = 0;
     if (n == 0) continue;
+    // potrf reads and writes only the factor's triangle: copy that one and
+    // zero the other in one pass (the zeros are part of the result).
+    for (int64_t r = 0; r < n; r++) {
+      T* row = o + r * n;
+      const T* src = ai + r * n;
+      if (lower) {
+        std::memcpy(row, src, sizeof(T) * (r + 1));
+        std::fill(row + r + 1, row + n, T(0));
+      } else {
+        std::fill(row, row + r, T(0));
+        std::memcpy(row + r, src + r, sizeof(T) * (n - r));
+      }
+    }
     info[i] = check<T>("potrf", potrf(lower ? 'U' : 'L', li(n), o, ld(n)));
-    for (int64_t r = 0; r < n; r++)
-      for (int64_t c = 0; c < n; c++)
-        if (lower ? c > r : c < r) o[r * n + c] = T(0);
   }
 }
 

@@ -5,8 +5,8 @@
 //
 // The layout trick used throughout: a row-major m×n matrix is, byte for byte,
 // the column-major n×m matrix aᵀ. Kernels call LAPACK in column-major order on
-// aᵀ where the factors of aᵀ give a's directly (cholesky, qr via LQ, svd),
-// and otherwise transpose once themselves.
+// aᵀ where the factors of aᵀ give a's directly (cholesky, eigh, svd), and
+// otherwise transpose themselves (lu, qr, eig).
 #pragma once
 
 #include <complex>
@@ -102,12 +102,30 @@ template <class T> void transpose(const T* src, int64_t rows, int64_t cols, T* d
 
 /** In-place transpose of a square n×n matrix, conjugating when `conj`. */
 template <class T> void transpose_square(T* a, int64_t n, bool conj) {
-  for (int64_t i = 0; i < n; i++) {
-    if (conj) a[i * n + i] = cj(a[i * n + i]);
-    for (int64_t j = i + 1; j < n; j++) {
-      T x = a[i * n + j], y = a[j * n + i];
-      a[i * n + j] = conj ? cj(y) : y;
-      a[j * n + i] = conj ? cj(x) : x;
+  // 8×8 tiles for the reason given at transpose(): an untiled sweep walks a
+  // column of the lower triangle per row, one cache set per element.
+  constexpr int64_t B = 8;
+  auto f = [conj](T x) { return conj ? cj(x) : x; };
+  for (int64_t i0 = 0; i0 < n; i0 += B) {
+    const int64_t i1 = std::min(n, i0 + B);
+    // the diagonal tile
+    for (int64_t i = i0; i < i1; i++) {
+      a[i * n + i] = f(a[i * n + i]);
+      for (int64_t j = i + 1; j < i1; j++) {
+        T x = a[i * n + j], y = a[j * n + i];
+        a[i * n + j] = f(y);
+        a[j * n + i] = f(x);
+      }
+    }
+    // tiles right of it swap with the tiles below it
+    for (int64_t j0 = i1; j0 < n; j0 += B) {
+      const int64_t j1 = std::min(n, j0 + B);
+      for (int64_t i = i0; i < i1; i++)
+        for (int64_t j = j0; j < j1; j++) {
+          T x = a[i * n + j], y = a[j * n + i];
+          a[i * n + j] = f(y);
+          a[j * n + i] = f(x);
+        }
     }
   }
 }
@@ -138,23 +156,6 @@ inline lapack_int getrf(lapack_int m, lapack_int n, float* a, lapack_int lda, la
 inline lapack_int getrf(lapack_int m, lapack_int n, double* a, lapack_int lda, lapack_int* p) { return LAPACKE_dgetrf(LAPACK_COL_MAJOR, m, n, a, lda, p); }
 inline lapack_int getrf(lapack_int m, lapack_int n, cf* a, lapack_int lda, lapack_int* p) { return LAPACKE_cgetrf(LAPACK_COL_MAJOR, m, n, a, lda, p); }
 inline lapack_int getrf(lapack_int m, lapack_int n, cd* a, lapack_int lda, lapack_int* p) { return LAPACKE_zgetrf(LAPACK_COL_MAJOR, m, n, a, lda, p); }
-
-inline lapack_int gelqf(lapack_int m, lapack_int n, float* a, lapack_int lda, float* tau) { return LAPACKE_sgelqf(LAPACK_COL_MAJOR, m, n, a, lda, tau); }
-inline lapack_int gelqf(lapack_int m, lapack_int n, double* a, lapack_int lda, double* tau) { return LAPACKE_dgelqf(LAPACK_COL_MAJOR, m, n, a, lda, tau); }
-inline lapack_int gelqf(lapack_int m, lapack_int n, cf* a, lapack_int lda, cf* tau) { return LAPACKE_cgelqf(LAPACK_COL_MAJOR, m, n, a, lda, tau); }
-inline lapack_int gelqf(lapack_int m, lapack_int n, cd* a, lapack_int lda, cd* tau) { return LAPACKE_zgelqf(LAPACK_COL_MAJOR, m, n, a, lda, tau); }
-
-/** orglq / unglq. */
-inline lapack_int unglq(lapack_int m, lapack_int n, lapack_int k, float* a, lapack_int lda, const float* tau) { return LAPACKE_sorglq(LAPACK_COL_MAJOR, m, n, k, a, lda, tau); }
-inline lapack_int unglq(lapack_int m, lapack_int n, lapack_int k, double* a, lapack_int lda, const double* tau) { return LAPACKE_dorglq(LAPACK_COL_MAJOR, m, n, k, a, lda, tau); }
-inline lapack_int unglq(lapack_int m, lapack_int n, lapack_int k, cf* a, lapack_int lda, const cf* tau) { return LAPACKE_cunglq(LAPACK_COL_MAJOR, m, n, k, a, lda, tau); }
-inline lapack_int unglq(lapack_int m, lapack_int n, lapack_int k, cd* a, lapack_int lda, const cd* tau) { return LAPACKE_zunglq(LAPACK_COL_MAJOR, m, n, k, a, lda, tau); }
-
-/** syevd / heevd. */
-inline lapack_int heevd(char jobz, char uplo, lapack_int n, float* a, lapack_int lda, float* w) { return LAPACKE_ssyevd(LAPACK_COL_MAJOR, jobz, uplo, n, a, lda, w); }
-inline lapack_int heevd(char jobz, char uplo, lapack_int n, double* a, lapack_int lda, double* w) { return LAPACKE_dsyevd(LAPACK_COL_MAJOR, jobz, uplo, n, a, lda, w); }
-inline lapack_int heevd(char jobz, char uplo, lapack_int n, cf* a, lapack_int lda, float* w) { return LAPACKE_cheevd(LAPACK_COL_MAJOR, jobz, uplo, n, a, lda, w); }
-inline lapack_int heevd(char jobz, char uplo, lapack_int n, cd* a, lapack_int lda, double* w) { return LAPACKE_zheevd(LAPACK_COL_MAJOR, jobz, uplo, n, a, lda, w); }
 
 #define RLX_GESDD(P, T, R)                                                                                                                   \
   inline lapack_int gesdd(char jobz, lapack_int m, lapack_int n, T* a, lapack_int lda, R* s, T* u, lapack_int ldu, T* vt, lapack_int ldvt) { \

@@ -27,9 +27,8 @@ describeNative('native linalg kernels', () => {
   });
 
   describe.each(DTYPES)('%s', (d) => {
-    it('cholesky: l lᴴ = a (lower) and uᴴ u = a (upper), reading one triangle; info = the failing minor', () => {
-      const r = rng(1);
-      const n = 5;
+    it.each([5, 17])('cholesky %i: l lᴴ = a (lower) and uᴴ u = a (upper), reading one triangle; info = the failing minor', (n) => {
+      const r = rng(1 + n);
       const as = Array.from({ length: B }, () => hpd(d, n, r));
       for (const lower of [true, false]) {
         const input = pack(d, as.map((a) => garbage(a, lower)));
@@ -147,6 +146,8 @@ describeNative('native linalg kernels', () => {
       [4, 4],
       [6, 3],
       [3, 5],
+      [21, 13], // larger than the 8×8 transpose tiles, not a multiple of them
+      [13, 21],
     ])('qr %ix%i: q r = a, qᴴ q = I, r upper, reduced and complete, r alone', (m, n) => {
       const r = rng(6 + m * 5 + n);
       const kk = Math.min(m, n);
@@ -172,9 +173,8 @@ describeNative('native linalg kernels', () => {
       expect(input).toEqual(before);
     });
 
-    it('eigh: a v = v diag(w), w ascending, vᴴ v = I, one triangle read; values only', () => {
-      const r = rng(7);
-      const n = 6;
+    it.each([6, 19])('eigh %i: a v = v diag(w), w ascending, vᴴ v = I, one triangle read; values only', (n) => {
+      const r = rng(7 + n);
       const as = Array.from({ length: B }, () => hermitian(d, n, r));
       for (const lower of [true, false]) {
         const input = pack(d, as.map((a) => garbage(a, lower)));
@@ -230,9 +230,8 @@ describeNative('native linalg kernels', () => {
       expect(input).toEqual(before);
     });
 
-    it('eig: a v = v diag(w) with complex w and unit columns; conjugate pairs for real input; values only', () => {
-      const r = rng(9);
-      const n = 5;
+    it.each([5, 19])('eig %i: a v = v diag(w) with complex w and unit columns; conjugate pairs for real input; values only', (n) => {
+      const r = rng(9 + n);
       const as = Array.from({ length: B }, () => random(d, n, n, r));
       const input = pack(d, as);
       const before = input.slice();
