@@ -1,24 +1,28 @@
 // Memory policy for kernel buffers (the why is at the top of
-// src/backends/native/alloc.ts):
+// src/backends/native/malloc-policy.ts):
 //
-//   tuneMalloc(mmapThreshold, trimThreshold): boolean
-//       glibc mallopt(M_MMAP_THRESHOLD / M_TRIM_THRESHOLD), so that buffers
-//       freed by V8's GC stay mapped and are reused by the next outputs; true
-//       when glibc accepted both (false without glibc).
+//   tuneMalloc(trimThreshold: number, mapLarge: boolean): boolean
+//       glibc mallopt: M_TRIM_THRESHOLD, and M_MMAP_MAX = 0 unless mapLarge
+//       (every request then comes from the heap, so memory freed by V8's GC
+//       is reused by the next outputs); true when glibc accepted it (false
+//       without glibc).
 //   warmHeap(bytes: number): number
-//       allocates `bytes` of heap in pieces below the mmap threshold, writes
-//       every page and frees them: the memory stays mapped at the top of the
-//       heap (below the trim threshold) for the next outputs. Returns the
-//       bytes warmed (0 when malloc refused).
+//       allocates `bytes` of heap in 8 MiB pieces, writes every page and
+//       frees them: the memory stays mapped at the top of the heap (below the
+//       trim threshold) for the next outputs. Returns the bytes warmed (0 when
+//       malloc refused).
+//   trimHeap(keepBytes: number): boolean
+//       malloc_trim(keepBytes): every whole free page of the heap back to the
+//       OS, keeping keepBytes at its top; true when memory was released.
 //   adviseHuge(buffer: ArrayBuffer): number
 //       the byte offset of the first 2 MiB-aligned address in `buffer`; every
 //       whole 2 MiB block from there is marked MADV_HUGEPAGE (Linux; elsewhere
 //       it only returns the offset).
 //
-// The memory stays V8's (allocated and freed by its allocator, zeroed as
-// usual): only policy and advice are given, so nothing here can leak or free
-// anything. An ArrayBuffer owned by the addon (an external buffer) was tried
-// and dropped: Node frees external buffers from the event loop, so a
+// The memory stays V8's (allocated and freed by its allocator, zeroed when it
+// asks): only policy and advice are given, so nothing here can leak or free a
+// live buffer. An ArrayBuffer owned by the addon (an external buffer) was
+// tried and dropped: Node frees external buffers from the event loop, so a
 // synchronous loop of realize() calls would keep every one alive until it
 // yields.
 #include <napi.h>
@@ -45,17 +49,29 @@ constexpr size_t kHugeBytes = size_t(2) << 20;
 
 RLX_REGISTER(alloc) {
   using namespace rlx;
-  // tuneMalloc(mmapThreshold: number, trimThreshold: number): boolean -- see the top of this file.
+  // tuneMalloc(trimThreshold: number, mapLarge: boolean): boolean -- see the top of this file.
   export_fn(env, exports, "tuneMalloc", [](const Napi::CallbackInfo& info) -> Napi::Value {
-    if (info.Length() != 2 || !info[0].IsNumber() || !info[1].IsNumber())
-      throw TypeErr("expected (mmapThreshold: number, trimThreshold: number), got " + std::to_string(info.Length()) + " arguments");
-    const double mmapT = info[0].As<Napi::Number>().DoubleValue(), trimT = info[1].As<Napi::Number>().DoubleValue();
-    // glibc accepts an mmap threshold up to 32 MiB on 64-bit (HEAP_MAX_SIZE / 2); the trim threshold must fit an int.
-    if (!(mmapT >= 0 && mmapT <= 32.0 * (1 << 20)) || !(trimT >= 0 && trimT <= 2147483647.0))
-      throw RangeErr("expected 0 <= mmapThreshold <= 32 MiB and 0 <= trimThreshold < 2 GiB, got " + std::to_string(mmapT) + ", " + std::to_string(trimT));
+    if (info.Length() != 2 || !info[0].IsNumber() || !info[1].IsBoolean())
+      throw TypeErr("expected (trimThreshold: number, mapLarge: boolean), got " + std::to_string(info.Length()) + " arguments");
+    const double trimT = info[0].As<Napi::Number>().DoubleValue();
+    const bool mapLarge = info[1].As<Napi::Boolean>().Value();
+    if (!(trimT >= 0 && trimT <= 2147483647.0)) throw RangeErr("expected 0 <= trimThreshold < 2 GiB, got " + std::to_string(trimT));
 #if defined(__GLIBC__)
-    const bool ok = mallopt(M_MMAP_THRESHOLD, static_cast<int>(mmapT)) == 1 && mallopt(M_TRIM_THRESHOLD, static_cast<int>(trimT)) == 1;
+    bool ok = mallopt(M_TRIM_THRESHOLD, static_cast<int>(trimT)) == 1;
+    if (!mapLarge) ok = mallopt(M_MMAP_MAX, 0) == 1 && ok;
     return Napi::Boolean::New(info.Env(), ok);
+#else
+    (void)mapLarge;
+    return Napi::Boolean::New(info.Env(), false);
+#endif
+  });
+  // trimHeap(keepBytes: number): boolean -- see the top of this file.
+  export_fn(env, exports, "trimHeap", [](const Napi::CallbackInfo& info) -> Napi::Value {
+    if (info.Length() != 1 || !info[0].IsNumber()) throw TypeErr("expected (keepBytes: number), got " + (info.Length() ? describe(info[0]) : std::string("nothing")));
+    const double keep = info[0].As<Napi::Number>().DoubleValue();
+    if (!(keep >= 0 && keep <= 1024.0 * (1 << 20))) throw RangeErr("expected 0 <= keepBytes <= 1 GiB, got " + std::to_string(keep));
+#if defined(__GLIBC__)
+    return Napi::Boolean::New(info.Env(), malloc_trim(static_cast<size_t>(keep)) == 1);
 #else
     return Napi::Boolean::New(info.Env(), false);
 #endif
@@ -65,7 +81,7 @@ RLX_REGISTER(alloc) {
     if (info.Length() != 1 || !info[0].IsNumber()) throw TypeErr("expected (bytes: number), got " + (info.Length() ? describe(info[0]) : std::string("nothing")));
     const double bytes = info[0].As<Napi::Number>().DoubleValue();
     if (!(bytes >= 0 && bytes <= 1024.0 * (1 << 20))) throw RangeErr("expected 0 <= bytes <= 1 GiB, got " + std::to_string(bytes));
-    constexpr size_t kPiece = size_t(8) << 20;  // below any mmap threshold we set, so it comes from the heap
+    constexpr size_t kPiece = size_t(8) << 20;  // from the heap under the policy (M_MMAP_MAX = 0)
     std::vector<void*> pieces;
     size_t warmed = 0;
     while (warmed < static_cast<size_t>(bytes)) {

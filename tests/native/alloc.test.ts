@@ -10,7 +10,8 @@ import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import * as rlx from '../../src/index.js';
 import { nativeAddon } from '../../src/backends/native/addon.js';
-import { HUGE_ALLOC_MIN_BYTES, nativeAlloc, SMALL_MAX_BYTES, SMALL_MIN_BYTES, tuneMallocOnce } from '../../src/backends/native/alloc.js';
+import { HUGE_ALLOC_MIN_BYTES, nativeAlloc, SMALL_MAX_BYTES, SMALL_MIN_BYTES } from '../../src/backends/native/alloc.js';
+import { IDLE_TRIM_MS, idleTrims, tuneMallocOnce } from '../../src/backends/native/malloc-policy.js';
 import { DTYPES, DTYPE_INFO } from '../../src/tensor/dtype.js';
 import { describeNative } from './native-harness.js';
 
@@ -32,8 +33,8 @@ describeNative('native buffer allocation', () => {
     expect(() => advise(undefined)).toThrow(TypeError);
   });
 
-  it('large buffers are zeroed views of the right type and length, small ones plain', () => {
-    const alloc = nativeAlloc(addon);
+  it('without the malloc policy, large buffers are zeroed huge-page-aligned views of the right type and length, small ones plain', () => {
+    const alloc = nativeAlloc(addon, false);
     for (const d of DTYPES) {
       const info = DTYPE_INFO[d];
       const n = Math.ceil((HUGE_ALLOC_MIN_BYTES + 777) / info.itemsize);
@@ -84,7 +85,7 @@ describeNative('native buffer allocation', () => {
     process.env['RLX_NATIVE_HUGEPAGES'] = '0';
     try {
       const n = Math.ceil(HUGE_ALLOC_MIN_BYTES / 8) + 1;
-      const a = nativeAlloc(addon)('float64', n);
+      const a = nativeAlloc(addon, false)('float64', n);
       expect(a.buffer.byteLength).toBe(8 * n);
     } finally {
       if (before === undefined) delete process.env['RLX_NATIVE_HUGEPAGES'];
@@ -112,16 +113,27 @@ describeNative('native buffer allocation', () => {
     return (process.resourceUsage().minorPageFault - r0) / calls;
   };
 
-  it('tuneMalloc and warmHeap validate their arguments; the policy is applied once (glibc)', () => {
-    const tune = (addon as unknown as { tuneMalloc: (...a: unknown[]) => boolean }).tuneMalloc;
-    const warm = (addon as unknown as { warmHeap: (...a: unknown[]) => number }).warmHeap;
-    expect(() => tune(1)).toThrow(/expected \(mmapThreshold: number, trimThreshold: number\)/);
-    expect(() => tune(2 ** 26, 2 ** 28)).toThrow(/0 <= mmapThreshold <= 32 MiB/);
-    expect(() => tune(2 ** 25, -1)).toThrow(RangeError);
-    expect(() => warm('1')).toThrow(/expected \(bytes: number\)/);
-    expect(() => warm(2 ** 31)).toThrow(/0 <= bytes <= 1 GiB/);
-    expect(warm(0)).toBe(0);
+  it('tuneMalloc, warmHeap and trimHeap validate their arguments; the policy is applied once (glibc)', () => {
+    const fns = addon as unknown as Record<'tuneMalloc' | 'warmHeap' | 'trimHeap', (...a: unknown[]) => unknown>;
+    expect(() => fns.tuneMalloc(1)).toThrow(/expected \(trimThreshold: number, mapLarge: boolean\)/);
+    expect(() => fns.tuneMalloc(2 ** 28, 0)).toThrow(TypeError);
+    expect(() => fns.tuneMalloc(-1, false)).toThrow(/0 <= trimThreshold < 2 GiB/);
+    expect(() => fns.warmHeap('1')).toThrow(/expected \(bytes: number\)/);
+    expect(() => fns.warmHeap(2 ** 31)).toThrow(/0 <= bytes <= 1 GiB/);
+    expect(fns.warmHeap(0)).toBe(0);
+    expect(() => fns.trimHeap()).toThrow(/expected \(keepBytes: number\)/);
+    expect(() => fns.trimHeap(-5)).toThrow(RangeError);
+    expect(typeof fns.trimHeap(2 ** 26)).toBe('boolean');
     expect(tuneMallocOnce(addon)).toBe(glibc && process.env['RLX_NATIVE_MALLOC'] !== '0');
+  });
+
+  it('with the policy, large buffers are plain zeroed storage (alloc) or plain storage the kernel overwrites (allocUninit)', () => {
+    if (!tuneMallocOnce(addon)) return;
+    const alloc = nativeAlloc(addon);
+    const big = alloc('float64', 2 ** 20);
+    expect(big.byteOffset).toBe(0);
+    expect(big.buffer.byteLength).toBe(2 ** 23);
+    expect(big.every((v) => v === 0)).toBe(true);
   });
 
   it('a 512x512 float64 matmul equals the js result; a loop of fresh 2 MiB outputs reuses mapped memory (no page faults per call)', () => {
@@ -143,17 +155,15 @@ describeNative('native buffer allocation', () => {
     expect(perCall, `page faults per 2 MiB output: ${perCall}`).toBeLessThan(64);
   });
 
-  it('buffers above the mmap threshold are aligned for huge pages and fault far less than 4 KiB pages would', () => {
-    const n = Math.ceil(HUGE_ALLOC_MIN_BYTES / 8) + 5;
-    const alloc = nativeAlloc(addon);
+  it('without the policy, buffers from 2 MiB are aligned for huge pages and fault far less than 4 KiB pages would', () => {
+    const n = 2 ** 19 + 5; // 4 MiB and a bit
+    const alloc = nativeAlloc(addon, false);
     const big = alloc('float64', n);
     expect(big.buffer.byteLength).toBe(8 * n + HUGE);
-    expect((big.byteOffset + HUGE) % 16).toBe(0);
-    const advised = faultsPer(3, () => alloc('float64', n) as Float64Array);
+    // (In this process the policy may already be on, so the heap may hand out reused memory: either way, far fewer than 1 fault per 4 KiB page.)
+    const advised = faultsPer(4, () => alloc('float64', n) as Float64Array);
     const pages = (8 * n) / 4096;
-    if (thp) expect(advised, `faults per ${(8 * n) / 2 ** 20} MiB buffer: ${advised} (4 KiB pages: ${pages})`).toBeLessThan(pages / 8);
-    const small = alloc('float64', 2 ** 18); // 2 MiB: from the (reused) heap, not advised
-    expect(small.buffer.byteLength).toBe(2 ** 21);
+    if (thp) expect(advised, `faults per 4 MiB buffer: ${advised} (4 KiB pages: ${pages})`).toBeLessThan(pages / 8);
   });
 
   it('a synchronous loop of large realizations keeps RSS bounded', () => {
@@ -167,4 +177,16 @@ describeNative('native buffer allocation', () => {
     const growthMB = (process.memoryUsage().rss - base) / 2 ** 20;
     expect(growthMB, `RSS grew ${growthMB.toFixed(0)} MB`).toBeLessThan(300);
   }, 60_000);
+
+  it('the heap kept for reuse is trimmed once the process has been idle (no large buffer) for a while', async () => {
+    if (!tuneMallocOnce(addon)) return;
+    const x = rlx.random.uniform(rlx.random.key(14), [600_000]).on('native').realize();
+    const before = idleTrims();
+    for (let i = 0; i < 30; i++) x.mul(i).realize(); // large buffers: arms the idle trim
+    (globalThis as { gc?: () => void }).gc?.();
+    const busy = idleTrims();
+    expect(busy).toBe(before); // not while computing
+    await new Promise((r) => setTimeout(r, 2.5 * IDLE_TRIM_MS + 200));
+    expect(idleTrims()).toBeGreaterThan(before);
+  }, 20_000);
 });

@@ -1,46 +1,18 @@
-// Storage for the native backend's kernel buffers, and the malloc policy that
-// lets a fresh output reuse memory instead of faulting in new pages.
-//
-// Why: a kernel output is first touched by the kernel that writes it. NumPy
-// rarely pays for that: CPython frees an array the moment it is dropped and
-// malloc hands the same, already mapped, memory to the next one. A V8
-// ArrayBuffer is freed only by a GC, dozens of calls later, and glibc's
-// default policy then gives the freed memory back to the OS (its dynamic trim
-// threshold is 2x the largest freed chunk), so the next outputs fault every
-// 4 KiB page again: measured ~120-800 faults and up to 10 ms of system time
-// per 512x512 float64 matmul call, most of the gap to NumPy at n = 512.
-//
-// 1. At load, the addon sets glibc's M_MMAP_THRESHOLD to 32 MiB (the largest
-//    glibc accepts) and M_TRIM_THRESHOLD to 256 MiB (native/src/alloc.cc):
-//    buffers up to 32 MiB come from the heap and, once a GC frees them, are
-//    reused by the next outputs without a fault (calloc zeroes them). The cost
-//    is up to 256 MiB of freed heap kept mapped at the top of the heap (the
-//    process's RSS does not drop below that after a burst). This is
-//    process-wide; RLX_NATIVE_MALLOC=0 leaves glibc's defaults alone.
-//    Until the first GC frees some, outputs still come from new heap pages:
-//    V8 lets ~64 MB of external memory pile up before it collects (16-32
-//    calls of a 512x512 matmul, each faulting 512 pages). So the first buffer
-//    of 256 KiB or more first warms the heap: 64 MiB malloc'ed in 8 MiB
-//    pieces, written and freed (~10-20 ms once, and 64 MiB of RSS that the
-//    process keeps): the outputs that follow take memory that is already
-//    mapped.
-// 2. Buffers above the mmap threshold are fresh mappings on every call; they
-//    get 2 MiB of slack and the view starts at the first 2 MiB-aligned
-//    address, from where the addon marks whole 2 MiB blocks for transparent
-//    huge pages: the first write faults 2 MiB at a time (80 MB: ~120 faults
-//    instead of ~19,500 and ~30 ms of system time). RLX_NATIVE_HUGEPAGES=0
-//    turns that off. Advising heap memory below the threshold was measured to
-//    hurt (compaction stalls, and the slack doubles the external memory that
-//    drives V8's GC), so it is not done.
+// Storage for the native backend's kernel buffers: zeroed (alloc) or left
+// as malloc gives it (allocUninit, for outputs a kernel writes in full), small
+// ones from a shared slab. Where the memory comes from, and why, is the malloc
+// policy in malloc-policy.ts. Without that policy (RLX_NATIVE_MALLOC=0, or no
+// glibc), glibc maps buffers above its threshold fresh on every call; buffers
+// of 2 MiB or more then get 2 MiB of slack and start at the first
+// 2 MiB-aligned address, from where the addon marks whole 2 MiB blocks for
+// transparent huge pages, so a first write faults 2 MiB at a time
+// (RLX_NATIVE_HUGEPAGES=0 turns that off).
 
 import { allocStorage, DTYPE_INFO, type DType, type StorageArray } from '../../tensor/dtype.js';
+import { LARGE_BUFFER_BYTES, noteLargeBuffer, tuneMallocOnce } from './malloc-policy.js';
 
-/** glibc serves larger requests by fresh mmap (the largest threshold it accepts on 64-bit). */
-export const MALLOC_MMAP_THRESHOLD = 2 ** 25;
-/** Freed memory at the top of the heap is kept mapped up to this size. */
-export const MALLOC_TRIM_THRESHOLD = 2 ** 28;
-/** Buffers of more than this many bytes are aligned and advised for huge pages (malloc maps them fresh anyway). */
-export const HUGE_ALLOC_MIN_BYTES = MALLOC_MMAP_THRESHOLD + 1;
+/** Without the malloc policy, buffers of at least this many bytes are aligned and advised for huge pages. */
+export const HUGE_ALLOC_MIN_BYTES = 2 ** 21;
 const HUGE = 2 ** 21;
 
 type AdviseHuge = (buffer: ArrayBuffer) => number;
@@ -85,40 +57,17 @@ function slabView(d: DType, n: number, bytes: number): StorageArray {
   }
 }
 
-/** Heap faulted in at the first large buffer (the garbage V8 lets pile up before an external-memory GC, ~64 MB). */
-export const WARM_HEAP_BYTES = 2 ** 26;
-/** The first buffer at least this large warms the heap. */
-export const WARM_HEAP_AFTER_BYTES = 2 ** 18;
-let heapWarmed = false;
-let mallocTuned: boolean | undefined;
-/** Applies the malloc policy above once per process; true when glibc accepted it (false elsewhere, or with RLX_NATIVE_MALLOC=0). */
-export function tuneMallocOnce(addon: unknown): boolean {
-  if (mallocTuned === undefined) {
-    const tune = (addon as { tuneMalloc?: (mmapThreshold: number, trimThreshold: number) => boolean }).tuneMalloc;
-    mallocTuned = typeof tune === 'function' && process.env['RLX_NATIVE_MALLOC'] !== '0' && tune(MALLOC_MMAP_THRESHOLD, MALLOC_TRIM_THRESHOLD);
-  }
-  return mallocTuned;
-}
-
-/** Warms the heap (see the top of this file) the first time a large buffer is allocated. */
-function warmHeapOnce(addon: unknown): void {
-  if (heapWarmed) return;
-  heapWarmed = true;
-  (addon as { warmHeap(bytes: number): number }).warmHeap(WARM_HEAP_BYTES);
-}
-
-/** The native backend's alloc(dtype, n): zeroed storage, huge-page aligned when above the mmap threshold, from a shared slab when small. */
-export function nativeAlloc(addon: unknown): (d: DType, n: number) => StorageArray {
-  const warm = tuneMallocOnce(addon);
+/** The native backend's alloc(dtype, n) (`policy`: whether the malloc policy is on; tests pass false to reach the huge-page path): zeroed storage, from a shared slab when small, huge-page aligned when large and the malloc policy is off. */
+export function nativeAlloc(addon: unknown, policy = tuneMallocOnce(addon)): (d: DType, n: number) => StorageArray {
   const advise = (addon as { adviseHuge?: AdviseHuge }).adviseHuge;
-  const huge = typeof advise === 'function' && process.env['RLX_NATIVE_HUGEPAGES'] !== '0';
+  const huge = !policy && typeof advise === 'function' && process.env['RLX_NATIVE_HUGEPAGES'] !== '0';
   const small = process.env['RLX_NATIVE_SLAB'] !== '0';
-  if (!huge && !small) return allocStorage;
+  if (!policy && !huge && !small) return allocStorage;
   return (d, n) => {
     const info = DTYPE_INFO[d];
     const bytes = n * info.itemsize;
     if (small && bytes >= SMALL_MIN_BYTES && bytes <= SMALL_MAX_BYTES) return slabView(d, n, bytes);
-    if (warm && bytes >= WARM_HEAP_AFTER_BYTES) warmHeapOnce(addon);
+    if (policy && bytes >= LARGE_BUFFER_BYTES) noteLargeBuffer(addon);
     if (!huge || !(bytes >= HUGE_ALLOC_MIN_BYTES)) return allocStorage(d, n);
     const buf = new ArrayBuffer(bytes + HUGE);
     const off = advise!(buf);
@@ -130,22 +79,21 @@ export function nativeAlloc(addon: unknown): (d: DType, n: number) => StorageArr
 
 /**
  * The native backend's allocUninit(dtype, n): like nativeAlloc, but a buffer
- * between the slab and the mmap threshold is malloc'ed without zeroing
- * (Buffer.allocUnsafeSlow): reused heap memory would otherwise be cleared by
- * calloc only to be overwritten by the kernel (a 2 MiB memset is ~5% of a
- * 512x512 float64 matmul). Executable uses it only for buffers whose first
- * writer writes every element, so no stale byte is ever read.
- * RLX_NATIVE_UNINIT=0 zeroes them like alloc().
+ * past the slab is malloc'ed without zeroing (Buffer.allocUnsafeSlow): reused
+ * heap memory would otherwise be cleared by calloc only to be overwritten by
+ * the kernel (a 2 MiB memset is ~5% of a 512x512 float64 matmul; an 80 MB one
+ * ~5 ms). Executable uses it only for buffers whose first writer writes every
+ * element, so no stale byte is ever read. Without the malloc policy, buffers
+ * from 2 MiB take nativeAlloc's huge-page path instead (fresh mappings come
+ * zeroed anyway). RLX_NATIVE_UNINIT=0 zeroes them all like alloc().
  */
-export function nativeAllocUninit(addon: unknown, zeroed: (d: DType, n: number) => StorageArray): (d: DType, n: number) => StorageArray {
+export function nativeAllocUninit(addon: unknown, zeroed: (d: DType, n: number) => StorageArray, policy = tuneMallocOnce(addon)): (d: DType, n: number) => StorageArray {
   if (process.env['RLX_NATIVE_UNINIT'] === '0') return zeroed;
-  const warm = tuneMallocOnce(addon);
   return (d, n) => {
     const info = DTYPE_INFO[d];
     const bytes = n * info.itemsize;
-    // Small ones are cheap from the slab; fresh mappings above the threshold come zeroed from the OS anyway.
-    if (!(bytes > SMALL_MAX_BYTES && bytes < HUGE_ALLOC_MIN_BYTES)) return zeroed(d, n);
-    if (warm && bytes >= WARM_HEAP_AFTER_BYTES) warmHeapOnce(addon);
+    if (bytes <= SMALL_MAX_BYTES || (!policy && bytes >= HUGE_ALLOC_MIN_BYTES)) return zeroed(d, n);
+    if (policy && bytes >= LARGE_BUFFER_BYTES) noteLargeBuffer(addon);
     const raw = Buffer.allocUnsafeSlow(bytes); // its own ArrayBuffer, offset 0, malloc-aligned
     return new (info.storage as unknown as ViewCtor)(raw.buffer, raw.byteOffset, n * info.lanes);
   };
