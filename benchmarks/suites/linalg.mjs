@@ -15,10 +15,14 @@ const OPS = ['solve', 'cholesky', 'qr', 'eigh', 'svd', 'eig', 'inv', 'det'];
 // general matrix finite (|det| ~ 1 at the exact value); harmless for the other ops.
 const scaleOf = (n, dtype) => 2 ** Math.round(Math.log2(Math.sqrt((dtype === 'float64' ? 12 : 6) * Math.E / n)));
 
+// Warm-up calls (untimed, the same count on every side) cover V8's tiering of
+// the per-call JS path, which takes ~20-30 calls (measured: 100-250 µs of
+// per-call overhead over the first ~20 calls at n = 128, ~25 µs after) and
+// the allocator's first reuse of freed memory; the rows time steady state.
 const timingOf = (n) =>
-  n <= 128 ? { warmup: 5, reps: 15, inner: 2, runs: 2 }
-  : n <= 512 ? { warmup: 2, reps: 7, inner: 1, runs: 2 }
-  : { warmup: 1, reps: 3, inner: 1, runs: 2 };
+  n <= 128 ? { warmup: 40, reps: 15, inner: 2, runs: 2 }
+  : n <= 512 ? { warmup: 4, reps: 7, inner: 1, runs: 2 }
+  : { warmup: 2, reps: 3, inner: 1, runs: 2 };
 
 // What each row times (rlx side; the SciPy/NumPy/JS calls are the same math).
 const WHAT = {
