@@ -166,11 +166,11 @@ void det_t(int64_t b, int64_t n, const T* a, T* out, Real<T>* logabs, int32_t* i
 template <class T>
 void inv_t(int64_t b, int64_t n, const T* a, T* out, int32_t* info) {
   if (b == 0) return;
-  // getri gains from a second thread sooner than getrf: serial up to 2^21 (float64 n ≤ 128,
-  // complex n ≤ 80). At float64 n = 128 two threads took 138-201 µs, one 184 µs, and two
-  // collapse under load (SciPy's OpenBLAS 0.3.30 inv: 230 µs on one thread, 216 on two);
-  // complex n = 128: 346 µs on two, 463 on one (SciPy 630-730).
-  BlasThreads threads(lu_work<T>(n) * 4);
+  // getri gains from a second thread sooner than getrf: serial only up to 2^20 flop-units
+  // (float64 n ≤ 101, complex n ≤ 64). Quiet machine, float64 n = 128 (SciPy 152-163 µs):
+  // 164-167 µs on two threads, 211-228 µs on one; complex n = 128 (SciPy ~355 µs): 366-390 µs
+  // either way. (Under heavy load two threads can wait on a descheduled worker.)
+  BlasThreads threads(lu_work<T>(n) * 8);
   const int64_t nn = n * n;
   std::vector<lapack_int> ipiv(static_cast<size_t>(std::max<int64_t>(1, n)));
   const lapack_int lwork = n > 0 ? getri_lwork<T>(n) : 1;
