@@ -28,7 +28,7 @@ const timingOf = (n) =>
 const WHAT = {
   solve: 'x = solve(A, b), b a vector; SciPy solve (getrf + getrs + gecon condition check), NumPy solve (gesv); rlx getrf + 2 trsm',
   cholesky: 'L = cholesky(H), lower, other triangle zeroed; SciPy cholesky(lower=True) (potrf; cho_factor would skip the zeroing)',
-  qr: 'q, r = qr(A), reduced; SciPy qr(mode="economic") (geqrf + orgqr); rlx gelqf + orglq on the transposed layout',
+  qr: 'q, r = qr(A), reduced; SciPy qr(mode="economic") (geqrf + orgqr); rlx geqrf + orgqr/ungqr on a transposed copy (LAPACK works column-major)',
   eigh: 'eigenvalues + eigenvectors of H; SciPy eigh(driver="evd") (syevd/heevd, the driver rlx uses; SciPy\'s default is evr)',
   svd: 'u, s, vh = svd(A), reduced; SciPy svd(lapack_driver="gesdd")',
   eig: 'eigenvalues + right eigenvectors of A (geev); SciPy eig(left=False)',
