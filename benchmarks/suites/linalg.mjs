@@ -19,9 +19,11 @@ const scaleOf = (n, dtype) => 2 ** Math.round(Math.log2(Math.sqrt((dtype === 'fl
 // the per-call JS path, which takes ~20-30 calls (measured: 100-250 µs of
 // per-call overhead over the first ~20 calls at n = 128, ~25 µs after) and
 // the allocator's first reuse of freed memory; the rows time steady state.
+// 15 samples per run at n <= 512: V8's occasional old-space GC (1-5 ms, seen
+// once in ~20 calls) then moves the median less than with 7.
 const timingOf = (n) =>
   n <= 128 ? { warmup: 40, reps: 15, inner: 2, runs: 2 }
-  : n <= 512 ? { warmup: 4, reps: 7, inner: 1, runs: 2 }
+  : n <= 512 ? { warmup: 4, reps: 15, inner: 1, runs: 2 }
   : { warmup: 2, reps: 3, inner: 1, runs: 2 };
 
 // What each row times (rlx side; the SciPy/NumPy/JS calls are the same math).

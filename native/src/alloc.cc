@@ -11,9 +11,11 @@
 //       frees them: the memory stays mapped at the top of the heap (below the
 //       trim threshold) for the next outputs. Returns the bytes warmed (0 when
 //       malloc refused).
-//   trimHeap(keepBytes: number): boolean
-//       malloc_trim(keepBytes): every whole free page of the heap back to the
-//       OS, keeping keepBytes at its top; true when memory was released.
+//   trimHeap(keepBytes: number, minFreeBytes: number): boolean
+//       when the heap holds more than minFreeBytes of free memory (mallinfo2),
+//       malloc_trim(keepBytes): every whole free page back to the OS, keeping
+//       keepBytes at its top; true when memory was released. Below the bound
+//       nothing is done (C++ kernels' workspaces reuse that memory too).
 //   adviseHuge(buffer: ArrayBuffer): number
 //       the byte offset of the first 2 MiB-aligned address in `buffer`; every
 //       whole 2 MiB block from there is marked MADV_HUGEPAGE (Linux; elsewhere
@@ -65,12 +67,17 @@ RLX_REGISTER(alloc) {
     return Napi::Boolean::New(info.Env(), false);
 #endif
   });
-  // trimHeap(keepBytes: number): boolean -- see the top of this file.
+  // trimHeap(keepBytes: number, minFreeBytes: number): boolean -- see the top of this file.
   export_fn(env, exports, "trimHeap", [](const Napi::CallbackInfo& info) -> Napi::Value {
-    if (info.Length() != 1 || !info[0].IsNumber()) throw TypeErr("expected (keepBytes: number), got " + (info.Length() ? describe(info[0]) : std::string("nothing")));
-    const double keep = info[0].As<Napi::Number>().DoubleValue();
-    if (!(keep >= 0 && keep <= 1024.0 * (1 << 20))) throw RangeErr("expected 0 <= keepBytes <= 1 GiB, got " + std::to_string(keep));
-#if defined(__GLIBC__)
+    if (info.Length() != 2 || !info[0].IsNumber() || !info[1].IsNumber())
+      throw TypeErr("expected (keepBytes: number, minFreeBytes: number), got " + std::to_string(info.Length()) + " arguments");
+    const double keep = info[0].As<Napi::Number>().DoubleValue(), minFree = info[1].As<Napi::Number>().DoubleValue();
+    if (!(keep >= 0 && keep <= 1024.0 * (1 << 20)) || !(minFree >= 0))
+      throw RangeErr("expected 0 <= keepBytes <= 1 GiB and minFreeBytes >= 0, got " + std::to_string(keep) + ", " + std::to_string(minFree));
+#if defined(__GLIBC__) && (__GLIBC__ > 2 || (__GLIBC__ == 2 && __GLIBC_MINOR__ >= 33))
+    if (static_cast<double>(mallinfo2().fordblks) <= minFree) return Napi::Boolean::New(info.Env(), false);
+    return Napi::Boolean::New(info.Env(), malloc_trim(static_cast<size_t>(keep)) == 1);
+#elif defined(__GLIBC__)
     return Napi::Boolean::New(info.Env(), malloc_trim(static_cast<size_t>(keep)) == 1);
 #else
     return Napi::Boolean::New(info.Env(), false);

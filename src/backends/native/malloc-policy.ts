@@ -24,9 +24,11 @@
 //    pieces, written and freed (~10-20 ms, once).
 // 3. What is kept is given back when the process is idle: after a large
 //    allocation an unref'd 1 s timer checks whether more large buffers were
-//    allocated since; once a whole second passes without one, malloc_trim
-//    returns every free page of the heap to the OS (keeping WARM_HEAP_BYTES
-//    at the top). A synchronous loop never yields to the timer, and it is
+//    allocated since; once a whole second passes without one, and the heap
+//    then holds more than MALLOC_TRIM_THRESHOLD of free memory, malloc_trim
+//    returns every free page of it to the OS (keeping WARM_HEAP_BYTES at the
+//    top). Less free memory than that stays (C++ kernels' workspaces, e.g.
+//    LAPACK copies, come from the same heap and are not seen from here). A synchronous loop never yields to the timer, and it is
 //    exactly the case that reuses the memory; a process that stops computing
 //    gets its RSS back within a second or two of returning to the event loop.
 //    Memory of live tensors is never touched by any of this.
@@ -43,7 +45,7 @@ export const IDLE_TRIM_MS = 1000;
 interface PolicyAddon {
   tuneMalloc?(trimThreshold: number, mapLarge: boolean): boolean;
   warmHeap(bytes: number): number;
-  trimHeap(keepBytes: number): boolean;
+  trimHeap(keepBytes: number, minFreeBytes: number): boolean;
 }
 
 let tuned: boolean | undefined;
@@ -51,6 +53,7 @@ let warmed = false;
 let largeSinceCheck = false;
 let timer: ReturnType<typeof setTimeout> | undefined;
 let trims = 0;
+let checks = 0;
 
 /** Applies the policy once per process; true when glibc accepted it (false elsewhere, or with RLX_NATIVE_MALLOC=0). */
 export function tuneMallocOnce(addon: unknown): boolean {
@@ -79,14 +82,16 @@ function armIdleTrim(addon: unknown): void {
       armIdleTrim(addon); // still computing: check again later
       return;
     }
-    (addon as PolicyAddon).trimHeap(WARM_HEAP_BYTES);
-    trims++;
-    warmed = false; // the next burst warms again
+    checks++;
+    if ((addon as PolicyAddon).trimHeap(WARM_HEAP_BYTES, MALLOC_TRIM_THRESHOLD)) {
+      trims++;
+      warmed = false; // the next burst warms again
+    }
   }, IDLE_TRIM_MS);
   timer.unref(); // never keeps the process alive
 }
 
-/** How often the idle trim has run (for tests and diagnostics). */
-export function idleTrims(): number {
-  return trims;
+/** How often the idle check ran, and how often it released memory (for tests and diagnostics). */
+export function idleTrims(): { checks: number; trims: number } {
+  return { checks, trims };
 }
