@@ -160,6 +160,10 @@ describeNative('chunked SpMV, fused SpMV + dot, pooled vector kernels', () => {
 
   // The next two need the kernels the native backend installs (not under RLX_NATIVE=0).
   const installed = spmvK?.name === 'native' && vecK?.name === 'native';
+  // In CI (RLX_REQUIRE_NATIVE=1, native on) they must run: a missing install fails here instead of skipping below.
+  it.runIf(process.env['RLX_REQUIRE_NATIVE'] === '1' && process.env['RLX_NATIVE'] !== '0')('the native backend installed its kernels', () => {
+    expect(installed).toBe(true);
+  });
 
   it.skipIf(!installed)('CsrMatrix.matvec: a user out is untouched by a failed check, a fresh one is not observable', () => {
     const A = rlx.sparse.poisson2d(200);

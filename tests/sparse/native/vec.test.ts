@@ -34,6 +34,10 @@ describeNative('native vector kernels (sparse solvers)', () => {
 
   // These compare against the kernels the native backend installs, which RLX_NATIVE=0 does not create.
   const installed = saved?.name === 'native';
+  // In CI (RLX_REQUIRE_NATIVE=1, native on) they must run: a missing install fails here instead of skipping below.
+  it.runIf(process.env['RLX_REQUIRE_NATIVE'] === '1' && process.env['RLX_NATIVE'] !== '0')('the native backend installed its kernels', () => {
+    expect(installed).toBe(true);
+  });
 
   it.skipIf(!installed)('dot, axpy, xpby, cgStep, gemv, gemmTN agree with the js loops', () => {
     for (const n of [VEC_KERNEL_MIN, 3 * VEC_KERNEL_MIN + 3]) {
