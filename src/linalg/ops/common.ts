@@ -42,9 +42,25 @@ export function sameDType(op: string, xs: readonly PartAval[]): LinalgDType {
   return d;
 }
 
+/**
+ * { op, ...attrs } with its keys in sorted order: attrs keys (CSE, the compile
+ * cache, the layout memo) are then built without sorting on every use, which
+ * was the largest JS cost of a small linalg call ({op, log} is out of order).
+ */
+function sortedAttrs(op: string, attrs: Attrs): Attrs {
+  const merged: Attrs = { op, ...attrs };
+  const keys = Object.keys(merged);
+  let sorted = true;
+  for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1]! < keys[i]!;
+  if (sorted) return merged;
+  const out: Record<string, unknown> = {};
+  for (const k of keys.sort()) out[k] = merged[k];
+  return out;
+}
+
 /** Binds a linalg op and returns its parts as tensors with the batch dims. */
 export function bindLinalg(op: string, inputs: readonly Tensor[], attrs: Attrs = {}): Tensor[] {
-  const a = { op, ...attrs };
+  const a = sortedAttrs(op, attrs);
   const node = bind('linalg', inputs.map((x) => x.node), a);
   return unpackParts(new Tensor(node), linalgLayout(inputs.map((x) => x.node), a));
 }
