@@ -13,6 +13,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeviceError } from '../../tensor/errors.js';
+import { coreTypeForThisMachine, withCoreType } from './openblas-core.js';
 
 /** Whether the addon is loaded, and if not, why. */
 export interface NativeStatus {
@@ -20,6 +21,8 @@ export interface NativeStatus {
   reason?: string;
   /** The .node file loaded (or that failed to load). */
   path?: string;
+  /** Why OpenBLAS runs the kernels it runs (openblas-core.ts); blasInfo().corename says which. */
+  blasCoreChoice?: string;
 }
 
 export type GemmDType = 'float32' | 'float64' | 'complex64' | 'complex128';
@@ -134,6 +137,8 @@ export interface NativeAddon extends SparseNativeAddon {
   setNumThreads(n: number): number;
   /** Runs the GEMM on the calling thread and returns spec.c.data. */
   gemm(spec: GemmSpec): Float32Array | Float64Array;
+  /** gemm with the spec's numbers packed in `meta` (layout: native/src/gemm_binding.cc); checked again in C++. */
+  gemmFlat(a: Float32Array | Float64Array, b: Float32Array | Float64Array, c: Float32Array | Float64Array, meta: Float64Array): void;
   /** Runs it on the libuv pool; the arrays must not be transferred or detached until it settles. */
   gemmAsync(spec: GemmSpec): Promise<Float32Array | Float64Array>;
   gemmPlan(spec: GemmSpec): GemmPlanInfo;
@@ -201,12 +206,13 @@ function load(): { addon?: NativeAddon; status: NativeStatus } {
   if (!existsSync(path)) {
     return { status: { available: false, path, reason: override ? `RLX_NATIVE_PATH=${override}: no such file` : buildReason(dir) } };
   }
+  const core = coreTypeForThisMachine();
   try {
-    const addon = createRequire(import.meta.url)(path) as NativeAddon;
+    const addon = withCoreType(core, () => createRequire(import.meta.url)(path) as NativeAddon);
     for (const fn of ['version', 'blasInfo', 'setNumThreads', 'gemm', 'gemmAsync', 'gemmPlan'] as const) {
       if (typeof addon[fn] !== 'function') throw new Error(`it does not export ${fn}() (stale build? run npm run build:native)`);
     }
-    return { addon, status: { available: true, path } };
+    return { addon, status: { available: true, path, blasCoreChoice: core.reason } };
   } catch (e) {
     const msg = e instanceof Error ? e.message.split('\n')[0] : String(e);
     return { status: { available: false, path, reason: `built but failed to load ${path}: ${msg}` } };
