@@ -2,6 +2,10 @@
 // on the libuv pool (Promise), gemmPlan(spec) says what gemm would do without
 // running it (which operands BLAS takes as they are, which are copied).
 //
+// gemmFlat(a, b, c, meta) is gemm with the spec's numbers packed in one
+// Float64Array (the compiled matmul kernels' path: reading ~20 named
+// properties cost more than a small GEMM); layout in parse_gemm_flat.
+//
 // spec = { dtype: 'float32' | 'float64' | 'complex64' | 'complex128',
 //          batch: number[], m, n, k,
 //          a: { data, offset, strides: [...batchStrides, rowStride, colStride], conj? },
@@ -71,6 +75,62 @@ ParsedGemm parse_gemm(const Napi::CallbackInfo& info) {
   return r;
 }
 
+/** meta[i] as an integer in [lo, hi] (a double with no fraction). */
+int64_t meta_int(const double* meta, size_t i, const char* what, int64_t lo, int64_t hi) {
+  const double v = meta[i];
+  if (!(v >= static_cast<double>(lo) && v <= static_cast<double>(hi)) || v != static_cast<double>(static_cast<int64_t>(v)))
+    throw RangeErr(std::string("meta[") + std::to_string(i) + "] (" + what + ") must be an integer in [" + std::to_string(lo) + ", " +
+                   std::to_string(hi) + "], got " + std::to_string(v));
+  return static_cast<int64_t>(v);
+}
+
+/**
+ * gemmFlat(a, b, c, meta): meta = [dtype (0 float32, 1 float64, 2 complex64,
+ * 3 complex128), nb, m, n, k, aOffset, bOffset, cOffset, aConj, bConj,
+ * batch[nb], aStrides[nb + 2], bStrides[nb + 2], cStrides[nb + 2]].
+ */
+ParsedGemm parse_gemm_flat(const Napi::CallbackInfo& info) {
+  if (info.Length() != 4) throw TypeErr("expected (a, b, c, meta), got " + std::to_string(info.Length()) + " arguments");
+  const TypedMemory mm = as_typed(info[3], "meta", napi_float64_array);
+  const double* meta = static_cast<const double*>(mm.data);
+  if (mm.length < 10) throw RangeErr("meta must hold at least 10 numbers, got " + std::to_string(mm.length));
+  const int64_t nb = meta_int(meta, 1, "batch rank", 0, 64);
+  if (mm.length != static_cast<size_t>(16 + 4 * nb))
+    throw RangeErr("meta for " + std::to_string(nb) + " batch dims must hold " + std::to_string(16 + 4 * nb) + " numbers, got " +
+                   std::to_string(mm.length));
+  ParsedGemm r;
+  GemmProblem& p = r.p;
+  static const DType codes[4] = {DType::f32, DType::f64, DType::c64, DType::c128};
+  p.dtype = codes[meta_int(meta, 0, "dtype code", 0, 3)];
+  p.m = meta_int(meta, 2, "m", 0, kMaxSafeInt);
+  p.n = meta_int(meta, 3, "n", 0, kMaxSafeInt);
+  p.k = meta_int(meta, 4, "k", 0, kMaxSafeInt);
+  p.batch.resize(static_cast<size_t>(nb));
+  for (int64_t i = 0; i < nb; i++) p.batch[i] = meta_int(meta, 10 + i, "batch dim", 0, kMaxSafeInt);
+  GemmOperand* ops[3] = {&p.a, &p.b, &p.c};
+  const int64_t rows[3] = {p.m, p.k, p.m}, cols[3] = {p.k, p.n, p.n};
+  for (int o = 0; o < 3; o++) {
+    GemmOperand& op = *ops[o];
+    op.view.offset = meta_int(meta, 5 + o, "offset", 0, kMaxSafeInt);
+    op.conj = o < 2 && meta_int(meta, 8 + o, "conj flag", 0, 1) == 1;
+    op.view.shape = p.batch;
+    op.view.shape.push_back(rows[o]), op.view.shape.push_back(cols[o]);
+    op.view.strides.resize(static_cast<size_t>(nb + 2));
+    const size_t base = static_cast<size_t>(10 + nb + o * (nb + 2));
+    for (int64_t i = 0; i < nb + 2; i++) op.view.strides[i] = meta_int(meta, base + i, "stride", -kMaxSafeInt, kMaxSafeInt);
+  }
+  const napi_typedarray_type want = (p.dtype == DType::f32 || p.dtype == DType::c64) ? napi_float32_array : napi_float64_array;
+  const int64_t per = is_complex(p.dtype) ? 2 : 1;
+  static const char* names[3] = {"a", "b", "c"};
+  for (int i = 0; i < 3; i++) {
+    const TypedMemory m = as_typed(info[i], names[i], want);
+    ops[i]->data = m.data;
+    ops[i]->length = static_cast<int64_t>(m.length) / per;
+    r.arrays[i] = info[i];
+  }
+  return r;  // run_gemm validates shapes, bounds and overlap before touching memory
+}
+
 Napi::Value plan_to_js(Napi::Env env, const GemmPlan& pl) {
   auto mat = [&](const MatPlan& m) {
     Napi::Object o = Napi::Object::New(env);
@@ -124,6 +184,11 @@ RLX_REGISTER(gemm) {
     ParsedGemm g = parse_gemm(info);
     run_gemm(g.p);
     return g.arrays[2];
+  });
+  export_fn(env, exports, "gemmFlat", [](const Napi::CallbackInfo& info) -> Napi::Value {
+    ParsedGemm g = parse_gemm_flat(info);
+    run_gemm(g.p);
+    return info.Env().Undefined();
   });
   export_fn(env, exports, "gemmAsync", [](const Napi::CallbackInfo& info) -> Napi::Value {
     auto* w = new GemmWorker(info.Env(), parse_gemm(info));

@@ -5,7 +5,8 @@
 
 import { expect, it } from 'vitest';
 import { nativeAddon, type GemmSpec } from '../../src/backends/native/addon.js';
-import { gemm } from '../../src/backends/native/gemm.js';
+import { compiledMatmulRun, gemm } from '../../src/backends/native/gemm.js';
+import type { MatmulKernel } from '../../src/compiler/kernel.js';
 import { describeNative } from './native-harness.js';
 
 /** A valid 2x3 @ 3x2 float64 problem; `patch` edits a deep copy. */
@@ -101,5 +102,100 @@ describeNative('native gemm rejects bad arguments with clear errors, and the pro
       },
     };
     expect(() => nativeAddon()!.gemm(holder)).toThrow(/a: view .* the array has 0 elements/);
+  });
+});
+
+/** The spec's numbers in gemmFlat's layout (native/src/gemm_binding.cc). */
+function flat(s: GemmSpec): [Float32Array | Float64Array, Float32Array | Float64Array, Float32Array | Float64Array, Float64Array] {
+  const code = { float32: 0, float64: 1, complex64: 2, complex128: 3 }[s.dtype];
+  const nb = s.batch.length;
+  const meta = [code, nb, s.m, s.n, s.k, s.a.offset, s.b.offset, s.c.offset, s.a.conj ? 1 : 0, s.b.conj ? 1 : 0, ...s.batch, ...s.a.strides, ...s.b.strides, ...s.c.strides];
+  return [s.a.data, s.b.data, s.c.data, Float64Array.from(meta)];
+}
+
+describeNative('native gemmFlat (the compiled kernels\' entry) checks everything gemm checks', () => {
+  // Specs whose fault survives packing into numbers (the others are about the object form).
+  const representable = BAD.filter(([what]) => !['missing operand', 'unknown dtype', 'conj on the output', 'plain Array data', 'string data'].includes(what));
+  it.each(representable)('%s', (_what, edit) => {
+    const addon = nativeAddon()!;
+    expect(() => addon.gemmFlat(...flat(spec(edit)))).toThrow(/^rlx native gemmFlat: /);
+    const ok = flat(spec());
+    addon.gemmFlat(...ok);
+    expect([...ok[2]]).toEqual([4, 5, 10, 11]);
+  });
+
+  it('malformed meta arrays and arguments', () => {
+    const addon = nativeAddon()!;
+    const [a, b, c, meta] = flat(spec());
+    const edited = (i: number, v: number) => Float64Array.from(meta, (x, j) => (j === i ? v : x));
+    expect(() => addon.gemmFlat(a, b, c, meta.subarray(0, 9))).toThrow(/meta must hold at least 10 numbers, got 9/);
+    expect(() => addon.gemmFlat(a, b, c, meta.subarray(0, 15))).toThrow(/meta for 0 batch dims must hold 16 numbers, got 15/);
+    expect(() => addon.gemmFlat(a, b, c, edited(1, 1))).toThrow(/meta for 1 batch dims must hold 20 numbers, got 16/);
+    expect(() => addon.gemmFlat(a, b, c, edited(1, -1))).toThrow(/meta\[1\] \(batch rank\) must be an integer in \[0, 64\]/);
+    expect(() => addon.gemmFlat(a, b, c, edited(0, 4))).toThrow(/meta\[0\] \(dtype code\) must be an integer in \[0, 3\], got 4/);
+    expect(() => addon.gemmFlat(a, b, c, edited(8, 2))).toThrow(/meta\[8\] \(conj flag\)/);
+    expect(() => addon.gemmFlat(a, b, c, edited(2, NaN))).toThrow(/meta\[2\] \(m\) must be an integer/);
+    expect(() => addon.gemmFlat(a, b, c, edited(11, 0.5))).toThrow(/meta\[11\] \(stride\) must be an integer/);
+    expect(() => addon.gemmFlat(a, b, c, edited(0, 0))).toThrow(/a must be a Float32Array, got Float64Array/);
+    expect(() => addon.gemmFlat(a, b, c, Float32Array.from(meta) as unknown as Float64Array)).toThrow(/meta must be a Float64Array, got Float32Array/);
+    const raw = addon as unknown as Record<string, (...x: unknown[]) => unknown>;
+    expect(() => raw['gemmFlat']!(a, b, c)).toThrow(/expected \(a, b, c, meta\), got 3 arguments/);
+    expect(() => raw['gemmFlat']!(a, b, 'c', meta)).toThrow(/c must be a Float64Array, got string/);
+    // Still computing.
+    addon.gemmFlat(a, b, c, meta);
+    expect([...c]).toEqual([4, 5, 10, 11]);
+  });
+
+  it('agrees with gemm on batched, broadcast, transposed and conjugated complex views', () => {
+    const addon = nativeAddon()!;
+    const re = (n: number, k: number) => Float64Array.from({ length: n }, (_, i) => ((i * k) % 17) / 4 - 2);
+    // c[2, 3, 4] = conj(a)[2, 3, 5] @ bᵀ[5, 4] (b broadcast over the batch), complex128.
+    const s: GemmSpec = {
+      dtype: 'complex128',
+      batch: [2],
+      m: 3,
+      n: 4,
+      k: 5,
+      a: { data: re(2 * 3 * 5 * 2, 3), offset: 0, strides: [15, 5, 1], conj: true },
+      b: { data: re(4 * 5 * 2, 5), offset: 0, strides: [0, 1, 5] },
+      c: { data: new Float64Array(2 * 3 * 4 * 2), offset: 0, strides: [12, 4, 1] },
+    };
+    const want = addon.gemm(s).slice();
+    s.c.data.fill(NaN);
+    addon.gemmFlat(...flat(s));
+    expect([...s.c.data]).toEqual([...want]);
+  });
+});
+
+describeNative("a compiled matmul kernel re-checks each run's arrays", () => {
+  // c[2, 2] = a[2, 3] @ b[3, 2], slots a = 0, b = 1, c = 2.
+  const kernel: MatmulKernel = {
+    kind: 'matmul',
+    out: 2,
+    outDType: 'float64',
+    outShape: [2, 2],
+    fused: [],
+    a: { slot: 0, dtype: 'float64', chain: [] },
+    b: { slot: 1, dtype: 'float64', chain: [] },
+    aShape: [2, 3],
+    bShape: [3, 2],
+  };
+  const shapes = [[2, 3], [3, 2], [2, 2]];
+  const env = new Map<string, number>();
+  const good = () => [Float64Array.from([1, 2, 3, 4, 5, 6]), Float64Array.from([1, 0, 0, 1, 1, 1]), new Float64Array(4)];
+
+  it('runs, then refuses wrong array types, short arrays and an output overlapping an input', () => {
+    const run = compiledMatmulRun(kernel, shapes);
+    const bufs = good();
+    run(bufs, env);
+    expect([...bufs[2]!]).toEqual([4, 5, 10, 11]);
+    expect(() => run([bufs[0]!, new Float32Array(6) as unknown as Float64Array, bufs[2]!], env)).toThrow(/arrays must be Float64Arrays, got Float64Array, Float32Array, Float64Array/);
+    expect(() => run([bufs[0]!, bufs[1]!, new Float64Array(3)], env)).toThrow(/arrays of 6, 6, 3 elements are shorter than the views need \(6, 6, 4\)/);
+    const shared = new Float64Array(10);
+    shared.set([1, 2, 3, 4, 5, 6]);
+    expect(() => run([shared, bufs[1]!, shared.subarray(5, 9)], env)).toThrow(/the output shares memory with a/);
+    const after = good();
+    run(after, env);
+    expect([...after[2]!]).toEqual([4, 5, 10, 11]);
   });
 });

@@ -156,3 +156,81 @@ export function matmulSpec(k: MatmulKernel, buffers: readonly StorageArray[], sl
 export function runMatmulKernel(k: MatmulKernel, buffers: readonly StorageArray[], slotShapes: readonly (readonly Dim[])[], env: DimEnv): void {
   gemm(matmulSpec(k, buffers, slotShapes, env));
 }
+
+const DTYPE_CODE: Record<GemmDType, number> = { float32: 0, float64: 1, complex64: 2, complex128: 3 };
+
+/** A matmul kernel's GEMM for one binding of the dims, in the form gemmFlat takes, plus what each call must check. */
+interface FlatGemm {
+  meta: Float64Array;
+  Storage: typeof Float32Array | typeof Float64Array;
+  /** Elements (complex: reals) each slot's array must hold: one past the highest element its view reaches. */
+  need: [number, number, number];
+  /** Each view's byte range relative to its array's byteOffset, for the overlap check. */
+  bytes: [readonly [number, number] | null, readonly [number, number] | null, readonly [number, number] | null];
+}
+
+function flatGemm(spec: GemmSpec): FlatGemm {
+  const nb = spec.batch.length;
+  const meta = new Float64Array(16 + 4 * nb);
+  const ops = [spec.a, spec.b, spec.c] as const;
+  meta.set([DTYPE_CODE[spec.dtype], nb, spec.m, spec.n, spec.k, spec.a.offset, spec.b.offset, spec.c.offset, spec.a.conj ? 1 : 0, spec.b.conj ? 1 : 0]);
+  meta.set(spec.batch, 10);
+  ops.forEach((o, i) => meta.set(o.strides, 10 + nb + i * (nb + 2)));
+  const per = perElement(spec.dtype);
+  const dims = [[spec.m, spec.k], [spec.k, spec.n], [spec.m, spec.n]] as const;
+  const spans = ops.map((o, i) => span(o.offset, [...spec.batch, ...dims[i]!], o.strides));
+  const bpe = storageOf(spec.dtype).BYTES_PER_ELEMENT * per;
+  return {
+    meta,
+    Storage: storageOf(spec.dtype),
+    need: spans.map((s) => (s ? (s[1] + 1) * per : 0)) as FlatGemm['need'],
+    bytes: spans.map((s) => s && ([s[0] * bpe, (s[1] + 1) * bpe] as const)) as FlatGemm['bytes'],
+  };
+}
+
+/**
+ * A matmul kernel (no epilogue) compiled for repeated runs: the GEMM's
+ * geometry is resolved and checked in full (checkGemmSpec) once per binding
+ * of the dims; each run then checks only what can change between runs (the
+ * arrays' types, lengths and overlap) and calls gemmFlat, which checks
+ * everything again in C++. A cache hit on a small matmul was ~8 µs, half of
+ * it building, checking and reading back the spec object.
+ */
+export function compiledMatmulRun(k: MatmulKernel, slotShapes: readonly (readonly Dim[])[]): (buffers: readonly StorageArray[], env: DimEnv) => void {
+  const addon = requireNativeAddon();
+  let staticGemm: FlatGemm | undefined; // env without dims (the usual case)
+  const byEnv = new Map<string, FlatGemm>();
+  const slots = [k.a.slot, k.b.slot, k.out] as const;
+  return (buffers, env) => {
+    let g = env.size === 0 ? staticGemm : byEnv.get([...env].join(';'));
+    if (g === undefined) {
+      const spec = matmulSpec(k, buffers, slotShapes, env);
+      checkGemmSpec(spec);
+      g = flatGemm(spec);
+      if (env.size === 0) staticGemm = g;
+      else {
+        if (byEnv.size >= 64) byEnv.clear(); // dims bound to many values: keep the memo small
+        byEnv.set([...env].join(';'), g);
+      }
+    }
+    const a = buffers[slots[0]],
+      b = buffers[slots[1]],
+      c = buffers[slots[2]];
+    const { Storage, need, bytes } = g;
+    if (!(a instanceof Storage) || !(b instanceof Storage) || !(c instanceof Storage)) {
+      throw new DTypeError(`native matmul: arrays must be ${Storage.name}s, got ${[a, b, c].map((x) => x?.constructor.name).join(', ')}`);
+    }
+    if (a.length < need[0] || b.length < need[1] || c.length < need[2]) {
+      throw new ShapeError(`native matmul: arrays of ${a.length}, ${b.length}, ${c.length} elements are shorter than the views need (${need.join(', ')})`);
+    }
+    const rc = bytes[2];
+    if (rc) {
+      for (const [x, r, name] of [[a, bytes[0], 'a'], [b, bytes[1], 'b']] as const) {
+        if (r && x.buffer === c.buffer && x.byteOffset + r[0] < c.byteOffset + rc[1] && c.byteOffset + rc[0] < x.byteOffset + r[1]) {
+          throw new ValueError(`native matmul: the output shares memory with ${name}; it must not overlap an input`);
+        }
+      }
+    }
+    addon.gemmFlat(a, b, c, g.meta);
+  };
+}

@@ -15,7 +15,7 @@ import { registerNativeSparse } from './sparse-graph.js';
 import { hasRule } from '../js/codegen-expr.js';
 import type { NativeAddon } from './addon.js';
 import { interpretedKernel, type InterpAddon, type SlotShapes } from './program.js';
-import { GEMM_DTYPES, runMatmulKernel, gemmAsync, matmulSpec } from './gemm.js';
+import { GEMM_DTYPES, compiledMatmulRun, gemmAsync, matmulSpec } from './gemm.js';
 import { resolvedSize } from '../../tensor/shape.js';
 import { compileOpaque } from './opaque.js';
 import { nativeAlloc, nativeAllocUninit } from './alloc.js';
@@ -36,7 +36,7 @@ function epilogueKernel(k: MatmulKernel, accSlot: number, accDType: DType): Elem
 function compileMatmul(addon: NativeAddon, k: MatmulKernel, slotShapes: SlotShapes, scratch: (d: DType, n: number) => StorageArray): CompiledKernel {
   if (!k.epilogue) {
     return {
-      run: (bufs, env) => runMatmulKernel(k, bufs, slotShapes, env),
+      run: compiledMatmulRun(k, slotShapes),
       runAsync: async (bufs, env) => void (await gemmAsync(matmulSpec(k, bufs, slotShapes, env))),
     };
   }
@@ -46,10 +46,11 @@ function compileMatmul(addon: NativeAddon, k: MatmulKernel, slotShapes: SlotShap
   const shapes = [...slotShapes, k.outShape];
   const gemmK: MatmulKernel = { ...k, out: accSlot, outDType: accDType, epilogue: undefined };
   const epi = interpretedKernel(addon as unknown as InterpAddon, epilogueKernel(k, accSlot, accDType), shapes);
+  const runGemm = compiledMatmulRun(gemmK, shapes);
   return {
     run(bufs: StorageArray[], env: DimEnv) {
       const all = [...bufs, scratch(accDType, resolvedSize(k.outShape, env))];
-      runMatmulKernel(gemmK, all, shapes, env);
+      runGemm(all, env);
       epi.run(all, env);
     },
     async runAsync(bufs: StorageArray[], env: DimEnv) {
