@@ -17,8 +17,8 @@ constexpr double kMinHalf = 0.35;
 
 class Dissector {
  public:
-  Dissector(int n, const int* xadj, const int* adj, int leaf)
-      : n_(n), xadj_(xadj), adj_(adj), leaf_(std::max(leaf, 4)), region_(n, 0), mark_(n, 0), queue_(n) {
+  Dissector(int n, const int* xadj, const int* adj, int leaf, const std::atomic<double>* budget)
+      : n_(n), xadj_(xadj), adj_(adj), leaf_(std::max(leaf, 4)), budget_(budget), region_(n, 0), mark_(n, 0), queue_(n) {
     out_.set.assign(n, -1);
   }
 
@@ -38,6 +38,7 @@ class Dissector {
     const int rid = fresh_region();
     for (int v : rest) region_[v] = rid;
     split(std::move(rest), rid, -1);
+    if (out_.abandoned) out_.set.clear();
     return std::move(out_);
   }
 
@@ -45,6 +46,8 @@ class Dissector {
   int n_;
   const int *xadj_, *adj_;
   int leaf_;
+  const std::atomic<double>* budget_;
+  double bound_ = 0;  // lower bound of the LU flops of the separators found so far
   std::vector<int> region_;   // region id of each vertex still being dissected (0: none)
   std::vector<uint32_t> mark_;  // BFS visit stamps
   std::vector<int> queue_;    // BFS order of the last search
@@ -84,8 +87,14 @@ class Dissector {
         }
       }
       levels_.push_back(end);
+      if (over_budget()) break;  // the caller sees abandoned
     }
     return static_cast<int>(levels_.size()) - 1;
+  }
+
+  bool over_budget() {
+    if (budget_ && bound_ > budget_->load(std::memory_order_relaxed)) out_.abandoned = true;
+    return out_.abandoned;
   }
 
   /** The vertex of the last level with the fewest neighbours in the region. */
@@ -108,6 +117,7 @@ class Dissector {
     for (int v : vs) {
       if (region_[v] != rid) continue;  // already taken by an earlier component
       bfs(v, rid);
+      if (out_.abandoned) return;
       const int cnt = levels_.back();
       std::vector<int> comp(queue_.begin(), queue_.begin() + cnt);
       const int cid = fresh_region();
@@ -134,15 +144,18 @@ class Dissector {
   }
 
   void split(std::vector<int> vs, int rid, int seed) {
+    if (over_budget()) return;
     const int size = static_cast<int>(vs.size());
     if (size <= leaf_) return leaf(vs);
     int root = seed >= 0 ? seed : vs[0];
     int depth = bfs(root, rid);
+    if (out_.abandoned) return;
     if (levels_.back() < size) return components(std::move(vs), rid);
     // Pseudo-peripheral root (Gibbs-Poole-Stockmeyer): restart from the far end while the structure deepens.
     for (int it = 0; it < 3; it++) {
       const int u = far_vertex(rid);
       const int d = bfs(u, rid);
+      if (out_.abandoned) return;
       if (d > depth) {
         depth = d, root = u;
         continue;
@@ -150,6 +163,7 @@ class Dissector {
       if (d < depth) bfs(root, rid);
       break;
     }
+    if (out_.abandoned) return;
     const int nl = depth;
     if (nl < 4) return leaf(vs);
     // Separator levels m, m + 1 with 1 <= m <= nl - 3 (both halves nonempty).
@@ -163,6 +177,9 @@ class Dissector {
     }
     if (best < 0) best = std::min(std::max(median, 1), nl - 3), bestSep = levels_[best + 2] - levels_[best];
     if (bestSep > kMaxSeparator * size) return leaf(vs);
+    const double k = levels_[best + 1] - levels_[best];
+    bound_ += 2.0 / 3.0 * k * k * k;
+    if (over_budget()) return;
     std::vector<int> h1(queue_.begin(), queue_.begin() + levels_[best]);
     std::vector<int> sep(queue_.begin() + levels_[best], queue_.begin() + levels_[best + 2]);
     std::vector<int> h2(queue_.begin() + levels_[best + 2], queue_.begin() + size);
@@ -181,6 +198,8 @@ class Dissector {
 
 }  // namespace
 
-Dissection bfs_dissection(int n, const int* xadj, const int* adj, int leaf) { return Dissector(n, xadj, adj, leaf).run(); }
+Dissection bfs_dissection(int n, const int* xadj, const int* adj, int leaf, const std::atomic<double>* budget) {
+  return Dissector(n, xadj, adj, leaf, budget).run();
+}
 
 }  // namespace rlx::sparse

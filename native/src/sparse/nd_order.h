@@ -25,6 +25,7 @@
 // one set).
 #pragma once
 
+#include <atomic>
 #include <vector>
 
 namespace rlx::sparse {
@@ -33,8 +34,17 @@ struct Dissection {
   std::vector<int> set;  // constraint set of each vertex, 0 .. nsets-1
   int nsets = 0;
   int separators = 0;  // how many regions were split by a separator
+  bool abandoned = false;  // stopped by `budget` (set is then incomplete)
 };
 
-Dissection bfs_dissection(int n, const int* xadj, const int* adj, int leaf);
+/**
+ * `budget` (may be null): a flop count another thread may publish (AMD's, with
+ * the bias of umf_order.h, or -1 for "give up"); the dissection is abandoned
+ * (checked after every BFS level) once a lower bound of its own LU flops
+ * exceeds it. The bound: after the half before a separator is eliminated (it
+ * is connected), the separator's first level is a clique, whose LU costs at
+ * least 2k³/3 flops for k vertices.
+ */
+Dissection bfs_dissection(int n, const int* xadj, const int* adj, int leaf, const std::atomic<double>* budget = nullptr);
 
 }  // namespace rlx::sparse

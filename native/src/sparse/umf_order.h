@@ -30,6 +30,10 @@ namespace rlx::sparse {
 
 constexpr int kNdMinN = 20000;
 constexpr double kNdFlopsBias = 1.1;
+// Below this many LU flops per vertex under AMD (grids with 30% of the
+// vertices removed: ~70; the 5-point grids: 3000 to 20000) the factorization
+// and UMFPACK's analysis are cheap and nearly tree-like; the dissection is not tried.
+constexpr double kNdMinFlopsPerVertex = 1000;
 
 struct UmfOrder {
   bool given = false;  // q holds the column order for umfpack_*_qsymbolic
