@@ -37,8 +37,9 @@ export interface SpluOptions extends FactorOptions {
   strategy?: 'auto' | 'symmetric' | 'unsymmetric';
   /**
    * Fill-reducing ordering: 'auto' (default: 'nd' for a large matrix, n >=
-   * 20000, whose pattern the symmetric strategy applies to, when its flop
-   * count is not above AMD's, else 'amd'), 'nd' (rlx's nested dissection of
+   * 20000 and at least 1e9 LU flops under AMD, whose pattern the symmetric
+   * strategy applies to, when its flop count is at most 1.1x AMD's, else
+   * 'amd'), 'nd' (rlx's nested dissection of
    * A+Aᵀ with two-level separators, which also keeps UMFPACK's symbolic
    * analysis of AᵀA cheap; symmetric strategy, so not with 'unsymmetric'),
    * 'amd' (COLAMD under the unsymmetric strategy), 'metis', 'cholmod' (AMD,

@@ -39,6 +39,7 @@ class Dissector {
     for (int v : rest) region_[v] = rid;
     split(std::move(rest), rid, -1);
     if (out_.abandoned) out_.set.clear();
+    out_.bound = bound_;
     return std::move(out_);
   }
 

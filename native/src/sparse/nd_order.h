@@ -35,6 +35,7 @@ struct Dissection {
   int nsets = 0;
   int separators = 0;  // how many regions were split by a separator
   bool abandoned = false;  // stopped by `budget` (set is then incomplete)
+  double bound = 0;        // the lower bound of the LU flops below
 };
 
 /**

@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <new>
+#include <thread>
 
 #include "interp/pool.h"
 #include "sparse/nd_order.h"
@@ -117,11 +118,24 @@ bool amd_of(const Graph& g, std::vector<int>& q, double& flops) {
   return true;
 }
 
-bool nd_of(const Graph& g, std::vector<int>& q, double& flops, int& separators, const std::atomic<double>* budget) {
+/** AMD's verdict for the dissection (umf_order.h); `done` once `budget` holds it. */
+struct Verdict {
+  std::atomic<double> budget{HUGE_VAL};
+  std::atomic<bool> done{false};
+};
+
+bool nd_of(const Graph& g, std::vector<int>& q, double& flops, int& separators, Verdict* verdict) {
   const int n = g.m, leaf = std::min(8192, std::max(256, n / 64));
-  const Dissection d = bfs_dissection(n, g.xadj.data(), g.adj.data(), leaf, budget);
+  const Dissection d = bfs_dissection(n, g.xadj.data(), g.adj.data(), leaf, verdict ? &verdict->budget : nullptr);
   separators = d.separators;
   if (d.abandoned) return false;
+  if (verdict) {
+    // The dissection may finish before AMD (its separators then unchecked):
+    // wait for the verdict before CAMD, which can cost many times AMD where
+    // the separators are poor (a grid with random long-range links: 170 ms vs 13 ms).
+    while (!verdict->done.load(std::memory_order_acquire)) std::this_thread::yield();
+    if (d.bound > verdict->budget.load(std::memory_order_relaxed)) return false;
+  }
   double control[CAMD_CONTROL], info[CAMD_INFO];
   camd_defaults(control);
   q.resize(n);
@@ -150,21 +164,28 @@ UmfOrder choose_umf_order(int n, const int* p, const int* i, const double* x, bo
   // matrix is then hidden), else AMD first. AMD's flop count, once known,
   // bounds the dissection (nd_order.h), which gives up early on graphs where
   // it cannot win. No exception may leave a pool task.
+  // Task 0 (AMD) never waits, task 1 (the dissection) waits for task 0's
+  // verdict: run inline they go in that order; on the pool each thread takes
+  // the tasks in order too, so task 0 is always running or done.
   std::vector<int> qnd, qamd;
   bool have_nd = false, have_amd = false;
   int separators = 0;
-  std::atomic<double> budget(HUGE_VAL);
+  Verdict verdict;
   auto task = [&](int64_t t) {
-    try {
-      if (t == 1) {
-        have_nd = nd_of(g, qnd, o.flops_nd, separators, force ? nullptr : &budget);
-      } else {
-        have_amd = amd_of(g, qamd, o.flops_amd);
-        const bool promising = have_amd && o.flops_amd >= kNdMinFlopsPerVertex * g.m;
-        budget.store(!have_amd ? HUGE_VAL : promising ? kNdFlopsBias * o.flops_amd : -1.0, std::memory_order_relaxed);
+    if (t == 1) {
+      try {
+        have_nd = nd_of(g, qnd, o.flops_nd, separators, force ? nullptr : &verdict);
+      } catch (const std::bad_alloc&) {
       }
+      return;
+    }
+    try {
+      have_amd = amd_of(g, qamd, o.flops_amd);
     } catch (const std::bad_alloc&) {
     }
+    const bool promising = have_amd && o.flops_amd >= kNdMinFlops && o.flops_amd >= kNdMinFlopsPerVertex * g.m;
+    verdict.budget.store(!have_amd ? HUGE_VAL : promising ? kNdFlopsBias * o.flops_amd : -1.0, std::memory_order_relaxed);
+    verdict.done.store(true, std::memory_order_release);
   };
   if (force) task(1);
   else interp::Pool::instance().parallelFor(2, task);

@@ -16,11 +16,16 @@
 //  - otherwise the dissection order only where it is expected to pay: n >=
 //    kNdMinN, a pattern UMFPACK's automatic strategy treats as symmetric
 //    (matched off-diagonal entries >= 70%, nonzero diagonal >= 90%, its own
-//    rule), the graph dissects, and CAMD's LU flop count for the dissection
-//    order is at most kNdFlopsBias times AMD's for A + Aᵀ (both counted
-//    before the factorization; the bias is what the cheaper analysis buys).
-//    When AMD wins its order is given instead (it has been computed), so
-//    UMFPACK does not order again. Otherwise none: UMFPACK as before.
+//    rule), AMD's LU needs at least kNdMinFlops (and kNdMinFlopsPerVertex),
+//    the graph dissects, and CAMD's LU flop count for the dissection order
+//    is at most kNdFlopsBias times AMD's for A + Aᵀ (both counted before the
+//    factorization; the bias is what the cheaper analysis buys). When AMD
+//    wins its order is given instead (it has been computed), so UMFPACK does
+//    not order again. Otherwise none: UMFPACK as before.
+// Known loss: where the dissection's flops are just above the bias (the
+// 9-point 512x512 grid: 8.2e9 vs 6.1e9; BFS levels of a 9-point stencil are
+// L-shaped, ~1.4x a straight cut), its ~140 ms (dissection and CAMD) are
+// spent for nothing: ~+14% on that splu (AMD's ~40 ms run alongside it).
 // A given order goes with the symmetric strategy (umfpack.cc).
 #pragma once
 
@@ -30,9 +35,14 @@ namespace rlx::sparse {
 
 constexpr int kNdMinN = 20000;
 constexpr double kNdFlopsBias = 1.1;
-// Below this many LU flops per vertex under AMD (grids with 30% of the
-// vertices removed: ~70; the 5-point grids: 3000 to 20000) the factorization
-// and UMFPACK's analysis are cheap and nearly tree-like; the dissection is not tried.
+// The dissection is only kept where AMD's LU needs at least this many flops
+// in all and per vertex: below, the factorization and UMFPACK's analysis are
+// cheap, and the dissection's own cost (~35 ms plus CAMD's ~65 ms for the
+// 512x512 Poisson matrix, 4.8e9 flops under AMD) is not recovered (measured:
+// 5-point grids lose ~5% at 5e8 flops, tie at 1e9, win 7% at 1.5e9 and 25%
+// at 4.8e9; grids with 30% of the vertices removed, ~70 flops per vertex,
+// only lose).
+constexpr double kNdMinFlops = 1e9;
 constexpr double kNdMinFlopsPerVertex = 1000;
 
 struct UmfOrder {
