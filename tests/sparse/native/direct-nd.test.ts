@@ -133,7 +133,8 @@ function factor(a: CompressedArrays, ordering: number, strategy = 0) {
   const n = a.shape[0];
   const r = native.umfpackFactor(a.dtype, n, n, a.indptr, a.indices, a.data, strategy, ordering, 2);
   const method = native.directInfo(r.handle).method;
-  const solve = (b: Float64Array, op: 'N' | 'T' | 'H' = 'N') => native.directSolve(r.handle, b, new Float64Array(b.length), 1, { N: 0, T: 1, H: 2 }[op]);
+  const TRANS = { N: 0, T: 1, H: 2 } as const;
+  const solve = (b: Float64Array, op: 'N' | 'T' | 'H' = 'N') => native.directSolve(r.handle, b, new Float64Array(b.length), 1, TRANS[op]);
   const logDet = () => native.directLogDet(r.handle);
   return { method, singular: r.singular, index: r.index, solve, logDet, dispose: () => native.directDispose(r.handle) };
 }
