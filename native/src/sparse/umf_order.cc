@@ -95,7 +95,7 @@ Graph graph_of(int n, const int* p, const int* i, const double* x, bool cplx) {
   return g;
 }
 
-/** The order of all n vertices: the isolated ones first (UMFPACK only removes singletons that lead a given order), then `qm` mapped back. */
+/** `q` (an order of the graph's m vertices) as an order of all n: the isolated ones first (UMFPACK only removes singletons that lead a given order), then q mapped back. */
 void expand(const Graph& g, std::vector<int>& q) {
   if (g.isolated.empty()) return;
   std::vector<int> out(g.isolated);
@@ -159,14 +159,13 @@ UmfOrder choose_umf_order(int n, const int* p, const int* i, const double* x, bo
     return o;  // UMFPACK orders (and reports its own out-of-memory if it must)
   }
   if (!force && (g.symmetry() < 0.7 || static_cast<double>(g.nzdiag) < 0.9 * n)) return o;
-  // The dissection and AMD are independent: on two threads when the pool has
-  // them (the dissection takes longer; AMD's ~40 ms for the 512x512 Poisson
-  // matrix is then hidden), else AMD first. AMD's flop count, once known,
-  // bounds the dissection (nd_order.h), which gives up early on graphs where
-  // it cannot win. No exception may leave a pool task.
-  // Task 0 (AMD) never waits, task 1 (the dissection) waits for task 0's
-  // verdict: run inline they go in that order; on the pool each thread takes
-  // the tasks in order too, so task 0 is always running or done.
+  // AMD (task 0) and the dissection (task 1) run on two threads when the
+  // pool has them (the dissection takes longer; AMD's ~40 ms for the 512x512
+  // Poisson matrix is then hidden), else in that order. AMD's verdict, once
+  // published, bounds the dissection (nd_order.h), which gives up early where
+  // it cannot win, and is awaited before CAMD: task 0 never waits, and every
+  // thread takes the tasks in order, so task 0 is running or done whenever
+  // task 1 waits. No exception may leave a pool task.
   std::vector<int> qnd, qamd;
   bool have_nd = false, have_amd = false;
   int separators = 0;
