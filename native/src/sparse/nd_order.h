@@ -16,8 +16,9 @@
 //
 // The result is a constraint set per vertex, numbered in postorder (both
 // halves before their separator), for CAMD, which orders within each set by
-// approximate minimum degree. Vertices with no neighbours come first (set 0):
-// UMFPACK only removes singletons that lead the given order. Regions of at
+// approximate minimum degree. Vertices with no neighbours come first (set 0;
+// UMFPACK does not look for singletons in a given order under its symmetric
+// strategy, so they are ordinary 1x1 pivots there). Regions of at
 // most `leaf` vertices, regions whose level structure is too shallow, and
 // regions whose best separator holds more than a quarter of the region
 // (graphs that do not dissect: expanders, hubs) are not split further;

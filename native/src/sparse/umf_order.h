@@ -14,14 +14,16 @@
 //  - force (the user asked for ordering 'nd'): the dissection order of the
 //    graph of A + Aᵀ, always;
 //  - otherwise the dissection order only where it is expected to pay: n >=
-//    kNdMinN, a pattern UMFPACK's automatic strategy treats as symmetric
+//    kNdMinN, at least 3 off-diagonal entries per row on average, a
+//    pattern UMFPACK's automatic strategy treats as symmetric
 //    (matched off-diagonal entries >= 70%, nonzero diagonal >= 90%, its own
 //    rule), AMD's LU needs at least kNdMinFlops (and kNdMinFlopsPerVertex),
 //    the graph dissects, and CAMD's LU flop count for the dissection order
 //    is at most kNdFlopsBias times AMD's for A + Aᵀ (both counted before the
 //    factorization; the bias is what the cheaper analysis buys). When AMD
 //    wins its order is given instead (it has been computed), so UMFPACK does
-//    not order again. Otherwise none: UMFPACK as before.
+//    not order again, unless A has singletons (see umf_order.cc). Otherwise
+//    none: UMFPACK as before.
 // Known loss: where the dissection's flops are just above the bias (the
 // 9-point 512x512 grid: 8.2e9 vs 6.1e9; BFS levels of a 9-point stencil are
 // L-shaped, ~1.4x a straight cut), its ~140 ms (dissection and CAMD) are
