@@ -35,8 +35,17 @@ export interface SpluOptions extends FactorOptions {
    * symmetric A) or 'unsymmetric' (COLAMD on AᵀA, row pivots chosen freely).
    */
   strategy?: 'auto' | 'symmetric' | 'unsymmetric';
-  /** Fill-reducing ordering: 'amd' (default; COLAMD under the unsymmetric strategy), 'metis', 'cholmod' (AMD, then METIS if the fill is large), 'best' (tries several) or 'natural'. */
-  ordering?: 'amd' | 'metis' | 'cholmod' | 'best' | 'natural';
+  /**
+   * Fill-reducing ordering: 'auto' (default: 'nd' for a large matrix, n >=
+   * 20000 and at least 1e9 LU flops under AMD, whose pattern the symmetric
+   * strategy applies to, when its flop count is at most 1.1x AMD's, else
+   * 'amd'), 'nd' (rlx's nested dissection of
+   * A+Aᵀ with two-level separators, which also keeps UMFPACK's symbolic
+   * analysis of AᵀA cheap; symmetric strategy, so not with 'unsymmetric'),
+   * 'amd' (COLAMD under the unsymmetric strategy), 'metis', 'cholmod' (AMD,
+   * then METIS if the fill is large), 'best' (tries several) or 'natural'.
+   */
+  ordering?: 'auto' | 'nd' | 'amd' | 'metis' | 'cholmod' | 'best' | 'natural';
   /**
    * Most steps of iterative refinement per solve (default 2): a step is taken
    * while the componentwise backward error is above 8ε and the last step
@@ -46,7 +55,8 @@ export interface SpluOptions extends FactorOptions {
 }
 
 const STRATEGIES = { auto: 0, unsymmetric: 1, symmetric: 3 } as const;
-const ORDERINGS = { cholmod: 0, amd: 1, metis: 3, best: 4, natural: 5 } as const;
+// 0-5 are UMFPACK_ORDERING_* codes; 6 (nd) and 7 (auto) are the addon's own (native/src/sparse/umfpack.cc).
+const ORDERINGS = { auto: 7, nd: 6, amd: 1, metis: 3, cholmod: 0, best: 4, natural: 5 } as const;
 
 function umfpackControls(o: SpluOptions): { strategy: number; ordering: number; refine: number } {
   const pick = <T extends Record<string, number>>(name: string, table: T, v: unknown, dflt: keyof T): number => {
@@ -56,7 +66,11 @@ function umfpackControls(o: SpluOptions): { strategy: number; ordering: number; 
   };
   const refine = o.refine ?? 2;
   if (!Number.isInteger(refine) || refine < 0 || refine > 100) throw new ValueError(`sparse.splu: refine must be an integer in [0, 100], got ${String(o.refine)}`);
-  return { strategy: pick('strategy', STRATEGIES, o.strategy, 'auto'), ordering: pick('ordering', ORDERINGS, o.ordering, 'amd'), refine };
+  const strategy = pick('strategy', STRATEGIES, o.strategy, 'auto');
+  const ordering = pick('ordering', ORDERINGS, o.ordering, 'auto');
+  if (ordering === ORDERINGS.nd && strategy === STRATEGIES.unsymmetric)
+    throw new ValueError(`sparse.splu: ordering 'nd' needs strategy 'auto' or 'symmetric' (it is given to UMFPACK's symmetric strategy), got 'unsymmetric'`);
+  return { strategy, ordering, refine };
 }
 
 export interface LogDet {

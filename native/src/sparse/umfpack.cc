@@ -7,8 +7,12 @@
 // auto, which picks symmetric, i.e. AMD on A+Aᵀ with diagonal pivots
 // preferred, for a mostly symmetric pattern); ordering: UMFPACK_ORDERING_*
 // (0 cholmod, 1 amd (COLAMD under the unsymmetric strategy), 3 metis, 4 best,
-// 5 none; default 1); refine: the most iterative-refinement steps a solve may
-// take (default 2, UMFPACK's own default), see solve().
+// 5 none) or rlx's own: 6 nd (the nested dissection of umf_order.h, given to
+// umfpack_*_qsymbolic with the symmetric strategy; not with the unsymmetric
+// one), 7 auto (the default: nd where umf_order.h expects it to pay, else
+// 1); refine: the most iterative-refinement steps a solve may take (default
+// 2, UMFPACK's own default), see solve(). directInfo's method says what ran,
+// e.g. "symmetric, nd" or "unsymmetric, colamd".
 //
 // Real dtypes use umfpack_di_*, complex ones umfpack_zi_* (packed complex,
 // Az = NULL); float32/complex64 values are copied into double. The CSR arrays
@@ -24,6 +28,7 @@
 // invalid matrix, ...) throw with UMFPACK's status named.
 #include <cmath>
 #include <memory>
+#include <string>
 #include <vector>
 
 #include "args.h"
@@ -31,6 +36,7 @@
 #include "register.h"
 #include "sparse/csr.h"
 #include "sparse/direct.h"
+#include "sparse/umf_order.h"
 
 extern "C" {
 #include <umfpack.h>
@@ -63,18 +69,22 @@ const char* umf_status(int s) {
   throw std::runtime_error(std::string("UMFPACK ") + what + " failed: " + umf_status(s) + " (status " + std::to_string(s) + ")");
 }
 
+constexpr int kOrderingNd = 6, kOrderingAuto = 7;
+
 class UmfHandle final : public DirectHandle {
  public:
   Canonical c;
   void* symbolic = nullptr;
   void* numeric = nullptr;
   double control[UMFPACK_CONTROL];
-  int strategy = UMFPACK_STRATEGY_AUTO, ordering = UMFPACK_ORDERING_AMD, refine = 2;
+  int strategy = UMFPACK_STRATEGY_AUTO, ordering = kOrderingAuto, refine = 2;
   bool singular = false;
+  std::string used;  // strategy and ordering that ran (directInfo's method)
   int64_t numeric_bytes = 0;
 
   bool cplx() const { return is_cplx(dtype); }
   const char* kind() const override { return "UMFPACK"; }
+  std::string method() const override { return used; }
   ~UmfHandle() override { release(); }
   void release() override {
     if (numeric) cplx() ? umfpack_zi_free_numeric(&numeric) : umfpack_di_free_numeric(&numeric);
@@ -86,17 +96,38 @@ class UmfHandle final : public DirectHandle {
     return numeric_bytes + static_cast<int64_t>(c.p.capacity() * sizeof(int) + c.i.capacity() * sizeof(int) + c.x.capacity() * sizeof(double));
   }
 
+  static std::string describe(const double* info, const UmfOrder& given) {
+    const bool sym = info[UMFPACK_STRATEGY_USED] == UMFPACK_STRATEGY_SYMMETRIC;
+    std::string o;
+    if (given.given) o = given.nd ? "nd" : "amd";
+    else switch (static_cast<int>(info[UMFPACK_ORDERING_USED])) {
+        case UMFPACK_ORDERING_AMD: o = sym ? "amd" : "colamd"; break;
+        case UMFPACK_ORDERING_METIS: o = "metis"; break;
+        case UMFPACK_ORDERING_NONE: o = "natural"; break;
+        default: o = "other"; break;
+      }
+    return std::string(sym ? "symmetric, " : "unsymmetric, ") + o;
+  }
+
   /** Factors; returns the first zero pivot's row of A, or -1. */
   int factor() {
     double info[UMFPACK_INFO];
     cplx() ? umfpack_zi_defaults(control) : umfpack_di_defaults(control);
+    const bool ours = ordering == kOrderingNd || ordering == kOrderingAuto;
     control[UMFPACK_STRATEGY] = strategy;
-    control[UMFPACK_ORDERING] = ordering;
+    control[UMFPACK_ORDERING] = ours ? UMFPACK_ORDERING_AMD : ordering;
     control[UMFPACK_IRSTEP] = 0;  // refinement is ours (solve())
     if (n == 0) return -1;
-    int s = cplx() ? umfpack_zi_symbolic(n, n, c.p.data(), c.i.data(), c.x.data(), nullptr, &symbolic, control, info)
-                   : umfpack_di_symbolic(n, n, c.p.data(), c.i.data(), c.x.data(), &symbolic, control, info);
+    UmfOrder given;
+    if (ours && strategy != UMFPACK_STRATEGY_UNSYMMETRIC) given = choose_umf_order(n, c.p.data(), c.i.data(), c.x.data(), cplx(), ordering == kOrderingNd);
+    // A given column order is only used with the symmetric strategy (under the
+    // unsymmetric one UMFPACK would not run COLAMD and would analyse AᵀA for it).
+    if (given.given) control[UMFPACK_STRATEGY] = UMFPACK_STRATEGY_SYMMETRIC;
+    const int* q = given.given ? given.q.data() : nullptr;
+    int s = cplx() ? umfpack_zi_qsymbolic(n, n, c.p.data(), c.i.data(), c.x.data(), nullptr, q, &symbolic, control, info)
+                   : umfpack_di_qsymbolic(n, n, c.p.data(), c.i.data(), c.x.data(), q, &symbolic, control, info);
     if (s < 0) umf_fail("symbolic analysis", s);
+    used = describe(info, given);
     s = cplx() ? umfpack_zi_numeric(c.p.data(), c.i.data(), c.x.data(), nullptr, symbolic, &numeric, control, info)
                : umfpack_di_numeric(c.p.data(), c.i.data(), c.x.data(), symbolic, &numeric, control, info);
     if (s < 0) umf_fail("numeric factorization", s);
@@ -199,9 +230,12 @@ RLX_REGISTER(sparse_umfpack) {
     if (info.Length() == 9) {
       h->strategy = static_cast<int>(as_int(info[6], "strategy", 0, 3));
       if (h->strategy == UMFPACK_STRATEGY_OBSOLETE) throw RangeErr("strategy must be 0 (auto), 1 (unsymmetric) or 3 (symmetric), got 2");
-      h->ordering = static_cast<int>(as_int(info[7], "ordering", 0, 5));
-      if (h->ordering == UMFPACK_ORDERING_GIVEN) throw RangeErr("ordering must be 0 (cholmod), 1 (amd), 3 (metis), 4 (best) or 5 (none), got 2");
+      h->ordering = static_cast<int>(as_int(info[7], "ordering", 0, 7));
+      if (h->ordering == UMFPACK_ORDERING_GIVEN)
+        throw RangeErr("ordering must be 0 (cholmod), 1 (amd), 3 (metis), 4 (best), 5 (none), 6 (nd) or 7 (auto), got 2");
       h->refine = static_cast<int>(as_int(info[8], "refine", 0, 100));
+      if (h->ordering == kOrderingNd && h->strategy == UMFPACK_STRATEGY_UNSYMMETRIC)
+        throw RangeErr("ordering 6 (nd) needs strategy 0 (auto) or 3 (symmetric), got 1 (unsymmetric)");
     }
     h->dtype = a.dtype;
     h->c = canonicalize(a, false);

@@ -342,7 +342,11 @@ function squareCheck(op: string, a: CompressedArrays): number {
 export interface UmfpackOptions {
   /** Return the factor of a singular matrix instead of throwing (logDet gives sign 0; solve throws). */
   allowSingular?: boolean;
-  /** UMFPACK_STRATEGY_* and UMFPACK_ORDERING_* codes, most refinement steps per solve (src/sparse/factor.ts names them). */
+  /**
+   * UMFPACK_STRATEGY_* and UMFPACK_ORDERING_* codes (plus the addon's 6 = nested
+   * dissection and 7 = auto, the default), most refinement steps per solve
+   * (src/sparse/factor.ts names them).
+   */
   strategy?: number;
   ordering?: number;
   refine?: number;
@@ -353,7 +357,7 @@ export function umfpackFactor(a: CompressedArrays, opts?: UmfpackOptions): Umfpa
   const op = 'umfpackFactor';
   const native = addon(op);
   squareCheck(op, a);
-  const r = native.umfpackFactor(a.dtype, a.shape[0], a.shape[1], a.indptr, a.indices, a.data, opts?.strategy ?? 0, opts?.ordering ?? 1, opts?.refine ?? 2);
+  const r = native.umfpackFactor(a.dtype, a.shape[0], a.shape[1], a.indptr, a.indices, a.data, opts?.strategy ?? 0, opts?.ordering ?? 7, opts?.refine ?? 2);
   const f = new Factor(op, a.shape[0], a.dtype, r.handle, native);
   if (r.singular) {
     if (!opts?.allowSingular) {

@@ -1,0 +1,59 @@
+// The column order umfpack.cc gives UMFPACK (umfpack_*_qsymbolic) for its
+// symmetric strategy, or none (UMFPACK orders itself).
+//
+// Why: UMFPACK's symbolic analysis is a symbolic factorization of AᵀA in the
+// column order (upper bounds for any row pivoting), and its cost follows the
+// fill of that factor, which AMD's order of A + Aᵀ does not control: for the
+// 512x512 Poisson matrix the analysis takes ~300 ms of a ~750 ms splu, more
+// than AMD (~40 ms) and about as much as the numeric factorization. The
+// nested dissection of nd_order.h (two-level separators, CAMD within its
+// sets) cuts the analysis to ~60 ms with no more LU flops.
+//
+// choose_umf_order(n, p, i, x, cplx, force) on the canonical CSR arrays of A
+// (values double, interleaved when cplx):
+//  - force (the user asked for ordering 'nd'): the dissection order of the
+//    graph of A + Aᵀ, always;
+//  - otherwise the dissection order only where it is expected to pay: n >=
+//    kNdMinN, at least 3 off-diagonal entries per row on average, a
+//    pattern UMFPACK's automatic strategy treats as symmetric
+//    (matched off-diagonal entries >= 70%, nonzero diagonal >= 90%, its own
+//    rule), AMD's LU needs at least kNdMinFlops (and kNdMinFlopsPerVertex),
+//    the graph dissects, and CAMD's LU flop count for the dissection order
+//    is at most kNdFlopsBias times AMD's for A + Aᵀ (both counted before the
+//    factorization; the bias is what the cheaper analysis buys). When AMD
+//    wins its order is given instead (it has been computed), so UMFPACK does
+//    not order again, unless A has singletons (see umf_order.cc). Otherwise
+//    none: UMFPACK as before.
+// Known loss: where the dissection's flops are just above the bias (the
+// 9-point 512x512 grid: 8.2e9 vs 6.1e9; BFS levels of a 9-point stencil are
+// L-shaped, ~1.4x a straight cut), its ~140 ms (dissection and CAMD) are
+// spent for nothing: ~+14% on that splu (AMD's ~40 ms run alongside it).
+// A given order goes with the symmetric strategy (umfpack.cc).
+#pragma once
+
+#include <vector>
+
+namespace rlx::sparse {
+
+constexpr int kNdMinN = 20000;
+constexpr double kNdFlopsBias = 1.1;
+// The dissection is only kept where AMD's LU needs at least this many flops
+// in all and per vertex: below, the factorization and UMFPACK's analysis are
+// cheap, and the dissection's own cost (~35 ms plus CAMD's ~65 ms for the
+// 512x512 Poisson matrix, 4.8e9 flops under AMD) is not recovered (measured:
+// 5-point grids lose ~5% at 5e8 flops, tie at 1e9, win 7% at 1.5e9 and 25%
+// at 4.8e9; grids with 30% of the vertices removed, ~70 flops per vertex,
+// only lose).
+constexpr double kNdMinFlops = 1e9;
+constexpr double kNdMinFlopsPerVertex = 1000;
+
+struct UmfOrder {
+  bool given = false;  // q holds the column order for umfpack_*_qsymbolic
+  bool nd = false;     // ... and it is the dissection order (else AMD's)
+  std::vector<int> q;
+  double flops_amd = -1, flops_nd = -1;  // LU flop counts of the orders computed (-1: not computed)
+};
+
+UmfOrder choose_umf_order(int n, const int* p, const int* i, const double* x, bool cplx, bool force);
+
+}  // namespace rlx::sparse
