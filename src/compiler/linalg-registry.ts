@@ -76,9 +76,23 @@ const OPS = new Map<string, LinalgOpDef>();
 const LAYOUTS = new Map<string, LinalgLayout>();
 const LAYOUTS_MAX = 1024;
 
+// In front of LAYOUTS, the last layout per attrs object (attrs are immutable):
+// the three uses within one call share the node's attrs object, and an op that
+// binds constant attrs objects (det, inv, solve, cholesky) shares one across
+// calls, so a hit compares a few dims instead of building the string key,
+// which was the largest cost of a small call still run by V8's interpreter
+// (a benchmark's first hundred calls).
+interface AttrsMemo {
+  dtypes: DType[];
+  shapes: Dim[][];
+  layout: LinalgLayout;
+}
+let BY_ATTRS = new WeakMap<Attrs, AttrsMemo>();
+
 export function registerLinalgOp(name: string, def: LinalgOpDef): void {
   OPS.set(name, def);
   LAYOUTS.clear();
+  BY_ATTRS = new WeakMap();
 }
 
 export function linalgOp(name: string): LinalgOpDef {
@@ -99,6 +113,24 @@ export interface LinalgLayout {
 
 /** Batch dims, parts and packing of a linalg node with these inputs (nodes or avals). */
 export function linalgLayout(inputs: readonly { shape: readonly Dim[]; dtype: DType }[], attrs: Attrs): LinalgLayout {
+  const m = BY_ATTRS.get(attrs);
+  if (m !== undefined && m.dtypes.length === inputs.length) {
+    let same = true;
+    for (let i = 0; i < inputs.length && same; i++) same = inputs[i]!.dtype === m.dtypes[i] && dimsEqual(inputs[i]!.shape, m.shapes[i]!);
+    if (same) return m.layout;
+  }
+  const l = keyedLayout(inputs, attrs);
+  BY_ATTRS.set(attrs, { dtypes: inputs.map((x) => x.dtype), shapes: inputs.map((x) => [...x.shape]), layout: l });
+  return l;
+}
+
+function dimsEqual(a: readonly Dim[], b: readonly Dim[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (a[i] !== b[i]) return false;
+  return true;
+}
+
+function keyedLayout(inputs: readonly { shape: readonly Dim[]; dtype: DType }[], attrs: Attrs): LinalgLayout {
   if (linalgOp(attrs['op'] as string).family === 'sparse') return computeLayout(inputs, attrs);
   let key = attrsKey(attrs);
   for (const x of inputs) {
@@ -161,23 +193,31 @@ export interface LinalgKernelArgs {
 export function runLinalg(backend: string, a: LinalgKernelArgs): void {
   const def = linalgOp(a.attrs['op'] as string);
   const kernels = linalgKernels(backend, def.family ?? 'dense');
-  const l = linalgLayout(a.inShapes.map((shape, i) => ({ shape, dtype: a.inDTypes[i]! })), a.attrs);
+  const l = argsLayout(a);
   const batch = size(l.batch as number[]);
   // A part of the packed dtype that is contiguous in the packed output (the only
   // part, or any part of a single matrix) is written there directly; the others
   // get arrays of their own and are copied in after the kernel.
   const L = DTYPE_INFO[l.dtype].lanes;
-  const direct = l.parts.map((p) => p.dtype === l.dtype && (l.parts.length === 1 || batch === 1));
-  const outs = l.parts.map((p, i) => {
+  const parts = l.parts;
+  const direct: boolean[] = new Array(parts.length);
+  const outs: StorageArray[] = new Array(parts.length);
+  for (let i = 0; i < parts.length; i++) {
+    const p = parts[i]!;
     const n = batch * size(p.shape);
-    if (!direct[i]) return allocStorage(p.dtype, n);
-    const o = l.offsets[i]! * L;
-    return a.out.subarray(o, o + n * L);
-  });
-  const inShapes = a.inShapes.map((s, i) => s.slice(s.length - def.coreRanks[i]!));
+    direct[i] = p.dtype === l.dtype && (parts.length === 1 || batch === 1);
+    if (!direct[i]) outs[i] = allocStorage(p.dtype, n);
+    else {
+      const o = l.offsets[i]! * L;
+      outs[i] = o === 0 && n * L === a.out.length ? a.out : a.out.subarray(o, o + n * L);
+    }
+  }
+  // Core shapes: the inputs' shapes without their batch dims (as they are when there are none).
+  const inShapes = l.batch.length === 0 ? a.inShapes : a.inShapes.map((s, i) => s.slice(s.length - def.coreRanks[i]!));
   def.run(kernels, { batch, ins: a.ins, inShapes, inDTypes: a.inDTypes, outs, attrs: a.attrs });
-  l.parts.forEach((p, i) => {
-    if (direct[i]) return;
+  for (let i = 0; i < parts.length; i++) {
+    if (direct[i]) continue;
+    const p = parts[i]!;
     const src = outs[i]!,
       n = size(p.shape),
       pl = DTYPE_INFO[p.dtype].lanes;
@@ -187,21 +227,33 @@ export function runLinalg(backend: string, a: LinalgKernelArgs): void {
       if (pl === L) for (let j = 0; j < n * L; j++) a.out[o + j] = src[s0 + j]!;
       else for (let j = 0; j < n; j++) (a.out[o + 2 * j] = src[s0 + j]!), (a.out[o + 2 * j + 1] = 0); // real part into a complex pack
     }
-  });
+  }
+}
+
+/** The layout of a kernel call (its attrs' memo when the shapes match, without building avals). */
+function argsLayout(a: LinalgKernelArgs): LinalgLayout {
+  const m = BY_ATTRS.get(a.attrs);
+  if (m !== undefined && m.dtypes.length === a.inShapes.length) {
+    let same = true;
+    for (let i = 0; i < a.inShapes.length && same; i++) same = a.inDTypes[i] === m.dtypes[i] && dimsEqual(a.inShapes[i]!, m.shapes[i]!);
+    if (same) return m.layout;
+  }
+  return linalgLayout(a.inShapes.map((shape, i) => ({ shape, dtype: a.inDTypes[i]! })), a.attrs);
 }
 
 // Kernel sets per backend, provided by the modules that implement them
 // (src/linalg/index.ts registers the js reference and, when the addon is
 // built, the LAPACKE kernels), so the backends do not import the linalg module.
-const KERNEL_SETS = new Map<string, LinalgKernelSet>();
+const KERNEL_SETS: Record<KernelFamily, Map<string, LinalgKernelSet>> = { dense: new Map(), sparse: new Map() };
 
 export function provideLinalgKernels(backend: string, kernels: LinalgKernelSet, family: KernelFamily = 'dense'): void {
-  KERNEL_SETS.set(`${family}:${backend}`, kernels);
+  KERNEL_SETS[family].set(backend, kernels);
 }
 
 /** The kernel set a backend runs linalg nodes with (its own, else the js reference). */
 export function linalgKernels(backend: string, family: KernelFamily = 'dense'): LinalgKernelSet {
-  const k = KERNEL_SETS.get(`${family}:${backend}`) ?? KERNEL_SETS.get(`${family}:js`);
+  const sets = KERNEL_SETS[family];
+  const k = sets.get(backend) ?? sets.get('js');
   if (!k) throw new Error(`internal: no ${family} linalg kernels registered (import the linalg and sparse modules)`);
   return k;
 }

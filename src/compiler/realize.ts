@@ -11,6 +11,7 @@ import { compileGraph } from './compile.js';
 import { config } from './config.js';
 import type { Executable, RunInput } from './executable.js';
 import { splitViewRoots, realizeView } from './view-roots.js';
+import { realizeLinalgDirect } from './direct-linalg.js';
 
 /** The device a set of roots runs on: their pinned device, else the default. */
 export function deviceOf(roots: readonly Node[]): string {
@@ -73,6 +74,7 @@ export function realize(roots: readonly Node[]): void {
 }
 
 function run(pending: readonly Node[]): void {
+  if (pending.length === 1 && realizeLinalgDirect(pending[0]!)) return;
   const device = deviceOf(pending);
   const { exe, leaves, roots: all } = executableFor(pending, device);
   const inputs: RunInput[] = new Array(leaves.length);

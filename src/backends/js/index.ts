@@ -12,6 +12,7 @@ import { hasRule } from './codegen-expr.js';
 import { genElementwise, genMatmul, genReduce, type Generated, type SlotShapes } from './codegen-loops.js';
 import { makeKernel } from './runtime.js';
 import { OPAQUE_KERNELS, type OpaqueArgs } from './opaque.js';
+import { runLinalg } from '../../compiler/linalg-registry.js';
 
 const envKey = (env: DimEnv) => (env.size === 0 ? '' : [...env].map(([k, v]) => `${k}=${v}`).join(','));
 
@@ -72,4 +73,5 @@ export const jsBackend: Backend = {
   dispatch,
   compileKernel,
   alloc: allocStorage,
+  runLinalg: (a) => runLinalg('js', a), // as OPAQUE_KERNELS.linalg
 };

@@ -79,11 +79,12 @@ export function createNativeBackend(addon: NativeAddon): Backend {
           return compileMatmul(addon, k, slotShapes, allocUninit);
         case 'opaque':
           // linalg ops on the LAPACKE (dense) and native sparse kernels; data movement in C++.
-          if (k.name === 'linalg') return opaqueKernel(k, (a) => runLinalg('native', a));
+          if (k.name === 'linalg') return opaqueKernel(k, (a) => runLinalg('native', a)); // as runLinalg below
           return compileOpaque(addon, k, slotShapes);
       }
     },
     alloc,
     allocUninit,
+    runLinalg: (a) => runLinalg('native', a),
   };
 }

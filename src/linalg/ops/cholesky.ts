@@ -60,7 +60,11 @@ registerLinalgOp('cholesky', {
   vjp: transposeJvp(jvp),
 });
 
+// Constant attrs objects: bindLinalg memoizes what it derives from them.
+const LOWER = Object.freeze({ lower: true });
+const UPPER = Object.freeze({ lower: false });
+
 /** The factor of a Hermitian positive-definite a (batched). */
 export function choleskyRaw(a: Tensor, lower: boolean): Tensor {
-  return bindLinalg('cholesky', [a], { lower })[0]!;
+  return bindLinalg('cholesky', [a], lower ? LOWER : UPPER)[0]!;
 }

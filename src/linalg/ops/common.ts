@@ -48,7 +48,7 @@ export function sameDType(op: string, xs: readonly PartAval[]): LinalgDType {
  * was the largest JS cost of a small linalg call ({op, log} is out of order).
  */
 function sortedAttrs(op: string, attrs: Attrs): Attrs {
-  const merged: Attrs = { op, ...attrs };
+  const merged: Attrs = { ...attrs, op };
   const keys = Object.keys(merged);
   let sorted = true;
   for (let i = 1; i < keys.length && sorted; i++) sorted = keys[i - 1]! < keys[i]!;
@@ -58,11 +58,27 @@ function sortedAttrs(op: string, attrs: Attrs): Attrs {
   return out;
 }
 
+// The merged attrs of a constant attrs object (an op's module-level NO_ATTRS,
+// { lower: true }, ...), made once: the node of every call then carries the
+// same attrs object, whose layout, cache key and hash are memoized by identity
+// (linalgLayout), so a repeated call does not rebuild them.
+const MERGED = new WeakMap<Attrs, { op: string; attrs: Attrs }>();
+
+/** No attrs (a shared object: see MERGED). */
+export const NO_ATTRS: Attrs = Object.freeze({});
+
 /** Binds a linalg op and returns its parts as tensors with the batch dims. */
-export function bindLinalg(op: string, inputs: readonly Tensor[], attrs: Attrs = {}): Tensor[] {
-  const a = sortedAttrs(op, attrs);
-  const node = bind('linalg', inputs.map((x) => x.node), a);
-  return unpackParts(new Tensor(node), linalgLayout(inputs.map((x) => x.node), a));
+export function bindLinalg(op: string, inputs: readonly Tensor[], attrs: Attrs = NO_ATTRS): Tensor[] {
+  let a: Attrs;
+  const m = MERGED.get(attrs);
+  if (m !== undefined && m.op === op) a = m.attrs;
+  else {
+    a = sortedAttrs(op, attrs);
+    if (Object.isFrozen(attrs)) MERGED.set(attrs, { op, attrs: a });
+  }
+  const nodes = inputs.length === 1 ? [inputs[0]!.node] : inputs.map((x) => x.node);
+  const node = bind('linalg', nodes, a);
+  return unpackParts(new Tensor(node), linalgLayout(nodes, a));
 }
 
 /**

@@ -18,14 +18,18 @@ import { mT } from '../matrix.js';
 import { K, asFloat, bindLinalg, linalgDType, square, transposeJvp } from './common.js';
 import { invRaw } from './inv.js';
 
+// Constant attrs objects: bindLinalg memoizes what it derives from them.
+const DET = Object.freeze({ log: false });
+const SLOGDET = Object.freeze({ log: true });
+
 /** det(a) for a [..., n, n]: shape [...]. */
 export function detRaw(a: Tensor): Tensor {
-  return bindLinalg('det', [a], { log: false })[0]!;
+  return bindLinalg('det', [a], DET)[0]!;
 }
 
 /** [sign, logabsdet] of a [..., n, n]. */
 export function slogdetRaw(a: Tensor): [Tensor, Tensor] {
-  return bindLinalg('det', [a], { log: true }) as [Tensor, Tensor];
+  return bindLinalg('det', [a], SLOGDET) as [Tensor, Tensor];
 }
 
 const jvp = ({ inputs: [a], outs, attrs }: LinalgRuleCtx, [da]: (Tensor | null)[]) => {

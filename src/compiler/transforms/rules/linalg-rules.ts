@@ -3,7 +3,7 @@
 
 import { Tensor } from '../../../tensor/tensor.js';
 import { type Dim, shapesEqual } from '../../../tensor/shape.js';
-import { type Node, attrsOf, parentsOf, producerOf } from '../../ir.js';
+import { type Attrs, type Node, attrsOf, parentsOf, producerOf } from '../../ir.js';
 import { bind } from '../../primitives.js';
 import { type LinalgLayout, linalgLayout, linalgOp } from '../../linalg-registry.js';
 import type { BatchRule, JvpRule, RuleCtx, VjpRule } from '../rule-types.js';
@@ -12,15 +12,39 @@ import { zerosOf } from './ad-helpers.js';
 
 const size = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
 
+interface PartView {
+  /** The slice attrs, or null when the part is the whole packed axis (a single part: a reshape alone). */
+  slice: Attrs | null;
+  reshape: Attrs;
+}
+// The slice and reshape attrs of each part, per layout (layouts are memoized
+// and immutable; attrs objects are never mutated, so nodes may share them).
+const VIEWS = new WeakMap<LinalgLayout, PartView[]>();
+
+function partViews(l: LinalgLayout): PartView[] {
+  let vs = VIEWS.get(l);
+  if (vs) return vs;
+  const r = l.batch.length;
+  vs = l.parts.map((p, i) => ({
+    slice: l.parts.length === 1 ? null : { start: [...l.batch.map(() => 0), l.offsets[i]!], step: [...l.batch.map(() => 1), 1], size: [...l.batch, size(p.shape)] },
+    reshape: { shape: [...l.batch.slice(0, r), ...p.shape] },
+  }));
+  VIEWS.set(l, vs);
+  return vs;
+}
+
 /** The parts of a packed [...batch, total] tensor, each reshaped to [...batch, ...shape] in its own dtype. */
 export function unpackParts(packed: Tensor, l: LinalgLayout): Tensor[] {
-  const r = l.batch.length;
-  return l.parts.map((p, i) => {
-    const n = size(p.shape);
-    const s = bind('slice', [packed.node], { start: [...l.batch.map(() => 0), l.offsets[i]!], step: [...l.batch.map(() => 1), 1], size: [...l.batch, n] });
-    const t = new Tensor(bind('reshape', [s], { shape: [...l.batch.slice(0, r), ...p.shape] }));
-    return t.dtype === p.dtype ? t : t.cast(p.dtype);
-  });
+  const vs = partViews(l);
+  const out: Tensor[] = new Array(vs.length);
+  for (let i = 0; i < vs.length; i++) {
+    const v = vs[i]!;
+    const s = v.slice === null ? packed.node : bind('slice', [packed.node], v.slice);
+    const t = new Tensor(bind('reshape', [s], v.reshape));
+    const d = l.parts[i]!.dtype;
+    out[i] = t.dtype === d ? t : t.cast(d);
+  }
+  return out;
 }
 
 /** Packs per-part tensors (null = zeros) into [...batch, total] in the packed dtype. */
