@@ -24,8 +24,7 @@ export function cpuDispatch(n: Node, hooks: DispatchHooks): DispatchChoice | und
   const k = kindOf(n.op);
   if (k === 'leaf' || k === 'movement') return 'native';
   if (k === 'composite') return 'decompose';
-  const dts = [n.dtype, ...n.inputs.map((x) => x.dtype)];
-  if (!BIT_MOVERS.has(n.op) && dts.some(isStorageType)) return 'rewrite';
+  if (!BIT_MOVERS.has(n.op) && (isStorageType(n.dtype) || n.inputs.some((x) => isStorageType(x.dtype)))) return 'rewrite';
   if (k === 'elementwise') return hooks.hasRule(n.op, n.inputs[0]!.dtype) ? 'native' : undefined;
   return hooks.special?.(n) ?? 'native';
 }

@@ -21,10 +21,11 @@
 import { getBackend, defaultDevice } from '../backends/registry.js';
 import type { DType, StorageArray } from '../tensor/dtype.js';
 import type { Node } from './ir.js';
+import { config } from './config.js';
 
 /** Computes `n` in place when it is a linalg node over buffers on a backend with runLinalg; false otherwise (nothing done). */
 export function realizeLinalgDirect(n: Node): boolean {
-  if (n.op !== 'linalg') return false;
+  if (n.op !== 'linalg' || !config.directLinalg) return false;
   const xs = n.inputs;
   for (let i = 0; i < xs.length; i++) if (xs[i]!.op !== 'buffer') return false;
   const backend = getBackend(n.device ?? defaultDevice());

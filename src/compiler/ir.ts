@@ -80,6 +80,7 @@ export class Node {
   /** Turns this node into a leaf holding `data` (materialization). */
   realize(data: StorageArray): void {
     if (this.tracked && this.inputs.length) this.history = { op: this.op, inputs: this.inputs, attrs: this.attrs };
+    else if (this.inputs.length === 1) this.inputs[0]!.users--;
     else for (const x of new Set(this.inputs)) x.users--;
     this.depth = 0;
     this.op = 'buffer';

@@ -92,7 +92,7 @@ export function splitViewRoots(pending: readonly Node[]): { compute: Node[]; vie
   }
   if (!views) return { compute: pending as Node[], views: [] };
   // A base listed as a root after its view was seen once already.
-  return { compute: [...new Set(compute)], views };
+  return { compute: compute!.length < 2 ? compute! : [...new Set(compute)], views };
 }
 
 /** Realizes a view root from its (realized) base's data. */

@@ -8,10 +8,14 @@ import type { Tensor } from '../tensor/tensor.js';
 import { type CheckOptions, type MatrixLike, matrixArg } from './input.js';
 import { detRaw, slogdetRaw } from './ops/det.js';
 import { square } from './ops/common.js';
+import { isStatic } from '../tensor/shape.js';
 
 function arg(op: string, a: MatrixLike, opts: CheckOptions): Tensor {
   const A = matrixArg(op, a, opts);
-  square(op, { shape: A.shape.slice(-2) as number[], dtype: A.dtype });
+  const s = A.node.shape,
+    r = s.length;
+  // Square static matrices pass; anything else gets the checks (and errors) of A.shape and square().
+  if (!isStatic(s) || s[r - 1] !== s[r - 2]) square(op, { shape: A.shape.slice(-2), dtype: A.dtype });
   return A;
 }
 
