@@ -85,18 +85,27 @@ std::string as_string(const Napi::Value& v, const std::string& what) {
   return v.As<Napi::String>().Utf8Value();
 }
 
-TypedMemory as_typed(const Napi::Value& v, const std::string& what, napi_typedarray_type want) {
-  if (!v.IsTypedArray()) throw TypeErr(what + " must be a " + typed_array_name(want) + ", got " + describe(v));
-  const Napi::TypedArray ta = v.As<Napi::TypedArray>();
-  if (ta.TypedArrayType() != want) throw TypeErr(what + " must be a " + typed_array_name(want) + ", got " + typed_array_name(ta.TypedArrayType()));
-  TypedMemory m;
-  m.type = want;
-  m.length = ta.ElementLength();
-  Napi::ArrayBuffer buf = ta.ArrayBuffer();
+bool typed_memory(const Napi::Value& v, napi_typedarray_type want, TypedMemory* m) {
+  // One napi_get_typedarray_info call (type, length, data already offset by the view's
+  // byte offset): the Napi::TypedArray accessors make one each, ~4 per array.
+  bool is = false;
+  if (napi_is_typedarray(v.Env(), v, &is) != napi_ok || !is) return false;
+  napi_typedarray_type type;
+  size_t length = 0;
+  void* data = nullptr;
+  if (napi_get_typedarray_info(v.Env(), v, &type, &length, &data, nullptr, nullptr) != napi_ok || type != want) return false;
+  m->type = want;
   // A detached buffer has no data and the view has length 0: any access is then out of bounds.
-  m.data = buf.Data() ? static_cast<uint8_t*>(buf.Data()) + ta.ByteOffset() : nullptr;
-  if (!m.data) m.length = 0;
-  return m;
+  m->data = data;
+  m->length = data ? length : 0;
+  return true;
+}
+
+TypedMemory as_typed(const Napi::Value& v, const std::string& what, napi_typedarray_type want) {
+  TypedMemory m;
+  if (typed_memory(v, want, &m)) return m;
+  if (!v.IsTypedArray()) throw TypeErr(what + " must be a " + typed_array_name(want) + ", got " + describe(v));
+  throw TypeErr(what + " must be a " + typed_array_name(want) + ", got " + typed_array_name(v.As<Napi::TypedArray>().TypedArrayType()));
 }
 
 }  // namespace rlx

@@ -109,6 +109,8 @@ export interface LinalgLayout {
   offsets: number[];
   total: number;
   dtype: DType;
+  /** The packed node's shape, [...batch, total] (shared: never mutate). */
+  shape: Dim[];
 }
 
 /** Batch dims, parts and packing of a linalg node with these inputs (nodes or avals). */
@@ -167,13 +169,13 @@ function computeLayout(inputs: readonly { shape: readonly Dim[]; dtype: DType }[
   // Integer parts (pivots, ranks) ride along exactly in the float dtype of the others.
   const floats = parts.filter((p) => p.dtype !== 'int32');
   const dtype = floats.length ? floats.reduce<DType>((d, p) => promoteTypes(d, p.dtype), floats[0]!.dtype) : 'int32';
-  return { batch, parts, offsets, total, dtype };
+  return { batch, parts, offsets, total, dtype, shape: [...batch, total] };
 }
 
 /** The packed output's abstract value (the primitive's shape rule). */
 export function linalgInfer(inputs: readonly Node[], attrs: Attrs): { shape: Dim[]; dtype: DType } {
   const l = linalgLayout(inputs, attrs);
-  return { shape: [...l.batch, l.total], dtype: l.dtype };
+  return { shape: [...l.shape], dtype: l.dtype };
 }
 
 /** What the backends hand to a linalg kernel (the opaque-kernel arguments). */
@@ -194,12 +196,20 @@ export function runLinalg(backend: string, a: LinalgKernelArgs): void {
   const def = linalgOp(a.attrs['op'] as string);
   const kernels = linalgKernels(backend, def.family ?? 'dense');
   const l = argsLayout(a);
-  const batch = size(l.batch as number[]);
+  let batch = 1;
+  for (let i = 0; i < l.batch.length; i++) batch *= l.batch[i] as number;
+  // Core shapes: the inputs' shapes without their batch dims (as they are when there are none).
+  const inShapes = l.batch.length === 0 ? a.inShapes : a.inShapes.map((s, i) => s.slice(s.length - def.coreRanks[i]!));
+  const parts = l.parts;
+  if (parts.length === 1 && parts[0]!.dtype === l.dtype) {
+    // One part in the packed dtype: it is the whole output.
+    def.run(kernels, { batch, ins: a.ins, inShapes, inDTypes: a.inDTypes, outs: [a.out], attrs: a.attrs });
+    return;
+  }
   // A part of the packed dtype that is contiguous in the packed output (the only
   // part, or any part of a single matrix) is written there directly; the others
   // get arrays of their own and are copied in after the kernel.
   const L = DTYPE_INFO[l.dtype].lanes;
-  const parts = l.parts;
   const direct: boolean[] = new Array(parts.length);
   const outs: StorageArray[] = new Array(parts.length);
   for (let i = 0; i < parts.length; i++) {
@@ -212,8 +222,6 @@ export function runLinalg(backend: string, a: LinalgKernelArgs): void {
       outs[i] = o === 0 && n * L === a.out.length ? a.out : a.out.subarray(o, o + n * L);
     }
   }
-  // Core shapes: the inputs' shapes without their batch dims (as they are when there are none).
-  const inShapes = l.batch.length === 0 ? a.inShapes : a.inShapes.map((s, i) => s.slice(s.length - def.coreRanks[i]!));
   def.run(kernels, { batch, ins: a.ins, inShapes, inDTypes: a.inDTypes, outs, attrs: a.attrs });
   for (let i = 0; i < parts.length; i++) {
     if (direct[i]) continue;

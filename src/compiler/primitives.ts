@@ -218,6 +218,16 @@ export const kindOf = (op: Primitive): OpKind => PRIMITIVES[op].kind;
 /** Creates the node for primitive `op` applied to `inputs`, after its shape/dtype rule. */
 export function bind(op: Primitive, inputs: Node[], attrs: Attrs = {}): Node {
   const { shape, dtype } = PRIMITIVES[op].infer(inputs, attrs);
+  return bindInferred(op, inputs, attrs, shape, dtype);
+}
+
+/**
+ * bind() for a caller that already holds what op's shape/dtype rule returns
+ * for these inputs and attrs (a memo of it: the linalg ops' layouts), so the
+ * rule is not run again. `shape` may be shared with other nodes (shapes are
+ * never mutated).
+ */
+export function bindInferred(op: Primitive, inputs: Node[], attrs: Attrs, shape: Shape, dtype: DType): Node {
   // A lazy graph never grows without bound: past the depth limit the deepest
   // inputs are computed now (they become leaves).
   let deep: Node[] | undefined;

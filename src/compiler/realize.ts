@@ -10,7 +10,7 @@ import { cacheGet, cachePut } from './cache.js';
 import { compileGraph } from './compile.js';
 import { config } from './config.js';
 import type { Executable, RunInput } from './executable.js';
-import { splitViewRoots, realizeView } from './view-roots.js';
+import { splitViewRoots, realizeView, viewRootOf } from './view-roots.js';
 import { realizeLinalgDirect } from './direct-linalg.js';
 
 /** The device a set of roots runs on: their pinned device, else the default. */
@@ -66,6 +66,16 @@ export function executableFor(roots: readonly Node[], device: string, fixedLeave
 
 /** Computes the data of every root that is not a leaf yet. */
 export function realize(roots: readonly Node[]): void {
+  if (roots.length === 1) {
+    // One root (t.realize(), t.toArray()): splitViewRoots' answer without its arrays.
+    const r = roots[0]!;
+    if (r.op === 'buffer') return;
+    const v = viewRootOf(r);
+    if (v === undefined) return run([r]);
+    if (v.base.op !== 'buffer') run([v.base]);
+    realizeView(v);
+    return;
+  }
   const asked = roots.length === 1 ? (roots[0]!.op === 'buffer' ? [] : [roots[0]!]) : [...new Set(roots.filter((n) => n.op !== 'buffer'))];
   if (asked.length === 0) return;
   const { compute: pending, views } = splitViewRoots(asked);

@@ -28,8 +28,8 @@ export type Axis = number | readonly number[] | undefined;
 export type NestedList = number | boolean | [number, number] | NestedList[];
 
 export class Tensor {
-  /** @internal the graph node this handle points to. */
-  node: Node;
+  /** @internal the graph node this handle points to. (`declare`: assigned in the constructor, no field initializer; see Node.) */
+  declare node: Node;
 
   /** @internal use tensor(), zeros(), ... */
   constructor(node: Node) {

@@ -67,16 +67,18 @@ class Args {
 
   /** A matrix array in the dtype's storage holding `elements` (complex) elements. */
   void* mat(size_t i, const char* name, int64_t elements, bool output, bool nullable = false) {
-    return take(i, name, storage_, elements * per_, output, nullable, std::string(" (dtype ") + dtype_name(dtype) + ")");
+    return take(i, name, storage_, elements * per_, output, nullable, [this] { return std::string(" (dtype ") + dtype_name(dtype) + ")"; });
   }
   /** A real array (eigenvalues, singular values) of the dtype's precision. */
-  void* real(size_t i, const char* name, int64_t elements, bool output) { return take(i, name, storage_, elements, output, false, ""); }
+  void* real(size_t i, const char* name, int64_t elements, bool output) {
+    return take(i, name, storage_, elements, output, false, [] { return std::string(); });
+  }
   /** A complex array of the dtype's precision (eig's outputs for real input too). */
   void* cplx(size_t i, const char* name, int64_t elements, bool output, bool nullable = false) {
-    return take(i, name, storage_, elements * 2, output, nullable, " (complex)");
+    return take(i, name, storage_, elements * 2, output, nullable, [] { return std::string(" (complex)"); });
   }
   int32_t* ints(size_t i, const char* name, int64_t elements, bool output) {
-    return static_cast<int32_t*>(take(i, name, napi_int32_array, elements, output, false, ""));
+    return static_cast<int32_t*>(take(i, name, napi_int32_array, elements, output, false, [] { return std::string(); }));
   }
 
   /** Throws unless no output shares memory with any other array. Call after the last array. */
@@ -100,12 +102,15 @@ class Args {
     bool output;
   };
 
-  void* take(size_t i, const char* name, napi_typedarray_type want, int64_t length, bool output, bool nullable, const std::string& note) {
+  // `note()` completes the array's name in messages: built only when one is thrown.
+  template <class Note>
+  void* take(size_t i, const char* name, napi_typedarray_type want, int64_t length, bool output, bool nullable, Note note) {
     const Napi::Value v = info_[i];
     if (nullable && v.IsNull()) return nullptr;
-    const TypedMemory m = as_typed(v, std::string(name) + note + (nullable ? " or null" : ""), want);
+    TypedMemory m;
+    if (!typed_memory(v, want, &m)) m = as_typed(v, std::string(name) + note() + (nullable ? " or null" : ""), want);  // throws
     if (static_cast<int64_t>(m.length) != length)
-      throw RangeErr(std::string(name) + note + " must have length " + std::to_string(length) + ", got " + std::to_string(m.length));
+      throw RangeErr(std::string(name) + note() + " must have length " + std::to_string(length) + ", got " + std::to_string(m.length));
     if (length > 0) {
       const size_t bytes = static_cast<size_t>(length) * (want == napi_float64_array ? 8 : 4);
       const uint8_t* lo = static_cast<const uint8_t*>(m.data);

@@ -58,14 +58,16 @@ class Check {
 
   /** No output shares memory with any other array. */
   disjoint(): void {
-    const range = (a: Arr) => [a.byteOffset, a.byteOffset + a.byteLength] as const;
-    for (const x of this.arrays) {
+    const xs = this.arrays;
+    for (let i = 0; i < xs.length; i++) {
+      const x = xs[i]!;
       if (!x.out || x.a.length === 0) continue;
-      for (const y of this.arrays) {
-        if (x === y || y.a.length === 0 || x.a.buffer !== y.a.buffer) continue;
-        const [x0, x1] = range(x.a),
-          [y0, y1] = range(y.a);
-        if (x0 < y1 && y0 < x1) throw new ValueError(`${this.op}: ${x.name} shares memory with ${y.name}; outputs must not overlap any other array`);
+      for (let j = 0; j < xs.length; j++) {
+        const y = xs[j]!;
+        if (i === j || y.a.length === 0 || x.a.buffer !== y.a.buffer) continue;
+        const x0 = x.a.byteOffset,
+          y0 = y.a.byteOffset;
+        if (x0 < y0 + y.a.byteLength && y0 < x0 + x.a.byteLength) throw new ValueError(`${this.op}: ${x.name} shares memory with ${y.name}; outputs must not overlap any other array`);
       }
     }
   }

@@ -3,7 +3,7 @@
 // (the transpose of an op's JVP).
 
 import { Tensor } from '../../tensor/tensor.js';
-import { bind } from '../../compiler/primitives.js';
+import { bindInferred } from '../../compiler/primitives.js';
 import { type LinalgKernelSet, type LinalgRuleCtx, linalgLayout } from '../../compiler/linalg-registry.js';
 import { unpackParts } from '../../compiler/transforms/rules/linalg-rules.js';
 import { reverseMode } from '../../compiler/transforms/autodiff.js';
@@ -77,8 +77,9 @@ export function bindLinalg(op: string, inputs: readonly Tensor[], attrs: Attrs =
     if (Object.isFrozen(attrs)) MERGED.set(attrs, { op, attrs: a });
   }
   const nodes = inputs.length === 1 ? [inputs[0]!.node] : inputs.map((x) => x.node);
-  const node = bind('linalg', nodes, a);
-  return unpackParts(new Tensor(node), linalgLayout(nodes, a));
+  // The layout is the primitive's shape rule (linalgInfer), memoized: derived once here.
+  const l = linalgLayout(nodes, a);
+  return unpackParts(new Tensor(bindInferred('linalg', nodes, a, l.shape, l.dtype)), l, true);
 }
 
 /**

@@ -4,7 +4,7 @@
 import { Tensor } from '../../../tensor/tensor.js';
 import { type Dim, shapesEqual } from '../../../tensor/shape.js';
 import { type Attrs, type Node, attrsOf, parentsOf, producerOf } from '../../ir.js';
-import { bind } from '../../primitives.js';
+import { bind, bindInferred } from '../../primitives.js';
 import { type LinalgLayout, linalgLayout, linalgOp } from '../../linalg-registry.js';
 import type { BatchRule, JvpRule, RuleCtx, VjpRule } from '../rule-types.js';
 import { batchDim, batchFirst, bindT } from './batch-helpers.js';
@@ -15,7 +15,9 @@ const size = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
 interface PartView {
   /** The slice attrs, or null when the part is the whole packed axis (a single part: a reshape alone). */
   slice: Attrs | null;
+  sliceShape: Dim[];
   reshape: Attrs;
+  shape: Dim[];
 }
 // The slice and reshape attrs of each part, per layout (layouts are memoized
 // and immutable; attrs objects are never mutated, so nodes may share them).
@@ -25,22 +27,37 @@ function partViews(l: LinalgLayout): PartView[] {
   let vs = VIEWS.get(l);
   if (vs) return vs;
   const r = l.batch.length;
-  vs = l.parts.map((p, i) => ({
-    slice: l.parts.length === 1 ? null : { start: [...l.batch.map(() => 0), l.offsets[i]!], step: [...l.batch.map(() => 1), 1], size: [...l.batch, size(p.shape)] },
-    reshape: { shape: [...l.batch.slice(0, r), ...p.shape] },
-  }));
+  vs = l.parts.map((p, i) => {
+    const sliceShape = [...l.batch, size(p.shape)];
+    const shape = [...l.batch.slice(0, r), ...p.shape];
+    return {
+      slice: l.parts.length === 1 ? null : { start: [...l.batch.map(() => 0), l.offsets[i]!], step: [...l.batch.map(() => 1), 1], size: sliceShape },
+      sliceShape,
+      reshape: { shape },
+      shape,
+    };
+  });
   VIEWS.set(l, vs);
   return vs;
 }
 
-/** The parts of a packed [...batch, total] tensor, each reshaped to [...batch, ...shape] in its own dtype. */
-export function unpackParts(packed: Tensor, l: LinalgLayout): Tensor[] {
+/**
+ * The parts of a packed [...batch, total] tensor, each reshaped to [...batch, ...shape] in its own dtype.
+ * `packedByLayout`: packed is the node bound with l's shape and dtype (the views' shapes are then known).
+ */
+export function unpackParts(packed: Tensor, l: LinalgLayout, packedByLayout = false): Tensor[] {
   const vs = partViews(l);
   const out: Tensor[] = new Array(vs.length);
   for (let i = 0; i < vs.length; i++) {
     const v = vs[i]!;
-    const s = v.slice === null ? packed.node : bind('slice', [packed.node], v.slice);
-    const t = new Tensor(bind('reshape', [s], v.reshape));
+    let t: Tensor;
+    if (packedByLayout) {
+      const s = v.slice === null ? packed.node : bindInferred('slice', [packed.node], v.slice, v.sliceShape, l.dtype);
+      t = new Tensor(bindInferred('reshape', [s], v.reshape, v.shape, l.dtype));
+    } else {
+      const s = v.slice === null ? packed.node : bind('slice', [packed.node], v.slice);
+      t = new Tensor(bind('reshape', [s], v.reshape));
+    }
     const d = l.parts[i]!.dtype;
     out[i] = t.dtype === d ? t : t.cast(d);
   }
