@@ -12,29 +12,41 @@
 // output, and the node is realized in place as run() does. Only what the
 // graph path would do differently is left to it: a backend without runLinalg,
 // a dispatch answer other than 'native' (which the graph path legalizes or
-// rejects), inputs that are not buffers.
+// rejects), inputs that are neither buffers nor contiguous views of one (a
+// view, such as solve's vector right-hand side reshaped to a column, is
+// passed as the range of its base's data that the compiled graph would read).
 //
 // The node stays lazy until it is realized, so errors are raised at the same
 // point (realize), autodiff still sees the graph, and explain() still
 // compiles it.
 
 import { getBackend, defaultDevice } from '../backends/registry.js';
-import type { DType, StorageArray } from '../tensor/dtype.js';
+import { DTYPE_INFO, type DType, type StorageArray } from '../tensor/dtype.js';
+import { viewRootOf } from './view-roots.js';
 import type { Node } from './ir.js';
 import { config } from './config.js';
 
-/** Computes `n` in place when it is a linalg node over buffers on a backend with runLinalg; false otherwise (nothing done). */
+/** Computes `n` in place when it is a linalg node over buffers (or contiguous views of them) on a backend with runLinalg; false otherwise (nothing done). */
 export function realizeLinalgDirect(n: Node): boolean {
   if (n.op !== 'linalg' || !config.directLinalg) return false;
   const xs = n.inputs;
-  for (let i = 0; i < xs.length; i++) if (xs[i]!.op !== 'buffer') return false;
+  const ins: StorageArray[] = new Array(xs.length);
+  for (let i = 0; i < xs.length; i++) {
+    const x = xs[i]!;
+    if (x.op === 'buffer') {
+      ins[i] = x.data!;
+      continue;
+    }
+    const v = viewRootOf(x);
+    if (v === undefined || v.base.op !== 'buffer') return false;
+    const L = DTYPE_INFO[x.dtype].lanes;
+    ins[i] = v.base.data!.subarray(v.offset * L, (v.offset + v.length) * L);
+  }
   const backend = getBackend(n.device ?? defaultDevice());
   if (backend.runLinalg === undefined || backend.dispatch(n) !== 'native') return false;
-  const ins: StorageArray[] = new Array(xs.length);
   const inShapes: number[][] = new Array(xs.length);
   const inDTypes: DType[] = new Array(xs.length);
   for (let i = 0; i < xs.length; i++) {
-    ins[i] = xs[i]!.data!;
     inShapes[i] = xs[i]!.shape as number[];
     inDTypes[i] = xs[i]!.dtype;
   }

@@ -7,8 +7,9 @@ import { Tensor } from '../tensor/tensor.js';
 import { tensor, type TensorData } from '../tensor/create.js';
 import { type DType, promoteTypes, DTYPE_INFO } from '../tensor/dtype.js';
 import { DTypeError, ShapeError } from '../tensor/errors.js';
-import { broadcastShapes, fmtShape } from '../tensor/shape.js';
+import { broadcastShapes, fmtShape, isStatic } from '../tensor/shape.js';
 import { NonFiniteError } from './errors.js';
+import { reshape } from '../tensor/ops/movement.js';
 
 export type MatrixLike = Tensor | TensorData;
 
@@ -66,11 +67,16 @@ export function solveArgs(op: string, aIn: MatrixLike, bIn: MatrixLike, opts: Ch
   let b = asTensor(bIn);
   if (b.ndim === 0) throw new ShapeError(`linalg.${op}: b must be a vector [n] or a matrix [..., n, k], got a scalar`);
   const d = commonDType(op, a, b);
-  a = a.cast(d);
-  b = b.cast(d);
+  if (a.dtype !== d) a = a.cast(d);
+  if (b.dtype !== d) b = b.cast(d);
   if (opts.checkFinite) checkFinite(op, b);
   const vector = b.ndim === 1;
-  if (vector) b = b.reshape([b.shape[0]!, 1]);
+  if (vector) b = reshape(b, [b.shape[0]!, 1]);
+  if (a.ndim === 2 && b.ndim === 2 && isStatic(a.node.shape) && isStatic(b.node.shape)) {
+    // No batch dims on either side (the common case): nothing to broadcast.
+    if (a.node.shape[0] !== b.node.shape[0]) throw new ShapeError(`linalg.${op}: a ${fmtShape(a.shape)} and b ${fmtShape(b.shape)} need the same number of rows`);
+    return { a, b, vector };
+  }
   const batch = broadcastShapes(`linalg.${op}`, a.shape.slice(0, -2), b.shape.slice(0, -2)) as number[];
   const ash = [...batch, ...a.shape.slice(-2)],
     bsh = [...batch, ...b.shape.slice(-2)];
@@ -79,4 +85,4 @@ export function solveArgs(op: string, aIn: MatrixLike, bIn: MatrixLike, opts: Ch
 }
 
 /** Drops the trailing unit column of a vector solve. */
-export const unvector = (x: Tensor, vector: boolean): Tensor => (vector ? x.reshape(x.shape.slice(0, -1)) : x);
+export const unvector = (x: Tensor, vector: boolean): Tensor => (vector ? reshape(x, x.shape.slice(0, -1)) : x);

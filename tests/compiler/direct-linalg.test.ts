@@ -115,6 +115,40 @@ describe.each(DEVICES)('direct linalg realization on %s', (device) => {
     }
   });
 
+  it('inputs that are contiguous views of realized buffers (a reshaped vector, one matrix of a batch) are read in place; strided views compile', () => {
+    const A = mat([4, 4], 'float64', device);
+    const batch = mat([3, 4, 4], 'float64', device);
+    const b = rlx.tensor([1, 2, 3, 4]).on(device).realize();
+    const backend = getBackend(device);
+    let calls = 0;
+    const orig = backend.runLinalg!;
+    (backend as { runLinalg?: typeof orig }).runLinalg = (a) => {
+      calls++;
+      orig(a);
+    };
+    try {
+      const cases: [string, () => rlx.Tensor, number][] = [
+        ['solve with a vector (its [n, 1] reshape)', () => L.solve(A, b), 1],
+        ['det of one matrix of a batch', () => L.det(batch.slice(rlx.s(1))), 1],
+        ['inv of a reshaped flat buffer', () => L.inv(batch.reshape([48]).slice(rlx.s(rlx.rg(16, 32))).reshape([4, 4])), 1],
+        ['det of a transpose (strided): compiled', () => L.det(A.swapaxes(0, 1)), 0],
+      ];
+      for (const [name, f, direct] of cases) {
+        calls = 0;
+        config.directLinalg = true;
+        const got = f().toArray();
+        expect(calls, name).toBe(direct);
+        config.directLinalg = false;
+        const want = f().toArray();
+        config.directLinalg = true;
+        expect(Array.from(got), name).toEqual(Array.from(want));
+      }
+      expect(batch.isRealized && b.isRealized).toBe(true);
+    } finally {
+      (backend as { runLinalg?: typeof orig }).runLinalg = orig;
+    }
+  });
+
   it('only a lone linalg node over realized inputs takes it: an unrealized input or a fused user compile as before', () => {
     const A = mat([4, 4], 'float64', device);
     const backend = getBackend(device);
