@@ -14,9 +14,16 @@ import { deviceNames } from '../../backends/registry.js';
 /** reshape with at most one -1 (inferred); dynamic dims pass through by name. */
 export function reshape(x: Tensor, shape: Dim[]): Tensor {
   const src = x.node.shape;
-  const neg = shape.filter((d) => d === -1).length;
+  // Plain loops (no filter callbacks): reshapes sit on the per-call path of small ops.
+  let neg = 0;
+  let bad: number | undefined;
+  for (let i = 0; i < shape.length; i++) {
+    const d = shape[i]!;
+    if (d === -1) neg++;
+    else if (bad === undefined && typeof d === 'number' && (!Number.isInteger(d) || d < -1)) bad = d;
+  }
   if (neg > 1) throw new ShapeError(`reshape: at most one -1 allowed, got ${fmtShape(shape)}`);
-  for (const d of shape) if (typeof d === 'number' && (!Number.isInteger(d) || d < -1)) throw new ShapeError(`reshape: invalid dim ${d} in ${fmtShape(shape)}`);
+  if (bad !== undefined) throw new ShapeError(`reshape: invalid dim ${bad} in ${fmtShape(shape)}`);
   const total = staticSize(src);
   let out = shape;
   if (neg === 1) {
