@@ -16,7 +16,8 @@ import { runLinalg } from '../../compiler/linalg-registry.js';
 
 const envKey = (env: DimEnv) => (env.size === 0 ? '' : [...env].map(([k, v]) => `${k}=${v}`).join(','));
 
-const dispatch = (n: Node): DispatchChoice | undefined => cpuDispatch(n, { hasRule });
+const HOOKS = { hasRule };
+const dispatch = (n: Node): DispatchChoice | undefined => cpuDispatch(n, HOOKS);
 
 function compiled(g: Generated, label: string): CompiledKernel {
   const fn = makeKernel(g.source);

@@ -21,8 +21,8 @@ import { compileOpaque } from './opaque.js';
 import { nativeAlloc, nativeAllocUninit } from './alloc.js';
 
 // BLAS has no integer GEMM: int32/bool products become a broadcast multiply + sum.
-const dispatch = (n: Node): DispatchChoice | undefined =>
-  cpuDispatch(n, { hasRule, special: (m) => (m.op === 'matmul' && !(GEMM_DTYPES as readonly string[]).includes(m.dtype) ? 'decompose' : undefined) });
+const HOOKS = { hasRule, special: (m: Node) => (m.op === 'matmul' && !(GEMM_DTYPES as readonly string[]).includes(m.dtype) ? ('decompose' as const) : undefined) };
+const dispatch = (n: Node): DispatchChoice | undefined => cpuDispatch(n, HOOKS);
 
 /** The matmul epilogue as an elementwise kernel reading the GEMM result from `accSlot`. */
 function epilogueKernel(k: MatmulKernel, accSlot: number, accDType: DType): ElementwiseKernel {

@@ -21,14 +21,17 @@ const nameOf = (x: unknown): string =>
 
 /** Argument checks for one call of kernel `op`. */
 class Check {
-  private readonly arrays: { name: string; a: Arr; out: boolean }[] = [];
-  readonly storage: Float32ArrayConstructor | Float64ArrayConstructor;
-  readonly per: number;
+  // `declare`d fields assigned in the constructor: no field initializer to run per call (see Node).
+  private declare readonly arrays: { name: string; a: Arr; out: boolean }[];
+  declare readonly storage: Float32ArrayConstructor | Float64ArrayConstructor;
+  declare readonly per: number;
+  private declare readonly op: string;
+  declare readonly dtype: LinalgDType;
 
-  constructor(
-    private readonly op: string,
-    readonly dtype: LinalgDType,
-  ) {
+  constructor(op: string, dtype: LinalgDType) {
+    this.op = op;
+    this.dtype = dtype;
+    this.arrays = [];
     if (typeof dtype !== 'string' || !DTYPES.includes(dtype)) throw new DTypeError(`${op}: dtype must be one of ${DTYPES.join(', ')}, got ${String(dtype)}`);
     this.storage = dtype === 'float32' || dtype === 'complex64' ? Float32Array : Float64Array;
     this.per = dtype === 'complex64' || dtype === 'complex128' ? 2 : 1;
