@@ -76,7 +76,7 @@ export function realize(roots: readonly Node[]): void {
     realizeView(v);
     return;
   }
-  const asked = roots.length === 1 ? (roots[0]!.op === 'buffer' ? [] : [roots[0]!]) : [...new Set(roots.filter((n) => n.op !== 'buffer'))];
+  const asked = [...new Set(roots.filter((n) => n.op !== 'buffer'))];
   if (asked.length === 0) return;
   const { compute: pending, views } = splitViewRoots(asked);
   if (pending.length) run(pending);

@@ -58,10 +58,10 @@ function sortedAttrs(op: string, attrs: Attrs): Attrs {
   return out;
 }
 
-// The merged attrs of a constant attrs object (an op's module-level NO_ATTRS,
-// { lower: true }, ...), made once: the node of every call then carries the
-// same attrs object, whose layout, cache key and hash are memoized by identity
-// (linalgLayout), so a repeated call does not rebuild them.
+// The merged attrs of a constant (frozen) attrs object (NO_ATTRS, det's
+// { log: false }, ...), made once: the node of every call then carries the
+// same attrs object, whose layout linalgLayout memoizes by identity, so a
+// repeated call neither merges nor keys anything.
 const MERGED = new WeakMap<Attrs, { op: string; attrs: Attrs }>();
 
 /** No attrs (a shared object: see MERGED). */

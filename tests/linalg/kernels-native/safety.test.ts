@@ -115,6 +115,16 @@ describeNative('native linalg kernels: bad calls', () => {
     expect(() => nativeAddon()!.linalgDet('float64', 1, 3, a, a.subarray(0, 1), null)).toThrow(/shares memory/);
     const s = new Float64Array(3);
     expect(() => nativeAddon()!.linalgSvd('float64', 1, 3, 3, a, s, s, new Float64Array(9), false)).toThrow(RangeError);
+    // Through the TS wrappers too (their quick test of a plain call must not let any of these through).
+    expect(() => K().det('float64', 1, 3, a, a.subarray(0, 1), null)).toThrow(ValueError);
+    expect(() => K().inv('float64', 1, 3, a, a.subarray(0, 9))).toThrow(ValueError);
+    expect(() => K().solve('float64', 1, 3, 2, a, rhs, rhs)).toThrow(ValueError);
+    expect(() => K().cholesky('float64', 1, 3, a, buf.subarray(2, 11), true)).not.toThrow(); // disjoint from a (another buffer)
+    const big = new Float64Array(30);
+    big.set(a);
+    expect(() => K().inv('float64', 1, 3, big.subarray(0, 9), big.subarray(5, 14))).toThrow(ValueError);
+    expect(Array.from(K().inv('float64', 1, 3, big.subarray(0, 9), big.subarray(9, 18)))).toEqual([0]); // disjoint views of one buffer
+    expect(Array.from(K().solve('float64', 1, 3, 2, a, buf.subarray(0, 6), buf.subarray(6, 12)))).toEqual([0]);
   });
 
   it('svd: u and vh both or neither; triangularSolve: trans in 0..2', () => {
