@@ -135,6 +135,7 @@ function timingFor(row) {
     t.runs = 1;
     t.reps = Math.min(t.reps, 3);
     t.warmup = Math.min(t.warmup, 10);
+    t.warmupMs = 0;
     t.inner = Math.min(t.inner, 20);
   }
   return t;
@@ -274,9 +275,9 @@ function markdown(name, suite, results, peerNames, machine) {
     ...(suite.derived?.length ? ['## Derived ratios (same side, median ÷ median)', '', derivedTable(derived(suite, results)), ''] : []),
     '## Rows',
     '',
-    '| row | what is timed | warmup | samples × calls | runs |',
+    '| row | what is timed | warmup (calls, then until ms) | samples × calls | runs |',
     '|---|---|---|---|---|',
-    ...results.map((r) => `| ${r.id} | ${r.description ?? ''} | ${r.timing.warmup} | ${r.timing.reps} × ${r.timing.inner} | ${r.timing.runs} |`),
+    ...results.map((r) => `| ${r.id} | ${r.description ?? ''} | ${r.timing.warmup}${r.timing.warmupMs ? ` + ${r.timing.warmupMs} ms` : ''} | ${r.timing.reps} × ${r.timing.inner} | ${r.timing.runs} |`),
     '',
   ];
   const unavailable = results.flatMap((r) => Object.entries(r.peers).filter(([, p]) => p.unavailable).map(([k, p]) => `- ${r.id}: ${p.unavailable}`));

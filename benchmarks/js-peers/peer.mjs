@@ -310,8 +310,11 @@ const gc = globalThis.gc ?? (() => {});
 const { fn } = made;
 let out;
 const t0w = process.hrtime.bigint();
-for (let w = 0; w < timing.warmup; w++) out = made.async ? await fn() : fn();
-const warmEach = timing.warmup ? Number(process.hrtime.bigint() - t0w) / 1e9 / timing.warmup : 0;
+// Same warm-up rule as the rlx side (benchmarks/lib/worker.mjs): timing.warmup calls, more until timing.warmupMs.
+const warmEnd = performance.now() + (timing.warmupMs ?? 0);
+let warmed = 0;
+for (; warmed < timing.warmup || (performance.now() < warmEnd && warmed < 100000); warmed++) out = made.async ? await fn() : fn();
+const warmEach = warmed ? Number(process.hrtime.bigint() - t0w) / 1e9 / warmed : 0;
 const reps = warmEach * timing.inner * timing.reps > SAMPLE_BUDGET_S ? Math.max(2, Math.floor(SAMPLE_BUDGET_S / (warmEach * timing.inner))) : timing.reps;
 gc();
 const samples = [];

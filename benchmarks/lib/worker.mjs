@@ -26,7 +26,13 @@ let out;
 const samples = [];
 try {
   spec.before?.();
-  for (let w = 0; w < timing.warmup; w++) out = fn();
+  // Warm-up: timing.warmup calls, and more until timing.warmupMs have passed
+  // (at most 100000): V8 optimizes the per-call JS only after some hundreds
+  // of calls of a fast function (with --trace-opt, still unoptimized at calls
+  // 41-70 of a 70 µs det), and a row should time the steady state a loop
+  // reaches. The Python peers follow the same rule (peers/_bench.py).
+  const warmEnd = performance.now() + (timing.warmupMs ?? 0);
+  for (let w = 0; w < timing.warmup || (performance.now() < warmEnd && w < 100000); w++) out = fn();
   spec.afterWarmup?.();
   gc();
   for (let i = 0; i < timing.reps; i++) {

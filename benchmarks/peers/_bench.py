@@ -121,8 +121,13 @@ def main(cases, requires=("numpy",)):
     else:
         fn, post = made if isinstance(made, tuple) else (made, None)
     out = None
-    for _ in range(timing["warmup"]):
+    # Warm-up: timing["warmup"] calls, and more until timing["warmupMs"] have
+    # passed (the same rule as benchmarks/lib/worker.mjs), at most 100000.
+    t_end = time.perf_counter() + timing.get("warmupMs", 0) / 1000
+    w = 0
+    while w < timing["warmup"] or (time.perf_counter() < t_end and w < 100000):
         out = fn()
+        w += 1
     gc.collect()
     samples = []
     inner = timing["inner"]

@@ -15,15 +15,17 @@ const OPS = ['solve', 'cholesky', 'qr', 'eigh', 'svd', 'eig', 'inv', 'det'];
 // general matrix finite (|det| ~ 1 at the exact value); harmless for the other ops.
 const scaleOf = (n, dtype) => 2 ** Math.round(Math.log2(Math.sqrt((dtype === 'float64' ? 12 : 6) * Math.E / n)));
 
-// Warm-up calls (untimed, the same count on every side) cover V8's tiering of
-// the per-call JS path, which takes ~20-30 calls (measured: 100-250 µs of
-// per-call overhead over the first ~20 calls at n = 128, ~25 µs after) and
-// the allocator's first reuse of freed memory; the rows time steady state.
+// Warm-up calls (untimed, the same rule on every side) cover V8's tiering of
+// the per-call JS path and the allocator's first reuse of freed memory; the
+// rows time steady state. Tiering takes longer than it looks: 100-250 µs of
+// overhead per call over the first ~20 calls at n = 128, then 13-17 µs at
+// calls 41-70 with the per-call JS still unoptimized (--trace-opt), 3-5 µs
+// once V8 has optimized it; hence at least 300 ms of warm-up at n <= 512.
 // 15 samples per run at n <= 512: V8's occasional old-space GC (1-5 ms, seen
 // once in ~20 calls) then moves the median less than with 7.
 const timingOf = (n) =>
-  n <= 128 ? { warmup: 40, reps: 15, inner: 2, runs: 2 }
-  : n <= 512 ? { warmup: 4, reps: 15, inner: 1, runs: 2 }
+  n <= 128 ? { warmup: 40, warmupMs: 300, reps: 15, inner: 2, runs: 2 }
+  : n <= 512 ? { warmup: 4, warmupMs: 300, reps: 15, inner: 1, runs: 2 }
   : { warmup: 2, reps: 3, inner: 1, runs: 2 };
 
 // What each row times (rlx side; the SciPy/NumPy/JS calls are the same math).

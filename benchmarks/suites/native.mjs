@@ -36,10 +36,12 @@ function row(id, description, kind, args, timing, peers, extra = {}) {
   };
 }
 
-// Warm-up (same count on every side): V8's tiering of the per-call path and the allocator's first reuse of freed memory.
+// Warm-up (same rule on every side): V8's tiering of the per-call path (some
+// hundreds of calls: at least 300 ms at n <= 512) and the allocator's first
+// reuse of freed memory.
 const mmTiming = (n) =>
-  n <= 256 ? { warmup: 30, reps: 15, inner: 2, runs: 2 }
-  : n <= 512 ? { warmup: 20, reps: 15, inner: 1, runs: 2 }
+  n <= 256 ? { warmup: 30, warmupMs: 300, reps: 15, inner: 2, runs: 2 }
+  : n <= 512 ? { warmup: 20, warmupMs: 300, reps: 15, inner: 1, runs: 2 }
   : n <= 1024 ? { warmup: 2, reps: 5, inner: 1, runs: 2 }
   : { warmup: 1, reps: 3, inner: 1, runs: 2 };
 
