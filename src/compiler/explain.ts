@@ -8,7 +8,8 @@ import { executableFor, deviceOf } from './realize.js';
 import { Func, CompiledFunc } from './trace.js';
 import type { CompileReport } from './executable.js';
 import type { DispatchChoice } from '../backends/backend.js';
-import { readsOf } from './passes/memory-plan.js';
+import { readsOf, type MemoryPlan } from './passes/memory-plan.js';
+import { splitViewRoots } from './view-roots.js';
 
 export interface KernelPlan {
   index: number;
@@ -36,10 +37,26 @@ export interface Plan {
   dispatch: { op: string; dtype: string; choice: DispatchChoice }[];
   /** Generated kernel source, when the backend has some. */
   sources: (string | undefined)[];
+  /**
+   * Requested tensors that realize() hands out as a range of another node's
+   * data instead of computing (view-roots.ts: contiguous views of a realized
+   * buffer or of a computed root such as a factorization); `copied` when the
+   * range is copied out (a quarter of its base or less).
+   */
+  views: ViewPlan[];
   toString(): string;
 }
+export interface ViewPlan {
+  shape: Dim[];
+  dtype: string;
+  /** 'buffer': a realized tensor's data; else the op of the computed root it reads. */
+  of: string;
+  offset: number;
+  length: number;
+  copied: boolean;
+}
 
-function planOf(report: CompileReport, sources: (string | undefined)[]): Plan {
+function planOf(report: CompileReport, sources: (string | undefined)[], views: ViewPlan[] = []): Plan {
   const slotBuf = (s: number) => {
     const sl = report.slots[s]!;
     return sl.role === 'input' ? -1 - s : sl.buffer;
@@ -62,6 +79,7 @@ function planOf(report: CompileReport, sources: (string | undefined)[]): Plan {
     passes: report.passes,
     dispatch: report.dispatch,
     sources,
+    views,
     toString() {
       const name = (b: number) => (b < 0 ? `in${-1 - b}` : `buf${b}`);
       const lines = [`plan on '${plan.device}': ${kernels.length} kernel(s), ${buffers.length} buffer(s), peak ${plan.peakBytes ?? 'dynamic'} bytes, ${plan.inPlace} in place, ${plan.reused} reused`];
@@ -71,6 +89,10 @@ function planOf(report: CompileReport, sources: (string | undefined)[]): Plan {
       for (const k of kernels) lines.push(`  k${k.index} ${k.kind.padEnd(11)} [${k.ops.join(' ')}] ${k.reads.map(name).join(', ')} -> ${name(k.out.buffer)} ${fmtShape(k.out.shape)} ${k.out.dtype}`);
       lines.push('buffers:');
       for (const b of buffers) lines.push(`  buf${b.id} ${b.role.padEnd(12)} ${b.dtype} ${fmtShape(b.shape)} ${b.bytes ?? '?'} bytes`);
+      if (views.length) {
+        lines.push('views (no kernel):');
+        for (const v of views) lines.push(`  ${fmtShape(v.shape)} ${v.dtype}: elements ${v.offset}..${v.offset + v.length - 1} of the ${v.of === 'buffer' ? 'realized buffer' : `${v.of} output`}${v.copied ? ', copied out' : ''}`);
+      }
       const counts = new Map<string, number>();
       for (const d of plan.dispatch) counts.set(`${d.op}:${d.dtype}:${d.choice}`, (counts.get(`${d.op}:${d.dtype}:${d.choice}`) ?? 0) + 1);
       lines.push('dispatch:');
@@ -91,15 +113,29 @@ function planOf(report: CompileReport, sources: (string | undefined)[]): Plan {
 export function explain(what: Tensor | Tensor[] | Func | CompiledFunc, opts: { print?: boolean } = {}): Plan {
   let report: CompileReport;
   let sources: (string | undefined)[] = [];
+  let views: ViewPlan[] = [];
   if (what instanceof CompiledFunc) report = what.report;
   else if (what instanceof Func) report = what.compile().report;
   else {
     const roots = (Array.isArray(what) ? what : [what]).map((t) => t.node);
-    const { exe } = executableFor(roots, deviceOf(roots));
-    report = exe.report;
-    sources = exe.compiled.map((c) => c.source);
+    // What realize() computes: views of buffers or of other roots are not kernels.
+    const split = splitViewRoots([...new Set(roots.filter((n) => n.op !== 'buffer'))]);
+    if (split.compute.length > 0 || split.views.length === 0) {
+      const computed = split.compute.length ? split.compute : roots;
+      const { exe } = executableFor(computed, deviceOf(computed));
+      report = exe.report;
+      sources = exe.compiled.map((c) => c.source);
+    } else {
+      // Views of realized buffers only: realize() runs nothing.
+      const none: MemoryPlan = { buffers: [], peakBytes: 0, inPlace: 0, reused: 0 };
+      report = { device: deviceOf(roots), passes: [], dispatch: [], kernels: [], slots: [], plan: none, inputNames: [] };
+    }
+    views = split.views.map((v) => {
+      const baseLength = v.base.shape.reduce<number>((a, d) => a * (d as number), 1);
+      return { shape: [...v.root.shape], dtype: v.root.dtype, of: v.base.op === 'buffer' ? 'buffer' : v.base.op, offset: v.offset, length: v.length, copied: 4 * v.length <= baseLength };
+    });
   }
-  const plan = planOf(report, sources);
+  const plan = planOf(report, sources, views);
   if (opts.print ?? true) console.log(plan.toString());
   return plan;
 }

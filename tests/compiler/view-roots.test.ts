@@ -50,3 +50,33 @@ describe.each(DEVICES)('view roots on %s', (device) => {
     expect(res).toBeLessThan(1e-12);
   });
 });
+
+describe.each(DEVICES)('explain() of view roots on %s', (device) => {
+  it('lists a factorization part as a view of the linalg output, not as a copy kernel', () => {
+    const a = rlx.tensor(Float64Array.from({ length: 16 }, (_, i) => ((i * 7) % 5) + (i % 5 === 0 ? 4 : 0))).reshape([4, 4]).on(device).realize();
+    const { q, r } = rlx.linalg.qr(a) as { q: rlx.Tensor; r: rlx.Tensor };
+    const one = rlx.explain(q, { print: false });
+    expect(one.kernels.map((k) => k.kind)).toEqual(['linalg']);
+    expect(one.views).toEqual([{ shape: [4, 4], dtype: 'float64', of: 'linalg', offset: 0, length: 16, copied: false }]);
+    expect(one.toString()).toContain('views (no kernel):');
+    const both = rlx.explain([q, r], { print: false });
+    expect(both.kernels.length).toBe(1);
+    expect(both.views.length).toBe(2);
+    // A computed (non-view) tensor still shows its kernels and no views.
+    const sum = rlx.explain(q.add(1), { print: false });
+    expect(sum.views).toEqual([]);
+    expect(sum.kernels.length).toBe(2);
+  });
+
+  it('a small part (eigenvalues) is marked as copied out, and a view of a realized buffer compiles nothing', () => {
+    const a = rlx.tensor(Float64Array.from([2, 1, 0, 1, 3, 1, 0, 1, 4])).reshape([3, 3]).on(device).realize();
+    const { eigenvalues } = rlx.linalg.eigh(a);
+    const p = rlx.explain(eigenvalues, { print: false });
+    expect(p.views.length).toBe(1);
+    expect(p.views[0]!.copied).toBe(true);
+    const x = rlx.tensor(ramp(12)).on(device).realize();
+    const v = rlx.explain(x.reshape([3, 4]), { print: false });
+    expect(v.views).toEqual([{ shape: [3, 4], dtype: 'float64', of: 'buffer', offset: 0, length: 12, copied: false }]);
+    expect(v.kernels).toEqual([]);
+  });
+});
