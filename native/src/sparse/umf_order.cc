@@ -6,15 +6,22 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <condition_variable>
+#include <cstdlib>
+#include <memory>
+#include <mutex>
 #include <new>
-#include <thread>
+#include <cstdio>  // EXPERIMENT
+#include <time.h>  // EXPERIMENT
+static double trace_ms() { timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec * 1e3 + t.tv_nsec * 1e-6; }  // EXPERIMENT
+static bool tracing() { static bool t = getenv("RLX_UMF_TRACE"); return t; }  // EXPERIMENT
 
 #include "interp/pool.h"
 #include "sparse/nd_order.h"
+#include "sparse/nd_parts.h"
 
 extern "C" {
 #include <amd.h>
-#include <camd.h>
 }
 
 namespace rlx::sparse {
@@ -116,40 +123,85 @@ bool amd_of(const Graph& g, std::vector<int>& q, double& flops) {
   double control[AMD_CONTROL], info[AMD_INFO];
   amd_defaults(control);
   q.resize(g.m);
+  double t0 = trace_ms();
   const int s = amd_order(g.m, g.xadj.data(), g.adj.data(), q.data(), control, info);
+  if (tracing()) fprintf(stderr, "  [amd] %.1f ms\n", trace_ms() - t0);
   if (s != AMD_OK && s != AMD_OK_BUT_JUMBLED) return false;
   flops = lu_flops(info[AMD_NDIV], info[AMD_NMULTSUBS_LU]);
   expand(g, q);
   return true;
 }
 
-/** AMD's verdict for the dissection (umf_order.h); `done` once `budget` holds it. */
-struct Verdict {
+/**
+ * The dissection's order in two steps: dissect() (one thread) and work()
+ * (any number of threads at once, each ordering parts until none is left;
+ * dissect() itself starts on them). `budget`: AMD's verdict (umf_order.h),
+ * published by the thread that ran AMD: the dissection and the parts stop once
+ * their flops exceed it.
+ */
+struct NdJob {
+  const Graph& g;
   std::atomic<double> budget{HUGE_VAL};
-  std::atomic<bool> done{false};
-};
+  bool bounded = true;  // false: no budget (ordering 'nd' forced)
+  Dissection d;
+  std::unique_ptr<PartQueue> queue;
+  std::vector<int> q;
+  std::atomic<bool> ready{false};  // dissected: parts to order
+  std::mutex m;
+  std::condition_variable cv;
+  bool dissected = false;  // dissect() returned (under m)
 
-bool nd_of(const Graph& g, std::vector<int>& q, double& flops, int& separators, Verdict* verdict) {
-  const int n = g.m, leaf = std::min(8192, std::max(256, n / 64));
-  const Dissection d = bfs_dissection(n, g.xadj.data(), g.adj.data(), leaf, verdict ? &verdict->budget : nullptr);
-  separators = d.separators;
-  if (d.abandoned) return false;
-  if (verdict) {
-    // The dissection may finish before AMD (its separators then unchecked):
-    // wait for the verdict before CAMD, which can cost many times AMD where
-    // the separators are poor (a grid with random long-range links: 170 ms vs 13 ms).
-    while (!verdict->done.load(std::memory_order_acquire)) std::this_thread::yield();
-    if (d.bound > verdict->budget.load(std::memory_order_relaxed)) return false;
+  explicit NdJob(const Graph& graph) : g(graph) {}
+
+  void dissect() {
+    try {
+      dissect_();
+    } catch (const std::bad_alloc&) {
+    }
+    std::lock_guard<std::mutex> lk(m);
+    dissected = true;
+    cv.notify_all();
   }
-  double control[CAMD_CONTROL], info[CAMD_INFO];
-  camd_defaults(control);
-  q.resize(n);
-  const int s = camd_order(n, g.xadj.data(), g.adj.data(), q.data(), control, info, d.set.data());
-  if (s != CAMD_OK && s != CAMD_OK_BUT_JUMBLED) return false;
-  flops = lu_flops(info[CAMD_NDIV], info[CAMD_NMULTSUBS_LU]);
-  expand(g, q);
-  return true;
-}
+
+  /** Waits until dissect() has returned (on another thread, or this one earlier). */
+  void await_dissection() {
+    std::unique_lock<std::mutex> lk(m);
+    cv.wait(lk, [&] { return dissected; });
+  }
+
+  void dissect_() {
+    const int n = g.m;
+    int leaf = std::min(8192, std::max(256, n / 64));
+    if (getenv("RLX_ND_LEAF")) leaf = atoi(getenv("RLX_ND_LEAF"));  // EXPERIMENT
+    double t0 = trace_ms();
+    d = bfs_dissection(n, g.xadj.data(), g.adj.data(), leaf, bounded ? &budget : nullptr);
+    if (tracing()) fprintf(stderr, "  [nd] dissect %.1f ms parts %zu seps %d abandoned %d\n", trace_ms() - t0, d.parts.size(), d.separators, (int)d.abandoned);
+    if (d.abandoned || (d.separators == 0 && bounded)) return;
+    queue = std::make_unique<PartQueue>(d);
+    q.resize(n);
+    ready.store(true, std::memory_order_release);
+  }
+
+  void work() {
+    if (!ready.load(std::memory_order_acquire)) return;
+    double t0 = trace_ms();
+    try {
+      order_parts(g.m, g.xadj.data(), g.adj.data(), d, q.data(), *queue, bounded ? &budget : nullptr);
+    } catch (const std::bad_alloc&) {
+      queue->failed.store(true);
+    }
+    if (tracing()) fprintf(stderr, "  [nd] parts share %.1f ms\n", trace_ms() - t0);
+  }
+
+  /** The order (of all n vertices) and its flops; false when abandoned or failed. */
+  bool result(std::vector<int>& out, double& flops) {
+    if (!ready.load() || queue->failed.load()) return false;
+    flops = queue->total();
+    expand(g, q);
+    out = std::move(q);
+    return true;
+  }
+};
 
 }  // namespace
 
@@ -163,43 +215,44 @@ UmfOrder choose_umf_order(int n, const int* p, const int* i, const double* x, bo
   if (!force && static_cast<int64_t>(p[n]) - n < 3 * static_cast<int64_t>(n)) return o;
   Graph g;
   try {
+    double t0 = trace_ms();
     g = graph_of(n, p, i, x, cplx);
+    if (tracing()) fprintf(stderr, "  [graph] %.1f ms\n", trace_ms() - t0);
   } catch (const std::bad_alloc&) {
     return o;  // UMFPACK orders (and reports its own out-of-memory if it must)
   }
   if (!force && (g.symmetry() < 0.7 || static_cast<double>(g.nzdiag) < 0.9 * n)) return o;
   // AMD (task 0) and the dissection (task 1) run on two threads when the
-  // pool has them (the dissection takes longer; AMD's ~40 ms for the 512x512
-  // Poisson matrix is then hidden), else in that order. AMD's verdict, once
-  // published, bounds the dissection (nd_order.h), which gives up early where
-  // it cannot win, and is awaited before CAMD: task 0 never waits, and every
-  // thread takes the tasks in order, so task 0 is running or done whenever
-  // task 1 waits. No exception may leave a pool task.
+  // pool has them, else in that order; task 1 goes on to order the parts,
+  // and task 2 (on the thread that ran AMD) waits for the dissection and
+  // shares them. AMD's verdict, once published, bounds the dissection and
+  // the parts (nd_order.h, nd_parts.h), which give up early where they cannot
+  // win. The pool hands out tasks in order, so whenever task 2 waits, task 1
+  // is running on another thread or done. No exception may leave a pool task.
   std::vector<int> qnd, qamd;
   bool have_nd = false, have_amd = false;
-  int separators = 0;
-  Verdict verdict;
+  NdJob job(g);
+  job.bounded = !force;
   auto task = [&](int64_t t) {
-    if (t == 1) {
-      try {
-        have_nd = nd_of(g, qnd, o.flops_nd, separators, force ? nullptr : &verdict);
-      } catch (const std::bad_alloc&) {
-      }
+    if (t >= 1) {
+      if (t == 1) job.dissect();
+      else job.await_dissection();
+      job.work();
       return;
     }
+    if (force) return;
     try {
       have_amd = amd_of(g, qamd, o.flops_amd);
     } catch (const std::bad_alloc&) {
     }
     const bool promising = have_amd && o.flops_amd >= kNdMinFlops && o.flops_amd >= kNdMinFlopsPerVertex * g.m;
-    verdict.budget.store(!have_amd ? HUGE_VAL : promising ? kNdFlopsBias * o.flops_amd : -1.0, std::memory_order_relaxed);
-    verdict.done.store(true, std::memory_order_release);
+    job.budget.store(!have_amd ? HUGE_VAL : promising ? kNdFlopsBias * o.flops_amd : -1.0, std::memory_order_relaxed);
   };
-  if (force) task(1);
-  else interp::Pool::instance().parallelFor(2, task);
+  interp::Pool::instance().parallelFor(3, task);
+  have_nd = job.result(qnd, o.flops_nd);
   if (force) {
     if (have_nd) o.given = o.nd = true, o.q = std::move(qnd);
-  } else if (have_nd && separators > 0 && (!have_amd || o.flops_nd <= kNdFlopsBias * o.flops_amd)) {
+  } else if (have_nd && (!have_amd || o.flops_nd <= kNdFlopsBias * o.flops_amd)) {
     o.given = o.nd = true, o.q = std::move(qnd);
   } else if (have_amd && g.singleton_free) {
     // AMD's order given saves UMFPACK ordering again; it is the order UMFPACK
