@@ -25,7 +25,7 @@ constexpr double kBetterRoot = 0.9;
 class Dissector {
  public:
   Dissector(int n, const int* xadj, const int* adj, int leaf, const std::atomic<double>* budget)
-      : n_(n), xadj_(xadj), adj_(adj), leaf_(std::max(leaf, 4)), budget_(budget), region_(n, 0), mark_(n, 0), queue_(n) {
+      : n_(n), xadj_(xadj), adj_(adj), leaf_(std::max(leaf, 4)), budget_(budget), region_(n, 0), queue_(n) {
     out_.vertex.reserve(n);
   }
 
@@ -36,8 +36,9 @@ class Dissector {
     if (!isolated.empty()) emit(isolated, NdPart::kIsolated);
     const int rid = fresh_region();
     for (int v : rest) region_[v] = rid;
-    split(std::move(rest), rid, -1, {});
+    split(std::move(rest), rid, -1, {}, {});
     if (out_.abandoned) out_.parts.clear(), out_.vertex.clear(), out_.bound.clear();
+    else renumber_leaves();
     out_.flops_bound = bound_;
     return std::move(out_);
   }
@@ -48,13 +49,15 @@ class Dissector {
   int leaf_;
   const std::atomic<double>* budget_;
   double bound_ = 0;  // lower bound of the LU flops of the separators found so far
-  std::vector<int> region_;   // region id of each vertex still being dissected (0: none)
-  std::vector<uint32_t> mark_;  // BFS visit stamps
+  // Region id of each vertex still being dissected (0: none); a search
+  // relabels what it reaches with a fresh id (its visited mark, one array
+  // read per edge instead of two), which the region then goes by.
+  std::vector<int> region_;
   std::vector<int> queue_;    // BFS order of the last search
   std::vector<int> levels_;   // level k of the last search: queue_[levels_[k] .. levels_[k + 1])
-  std::vector<int> alt_queue_, alt_levels_;  // another search's
-  uint32_t stamp_ = 0;
+  std::vector<int> alt_queue_, alt_levels_;  // another search's (alt_queue_ sized on first use)
   int regions_ = 0;
+  int reached_ = 0;  // the id the last search gave what it reached
   Dissection out_;
 
   int fresh_region() { return ++regions_; }
@@ -88,19 +91,14 @@ class Dissector {
     return out;
   }
 
-  /** BFS from root within region rid, into queue_ and levels_; returns the number of levels. */
+  /** BFS from root within region rid (relabelled reached_), into queue_ and levels_; returns the number of levels. */
   int bfs(int root, int rid) { return bfs(root, rid, queue_, levels_); }
 
   int bfs(int root, int rid, std::vector<int>& queue, std::vector<int>& levels) {
-    if (++stamp_ == 0) {
-      std::fill(mark_.begin(), mark_.end(), 0u);
-      stamp_ = 1;
-    }
-    const uint32_t s = stamp_;
+    const int seen = reached_ = fresh_region();
     int head = 0, tail = 0;
-    if (queue.size() < static_cast<size_t>(n_)) queue.resize(n_);
     queue[tail++] = root;
-    mark_[root] = s;
+    region_[root] = seen;
     levels.assign(1, 0);
     while (head < tail) {
       const int end = tail;
@@ -108,8 +106,8 @@ class Dissector {
         const int v = queue[head];
         for (int p = xadj_[v]; p < xadj_[v + 1]; p++) {
           const int w = adj_[p];
-          if (region_[w] == rid && mark_[w] != s) {
-            mark_[w] = s;
+          if (region_[w] == rid) {
+            region_[w] = seen;
             queue[tail++] = w;
           }
         }
@@ -138,44 +136,52 @@ class Dissector {
     return best;
   }
 
-  /** Splits a disconnected region into its components (all reached vertices were checked by the caller's BFS). */
-  void components(std::vector<int> vs, int rid, const std::vector<int>& around) {
-    std::vector<std::vector<int>> big;
+  /**
+   * Splits a disconnected region into its components: the caller's search
+   * reached one (queue_, labelled reached_), the rest are still labelled `rest`.
+   */
+  void components(const std::vector<int>& vs, int rest, const std::vector<int>& around) {
+    std::vector<std::pair<int, std::vector<int>>> big;
     std::vector<int> small;
-    for (int v : vs) {
-      if (region_[v] != rid) continue;  // already taken by an earlier component
-      bfs(v, rid);
-      if (out_.abandoned) return;
+    for (size_t k = 0;; k++) {
       const int cnt = levels_.back();
       std::vector<int> comp(queue_.begin(), queue_.begin() + cnt);
-      const int cid = fresh_region();
-      for (int w : comp) region_[w] = cid;
-      if (cnt <= leaf_) {
-        small.insert(small.end(), comp.begin(), comp.end());
-      } else {
-        big.push_back(std::move(comp));
-      }
+      if (cnt <= leaf_) small.insert(small.end(), comp.begin(), comp.end());
+      else big.emplace_back(reached_, std::move(comp));
+      while (k < vs.size() && region_[vs[k]] != rest) k++;
+      if (k == vs.size()) break;
+      bfs(vs[k], rest);
+      if (out_.abandoned) return;
     }
-    std::vector<int>().swap(vs);
-    // Independent components: their order does not matter; the small ones share a set.
+    // Independent components: their order does not matter; the small ones share a part.
     if (!small.empty()) {
       for (int w : small) region_[w] = 0;
       emit(small, NdPart::kComponents);
     }
-    for (auto& comp : big) {
-      const int cid = region_[comp[0]];
-      split(std::move(comp), cid, -1, touching(around, cid));
-    }
+    for (auto& [cid, comp] : big) split(std::move(comp), cid, -1, touching(around, cid), {});
   }
 
-  void leaf(std::vector<int> vs) {
+  void leaf(const std::vector<int>& vs) {
     for (int v : vs) region_[v] = 0;
-    // In the graph's own numbering: minimum degree breaks ties in the order it
-    // is given, and a user's numbering (a grid's rows) is a better order for
-    // that than BFS order (the 512x512 Poisson matrix: 1.25e9 vs 1.6e9 flops
-    // in leaves of 16384 vertices).
-    std::sort(vs.begin(), vs.end());
     emit(vs, NdPart::kLeaf);
+  }
+
+  /**
+   * Leaves and components in the graph's own numbering (one bucket pass):
+   * minimum degree breaks ties in the order it is given, and a user's
+   * numbering (a grid's rows) is a better order for that than BFS order (the
+   * 512x512 Poisson matrix: 1.25e9 vs 1.6e9 flops in leaves of 16384 vertices).
+   */
+  void renumber_leaves() {
+    std::vector<int> part(n_, -1), cursor(out_.parts.size());
+    for (size_t k = 0; k < out_.parts.size(); k++) {
+      const NdPart& p = out_.parts[k];
+      if (p.kind == NdPart::kSeparator) continue;
+      cursor[k] = p.v0;
+      for (int i = p.v0; i < p.v1; i++) part[out_.vertex[i]] = static_cast<int>(k);
+    }
+    for (int v = 0; v < n_; v++)
+      if (part[v] >= 0) out_.vertex[cursor[part[v]]++] = v;
   }
 
   /** The best separator of the last search's levels: levels m, m + 1 (m, or -1), and its size. */
@@ -214,8 +220,9 @@ class Dissector {
     // The last level as a region of its own, searched twice (pseudo-diameter within it).
     const int lid = fresh_region();
     for (int v : last) region_[v] = lid;
+    alt_queue_.resize(n_);
     bfs(last[0], lid, alt_queue_, alt_levels_);
-    const int d = bfs(alt_queue_[alt_levels_.back() - 1], lid, alt_queue_, alt_levels_) - 1;  // eccentricity within the level
+    const int d = bfs(alt_queue_[alt_levels_.back() - 1], reached_, alt_queue_, alt_levels_) - 1;  // eccentricity within the level
     std::vector<int> out;
     if (!out_.abandoned && d >= 4)
       for (int k : {d / 4, d / 2, d - d / 4}) out.push_back(alt_queue_[alt_levels_[k]]);
@@ -223,20 +230,34 @@ class Dissector {
     return out;
   }
 
-  /** Dissects region rid (vertices vs, boundary `around`: the enclosing separators' vertices adjacent to it). */
-  void split(std::vector<int> vs, int rid, int seed, const std::vector<int>& around) {
+  /**
+   * Dissects region rid (vertices vs, boundary `around`: the enclosing
+   * separators' vertices adjacent to it) from `seed` (-1: vs[0]). `known`,
+   * when not empty: vs is in BFS order from seed, with these levels (the
+   * first half of a split: a prefix of its parent's levels).
+   */
+  void split(std::vector<int> vs, int rid, int seed, const std::vector<int>& around, std::vector<int> known) {
     if (over_budget()) return;
     const int size = static_cast<int>(vs.size());
-    if (size <= leaf_) return leaf(std::move(vs));
+    if (size <= leaf_) return leaf(vs);
     int root = seed >= 0 ? seed : vs[0];
-    int depth = bfs(root, rid);
-    if (out_.abandoned) return;
-    if (levels_.back() < size) return components(std::move(vs), rid, around);
+    int depth;
+    if (!known.empty()) {
+      std::copy(vs.begin(), vs.end(), queue_.begin());
+      levels_.swap(known);
+      depth = static_cast<int>(levels_.size()) - 1;
+    } else {
+      depth = bfs(root, rid);
+      if (out_.abandoned) return;
+      if (levels_.back() < size) return components(vs, rid, around);
+      rid = reached_;
+    }
     // Pseudo-peripheral root (Gibbs-Poole-Stockmeyer): restart from the far end
     // while the structure deepens (the far end as deep: its levels kept).
     for (int it = 0; it < 3; it++) {
       const int u = far_vertex(rid);
       const int d = bfs(u, rid);
+      rid = reached_;
       if (out_.abandoned) return;
       if (d >= depth) {
         const bool deeper = d > depth;
@@ -244,6 +265,7 @@ class Dissector {
         if (deeper) continue;
       } else {
         bfs(root, rid);
+        rid = reached_;
       }
       break;
     }
@@ -256,6 +278,7 @@ class Dissector {
     if (best >= 0 && far >= kMinSpread && std::abs(far - mid) > kStraight * far) {
       for (int c : spread_roots(rid)) {
         bfs(c, rid, alt_queue_, alt_levels_);
+        rid = reached_;
         if (out_.abandoned) return;
         std::swap(queue_, alt_queue_), std::swap(levels_, alt_levels_);
         const auto [m, sep] = separator(size);
@@ -266,7 +289,7 @@ class Dissector {
         }
       }
     }
-    if (best < 0 || bestSep > kMaxSeparator * size) return leaf(std::move(vs));
+    if (best < 0 || bestSep > kMaxSeparator * size) return leaf(vs);
     const double k = levels_[best + 1] - levels_[best];
     bound_ += 2.0 / 3.0 * k * k * k;
     if (over_budget()) return;
@@ -274,6 +297,7 @@ class Dissector {
     std::vector<int> sep(queue_.begin() + levels_[best], queue_.begin() + levels_[best + 2]);
     std::vector<int> h2(queue_.begin() + levels_[best + 2], queue_.begin() + size);
     const int seed2 = queue_[size - 1];  // last level: peripheral in the second half
+    std::vector<int> known1(levels_.begin(), levels_.begin() + best + 1);
     std::vector<int>().swap(vs);
     for (int v : sep) region_[v] = 0;
     const int r1 = fresh_region(), r2 = fresh_region();
@@ -286,9 +310,9 @@ class Dissector {
     const std::vector<int> last(sep.begin() + (levels_[best + 1] - levels_[best]), sep.end()), lt = touching(last, r2);
     b2.insert(b2.end(), lt.begin(), lt.end());
     const auto rr = record(around), hh = record(b1), gg = record(b2);
-    split(std::move(h1), r1, root, b1);  // the root is peripheral in the first half
+    split(std::move(h1), r1, root, b1, std::move(known1));  // the root is peripheral in the first half
     std::vector<int>().swap(b1);
-    split(std::move(h2), r2, seed2, b2);
+    split(std::move(h2), r2, seed2, b2, {});
     NdPart& part = emit(sep, NdPart::kSeparator);
     part.r0 = rr.first, part.r1 = rr.second, part.h0 = hh.first, part.h1 = hh.second, part.g0 = gg.first, part.g1 = gg.second;
   }

@@ -4,23 +4,16 @@
 #include <algorithm>
 #include <new>
 
-extern "C" {
-#include <camd.h>
-}
+#include "sparse/min_degree.h"
 
 namespace rlx::sparse {
 namespace {
 
 class PartOrderer {
  public:
-  PartOrderer(int n, const int* xadj, const int* adj, const Dissection& d) : xadj_(xadj), adj_(adj), d_(d), loc_(n, -1) {
-    camd_defaults(control_);
-    // No dense rows: a half's vertex is adjacent to its whole boundary, and
-    // CAMD would otherwise set it aside instead of eliminating it first.
-    control_[CAMD_DENSE] = -1;
-  }
+  PartOrderer(int n, const int* xadj, const int* adj, const Dissection& d) : xadj_(xadj), adj_(adj), d_(d), loc_(n, -1) {}
 
-  /** Writes the order of `part` to q[part.v0, part.v1) and returns its LU flops; -1 when CAMD fails (out of memory). */
+  /** Writes the order of `part` to q[part.v0, part.v1) and returns its LU flops; throws std::bad_alloc. */
   double order(const NdPart& part, int* q) {
     const int* vs = d_.vertex.data() + part.v0;
     const int size = part.v1 - part.v0;
@@ -31,9 +24,9 @@ class PartOrderer {
     build(part);
     const int t = static_cast<int>(local_.size());
     perm_.resize(t);
-    double info[CAMD_INFO];
-    const int s = camd_order(t, ap_.data(), ai_.data(), perm_.data(), control_, info, set_.data());
-    if (s != CAMD_OK && s != CAMD_OK_BUT_JUMBLED) return -1;
+    // No dense rows: a half's vertex is adjacent to its whole boundary, and
+    // CAMD would otherwise set it aside instead of eliminating it first.
+    md_.order(t, ap_.data(), ai_.data(), set_.data(), perm_.data(), -1);
     counts_.run(t, ap_.data(), ai_.data(), perm_.data());
     double flops = 0;
     int* out = q + part.v0;
@@ -48,12 +41,12 @@ class PartOrderer {
  private:
   const int *xadj_, *adj_;
   const Dissection& d_;
-  double control_[CAMD_CONTROL];
   std::vector<int> loc_;          // local index of each vertex of the graph (-1: none)
   std::vector<int> local_, set_;  // each local vertex's vertex (-1: a half) and CAMD set
   std::vector<int> eu_, ev_;      // local edges, both directions
   std::vector<int> ap_, ai_, next_, perm_;
   ColumnCounts counts_;
+  MinDegree md_;
 
   /** The part's small graph: set 0 one vertex per half (separators), set 1 the part, set 2 its boundary. */
   void build(const NdPart& part) {
@@ -140,7 +133,6 @@ void order_parts(int n, const int* xadj, const int* adj, const Dissection& d, in
       const int k = queue.next.fetch_add(1, std::memory_order_relaxed);
       if (k >= np) return;
       const double f = po.order(d.parts[queue.schedule[k]], q);
-      if (f < 0) break;
       queue.part_flops[queue.schedule[k]] = f;
       double sum = queue.flops.load(std::memory_order_relaxed);
       while (!queue.flops.compare_exchange_weak(sum, sum + f, std::memory_order_relaxed)) {

@@ -17,6 +17,7 @@ static double trace_ms() { timespec t; clock_gettime(CLOCK_MONOTONIC, &t); retur
 static bool tracing() { static bool t = getenv("RLX_UMF_TRACE"); return t; }  // EXPERIMENT
 
 #include "interp/pool.h"
+#include "sparse/min_degree.h"
 #include "sparse/nd_order.h"
 #include "sparse/nd_parts.h"
 
@@ -116,20 +117,14 @@ void expand(const Graph& g, std::vector<int>& q) {
   q.swap(out);
 }
 
-double lu_flops(double ndiv, double nmultsubs) { return ndiv + 2 * nmultsubs; }
 
-// Both return false only when AMD / CAMD ran out of memory (the caller then lets UMFPACK order).
-bool amd_of(const Graph& g, std::vector<int>& q, double& flops) {
-  double control[AMD_CONTROL], info[AMD_INFO];
-  amd_defaults(control);
+/** AMD's order of the graph (of all n vertices) and its LU flops; throws std::bad_alloc. */
+void amd_of(const Graph& g, std::vector<int>& q, double& flops) {
   q.resize(g.m);
   double t0 = trace_ms();
-  const int s = amd_order(g.m, g.xadj.data(), g.adj.data(), q.data(), control, info);
+  flops = MinDegree().order(g.m, g.xadj.data(), g.adj.data(), nullptr, q.data(), AMD_DEFAULT_DENSE);
   if (tracing()) fprintf(stderr, "  [amd] %.1f ms\n", trace_ms() - t0);
-  if (s != AMD_OK && s != AMD_OK_BUT_JUMBLED) return false;
-  flops = lu_flops(info[AMD_NDIV], info[AMD_NMULTSUBS_LU]);
   expand(g, q);
-  return true;
 }
 
 /**
@@ -150,6 +145,7 @@ struct NdJob {
   std::mutex m;
   std::condition_variable cv;
   bool dissected = false;  // dissect() returned (under m)
+  bool judged = false;     // the budget holds AMD's verdict (under m)
 
   explicit NdJob(const Graph& graph) : g(graph) {}
 
@@ -169,6 +165,24 @@ struct NdJob {
     cv.wait(lk, [&] { return dissected; });
   }
 
+  /** Publishes AMD's verdict. */
+  void judge(double verdict) {
+    std::lock_guard<std::mutex> lk(m);
+    budget.store(verdict, std::memory_order_relaxed);
+    judged = true;
+    cv.notify_all();
+  }
+
+  /**
+   * Waits for AMD's verdict before the parts (which can cost more than AMD:
+   * ~60 ms for the 512x512 Poisson matrix), unless unbounded.
+   */
+  void await_verdict() {
+    if (!bounded) return;
+    std::unique_lock<std::mutex> lk(m);
+    cv.wait(lk, [&] { return judged; });
+  }
+
   void dissect_() {
     const int n = g.m;
     int leaf = std::min(8192, std::max(256, n / 64));
@@ -184,6 +198,9 @@ struct NdJob {
 
   void work() {
     if (!ready.load(std::memory_order_acquire)) return;
+    // The dissection may have finished before AMD: its bound checked now
+    // (separators of thousands of vertices cost CAMD time quadratic in them).
+    if (bounded && d.flops_bound > budget.load(std::memory_order_relaxed)) queue->failed.store(true);
     double t0 = trace_ms();
     try {
       order_parts(g.m, g.xadj.data(), g.adj.data(), d, q.data(), *queue, bounded ? &budget : nullptr);
@@ -223,30 +240,32 @@ UmfOrder choose_umf_order(int n, const int* p, const int* i, const double* x, bo
   }
   if (!force && (g.symmetry() < 0.7 || static_cast<double>(g.nzdiag) < 0.9 * n)) return o;
   // AMD (task 0) and the dissection (task 1) run on two threads when the
-  // pool has them, else in that order; task 1 goes on to order the parts,
-  // and task 2 (on the thread that ran AMD) waits for the dissection and
-  // shares them. AMD's verdict, once published, bounds the dissection and
-  // the parts (nd_order.h, nd_parts.h), which give up early where they cannot
-  // win. The pool hands out tasks in order, so whenever task 2 waits, task 1
-  // is running on another thread or done. No exception may leave a pool task.
+  // pool has them, else in that order; once both are done, task 1 and task 2
+  // (on the thread that ran AMD) share the parts. AMD's verdict, once
+  // published, bounds the dissection and the parts (nd_order.h, nd_parts.h),
+  // which give up early where they cannot win. The pool hands out tasks in
+  // order, so whenever task 1 waits for task 0, or task 2 for task 1, the
+  // other is running on another thread or done. No exception may leave a
+  // pool task.
   std::vector<int> qnd, qamd;
   bool have_nd = false, have_amd = false;
   NdJob job(g);
   job.bounded = !force;
   auto task = [&](int64_t t) {
     if (t >= 1) {
-      if (t == 1) job.dissect();
+      if (t == 1) job.dissect(), job.await_verdict();
       else job.await_dissection();
       job.work();
       return;
     }
     if (force) return;
     try {
-      have_amd = amd_of(g, qamd, o.flops_amd);
+      amd_of(g, qamd, o.flops_amd);
+      have_amd = true;
     } catch (const std::bad_alloc&) {
     }
     const bool promising = have_amd && o.flops_amd >= kNdMinFlops && o.flops_amd >= kNdMinFlopsPerVertex * g.m;
-    job.budget.store(!have_amd ? HUGE_VAL : promising ? kNdFlopsBias * o.flops_amd : -1.0, std::memory_order_relaxed);
+    job.judge(!have_amd ? HUGE_VAL : promising ? kNdFlopsBias * o.flops_amd : -1.0);
   };
   interp::Pool::instance().parallelFor(3, task);
   have_nd = job.result(qnd, o.flops_nd);
