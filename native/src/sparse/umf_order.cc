@@ -28,6 +28,10 @@ extern "C" {
 namespace rlx::sparse {
 namespace {
 
+// Threads beyond the two that run AMD and the dissection that help order the
+// parts (each holds an n-int map; ~190 parts for the 512x512 grid).
+constexpr int kNdHelpers = 3;
+
 /**
  * The graph of A + Aᵀ without self loops (sorted adjacency) on the vertices
  * that have neighbours (renumbered: `vertex` maps back; AMD spends ~50% more
@@ -197,6 +201,7 @@ struct NdJob {
   }
 
   void work() {
+    await_verdict();
     if (!ready.load(std::memory_order_acquire)) return;
     // The dissection may have finished before AMD: its bound checked now
     // (separators of thousands of vertices cost CAMD time quadratic in them).
@@ -240,11 +245,12 @@ UmfOrder choose_umf_order(int n, const int* p, const int* i, const double* x, bo
   }
   if (!force && (g.symmetry() < 0.7 || static_cast<double>(g.nzdiag) < 0.9 * n)) return o;
   // AMD (task 0) and the dissection (task 1) run on two threads when the
-  // pool has them, else in that order; once both are done, task 1 and task 2
-  // (on the thread that ran AMD) share the parts. AMD's verdict, once
+  // pool has them, else in that order; once both are done, task 1 and the
+  // helpers (task 2 on the thread that ran AMD, more on more threads) share
+  // the parts. AMD's verdict, once
   // published, bounds the dissection and the parts (nd_order.h, nd_parts.h),
   // which give up early where they cannot win. The pool hands out tasks in
-  // order, so whenever task 1 waits for task 0, or task 2 for task 1, the
+  // order, so whenever task 1 waits for task 0, or a helper for task 1, the
   // other is running on another thread or done. No exception may leave a
   // pool task.
   std::vector<int> qnd, qamd;
@@ -253,7 +259,7 @@ UmfOrder choose_umf_order(int n, const int* p, const int* i, const double* x, bo
   job.bounded = !force;
   auto task = [&](int64_t t) {
     if (t >= 1) {
-      if (t == 1) job.dissect(), job.await_verdict();
+      if (t == 1) job.dissect();
       else job.await_dissection();
       job.work();
       return;
@@ -267,7 +273,9 @@ UmfOrder choose_umf_order(int n, const int* p, const int* i, const double* x, bo
     const bool promising = have_amd && o.flops_amd >= kNdMinFlops && o.flops_amd >= kNdMinFlopsPerVertex * g.m;
     job.judge(!have_amd ? HUGE_VAL : promising ? kNdFlopsBias * o.flops_amd : -1.0);
   };
-  interp::Pool::instance().parallelFor(3, task);
+  // Tasks 2.. (at most kNdHelpers, one per further thread) help with the parts.
+  const int helpers = std::min(kNdHelpers, std::max(1, interp::Pool::instance().size() - 1));
+  interp::Pool::instance().parallelFor(2 + helpers, task);
   have_nd = job.result(qnd, o.flops_nd);
   if (force) {
     if (have_nd) o.given = o.nd = true, o.q = std::move(qnd);
