@@ -7,14 +7,9 @@
 #include <cmath>
 #include <cstdint>
 #include <condition_variable>
-#include <cstdlib>
 #include <memory>
 #include <mutex>
 #include <new>
-#include <cstdio>  // EXPERIMENT
-#include <time.h>  // EXPERIMENT
-static double trace_ms() { timespec t; clock_gettime(CLOCK_MONOTONIC, &t); return t.tv_sec * 1e3 + t.tv_nsec * 1e-6; }  // EXPERIMENT
-static bool tracing() { static bool t = getenv("RLX_UMF_TRACE"); return t; }  // EXPERIMENT
 
 #include "interp/pool.h"
 #include "sparse/min_degree.h"
@@ -121,22 +116,19 @@ void expand(const Graph& g, std::vector<int>& q) {
   q.swap(out);
 }
 
-
 /** AMD's order of the graph (of all n vertices) and its LU flops; throws std::bad_alloc. */
 void amd_of(const Graph& g, std::vector<int>& q, double& flops) {
   q.resize(g.m);
-  double t0 = trace_ms();
   flops = MinDegree().order(g.m, g.xadj.data(), g.adj.data(), nullptr, q.data(), AMD_DEFAULT_DENSE);
-  if (tracing()) fprintf(stderr, "  [amd] %.1f ms\n", trace_ms() - t0);
   expand(g, q);
 }
 
 /**
  * The dissection's order in two steps: dissect() (one thread) and work()
- * (any number of threads at once, each ordering parts until none is left;
- * dissect() itself starts on them). `budget`: AMD's verdict (umf_order.h),
- * published by the thread that ran AMD: the dissection and the parts stop once
- * their flops exceed it.
+ * (any number of threads at once, each ordering parts until none is left,
+ * once AMD's verdict is in). `budget`: AMD's verdict (umf_order.h), published
+ * by the thread that ran AMD (judge()): the dissection and the parts stop
+ * once a lower bound of their flops exceeds it.
  */
 struct NdJob {
   const Graph& g;
@@ -189,11 +181,8 @@ struct NdJob {
 
   void dissect_() {
     const int n = g.m;
-    int leaf = std::min(8192, std::max(256, n / 64));
-    if (getenv("RLX_ND_LEAF")) leaf = atoi(getenv("RLX_ND_LEAF"));  // EXPERIMENT
-    double t0 = trace_ms();
+    const int leaf = std::min(8192, std::max(256, n / 64));
     d = bfs_dissection(n, g.xadj.data(), g.adj.data(), leaf, bounded ? &budget : nullptr);
-    if (tracing()) fprintf(stderr, "  [nd] dissect %.1f ms parts %zu seps %d abandoned %d\n", trace_ms() - t0, d.parts.size(), d.separators, (int)d.abandoned);
     if (d.abandoned || (d.separators == 0 && bounded)) return;
     queue = std::make_unique<PartQueue>(d);
     q.resize(n);
@@ -206,13 +195,7 @@ struct NdJob {
     // The dissection may have finished before AMD: its bound checked now
     // (separators of thousands of vertices cost CAMD time quadratic in them).
     if (bounded && d.flops_bound > budget.load(std::memory_order_relaxed)) queue->failed.store(true);
-    double t0 = trace_ms();
-    try {
-      order_parts(g.m, g.xadj.data(), g.adj.data(), d, q.data(), *queue, bounded ? &budget : nullptr);
-    } catch (const std::bad_alloc&) {
-      queue->failed.store(true);
-    }
-    if (tracing()) fprintf(stderr, "  [nd] parts share %.1f ms\n", trace_ms() - t0);
+    order_parts(g.m, g.xadj.data(), g.adj.data(), d, q.data(), *queue, bounded ? &budget : nullptr);
   }
 
   /** The order (of all n vertices) and its flops; false when abandoned or failed. */
@@ -237,9 +220,7 @@ UmfOrder choose_umf_order(int n, const int* p, const int* i, const double* x, bo
   if (!force && static_cast<int64_t>(p[n]) - n < 3 * static_cast<int64_t>(n)) return o;
   Graph g;
   try {
-    double t0 = trace_ms();
     g = graph_of(n, p, i, x, cplx);
-    if (tracing()) fprintf(stderr, "  [graph] %.1f ms\n", trace_ms() - t0);
   } catch (const std::bad_alloc&) {
     return o;  // UMFPACK orders (and reports its own out-of-memory if it must)
   }
@@ -247,12 +228,11 @@ UmfOrder choose_umf_order(int n, const int* p, const int* i, const double* x, bo
   // AMD (task 0) and the dissection (task 1) run on two threads when the
   // pool has them, else in that order; once both are done, task 1 and the
   // helpers (task 2 on the thread that ran AMD, more on more threads) share
-  // the parts. AMD's verdict, once
-  // published, bounds the dissection and the parts (nd_order.h, nd_parts.h),
-  // which give up early where they cannot win. The pool hands out tasks in
-  // order, so whenever task 1 waits for task 0, or a helper for task 1, the
-  // other is running on another thread or done. No exception may leave a
-  // pool task.
+  // the parts. AMD's verdict, once published, bounds the dissection and the
+  // parts (nd_order.h, nd_parts.h), which give up early where they cannot
+  // win. The pool hands out tasks in order, so whenever a task waits for
+  // task 0 or task 1, that one is running on another thread or done. No
+  // exception may leave a pool task.
   std::vector<int> qnd, qamd;
   bool have_nd = false, have_amd = false;
   NdJob job(g);
