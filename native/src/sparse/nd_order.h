@@ -13,30 +13,44 @@
 // fill spreads across every separator: for the 512x512 Poisson matrix the
 // factor of AᵀA has 6.5e8 entries under AMD (~300 ms of analysis) and ~1e8
 // with these separators (~60 ms), while the LU flops stay below AMD's.
+// Besides the pseudo-peripheral root, up to three roots spread along its
+// last level are tried and the smallest separator kept: on a 9-point stencil
+// the levels from a corner are L-shaped, from the middle of a side straight.
 //
-// The result is a constraint set per vertex, numbered in postorder (both
-// halves before their separator), for CAMD, which orders within each set by
-// approximate minimum degree. Vertices with no neighbours come first (set 0;
-// UMFPACK does not look for singletons in a given order under its symmetric
-// strategy, so they are ordinary 1x1 pivots there). Regions of at
-// most `leaf` vertices, regions whose level structure is too shallow, and
-// regions whose best separator holds more than a quarter of the region
-// (graphs that do not dissect: expanders, hubs) are not split further;
-// disconnected regions are split into components first (the small ones share
-// one set).
+// The result is a list of parts in elimination order (both halves before
+// their separator; nd_parts.h orders within each). Vertices with no
+// neighbours come first (UMFPACK does not look for singletons in a given
+// order under its symmetric strategy, so they are ordinary 1x1 pivots there).
+// Regions of at most `leaf` vertices, regions whose level structure is too
+// shallow, and regions whose best separator holds more than a quarter of the
+// region (graphs that do not dissect: expanders, hubs) are leaves;
+// disconnected regions are split into components first (the small ones
+// share one part). A separator records the boundary of the region it split
+// (vertices of enclosing separators adjacent to it) and the boundary of each
+// half, so that nd_parts.cc can model what eliminating the halves did.
 #pragma once
 
 #include <atomic>
+#include <cstdint>
 #include <vector>
 
 namespace rlx::sparse {
 
+struct NdPart {
+  enum Kind : int8_t { kIsolated, kLeaf, kComponents, kSeparator };
+  Kind kind = kLeaf;
+  int v0 = 0, v1 = 0;  // its vertices: Dissection::vertex[v0, v1)
+  // Separators: ranges of Dissection::bound holding the region's boundary [r0, r1)
+  // and the boundaries of the first [h0, h1) and second [g0, g1) halves.
+  int r0 = 0, r1 = 0, h0 = 0, h1 = 0, g0 = 0, g1 = 0;
+};
+
 struct Dissection {
-  std::vector<int> set;  // constraint set of each vertex, 0 .. nsets-1
-  int nsets = 0;
-  int separators = 0;  // how many regions were split by a separator
-  bool abandoned = false;  // stopped by `budget` (set is then incomplete)
-  double bound = 0;        // the lower bound of the LU flops below
+  std::vector<NdPart> parts;  // in elimination order
+  std::vector<int> vertex, bound;
+  int separators = 0;      // how many regions were split by a separator
+  bool abandoned = false;  // stopped by `budget` (parts then incomplete)
+  double flops_bound = 0;  // the lower bound of the LU flops below
 };
 
 /**

@@ -6,19 +6,26 @@
 #include <climits>
 #include <cmath>
 #include <cstdint>
+#include <condition_variable>
+#include <memory>
+#include <mutex>
 #include <new>
-#include <thread>
 
 #include "interp/pool.h"
+#include "sparse/min_degree.h"
 #include "sparse/nd_order.h"
+#include "sparse/nd_parts.h"
 
 extern "C" {
 #include <amd.h>
-#include <camd.h>
 }
 
 namespace rlx::sparse {
 namespace {
+
+// Threads beyond the two that run AMD and the dissection that help order the
+// parts (each holds an n-int map; ~190 parts for the 512x512 grid).
+constexpr int kNdHelpers = 3;
 
 /**
  * The graph of A + Aᵀ without self loops (sorted adjacency) on the vertices
@@ -109,47 +116,97 @@ void expand(const Graph& g, std::vector<int>& q) {
   q.swap(out);
 }
 
-double lu_flops(double ndiv, double nmultsubs) { return ndiv + 2 * nmultsubs; }
-
-// Both return false only when AMD / CAMD ran out of memory (the caller then lets UMFPACK order).
-bool amd_of(const Graph& g, std::vector<int>& q, double& flops) {
-  double control[AMD_CONTROL], info[AMD_INFO];
-  amd_defaults(control);
+/** AMD's order of the graph (of all n vertices) and its LU flops; throws std::bad_alloc. */
+void amd_of(const Graph& g, std::vector<int>& q, double& flops) {
   q.resize(g.m);
-  const int s = amd_order(g.m, g.xadj.data(), g.adj.data(), q.data(), control, info);
-  if (s != AMD_OK && s != AMD_OK_BUT_JUMBLED) return false;
-  flops = lu_flops(info[AMD_NDIV], info[AMD_NMULTSUBS_LU]);
+  flops = MinDegree().order(g.m, g.xadj.data(), g.adj.data(), nullptr, q.data(), AMD_DEFAULT_DENSE);
   expand(g, q);
-  return true;
 }
 
-/** AMD's verdict for the dissection (umf_order.h); `done` once `budget` holds it. */
-struct Verdict {
+/**
+ * The dissection's order in two steps: dissect() (one thread) and work()
+ * (any number of threads at once, each ordering parts until none is left,
+ * once AMD's verdict is in). `budget`: AMD's verdict (umf_order.h), published
+ * by the thread that ran AMD (judge()): the dissection and the parts stop
+ * once a lower bound of their flops exceeds it.
+ */
+struct NdJob {
+  const Graph& g;
   std::atomic<double> budget{HUGE_VAL};
-  std::atomic<bool> done{false};
-};
+  bool bounded = true;  // false: no budget (ordering 'nd' forced)
+  Dissection d;
+  std::unique_ptr<PartQueue> queue;
+  std::vector<int> q;
+  std::atomic<bool> ready{false};  // dissected: parts to order
+  std::mutex m;
+  std::condition_variable cv;
+  bool dissected = false;  // dissect() returned (under m)
+  bool judged = false;     // the budget holds AMD's verdict (under m)
 
-bool nd_of(const Graph& g, std::vector<int>& q, double& flops, int& separators, Verdict* verdict) {
-  const int n = g.m, leaf = std::min(8192, std::max(256, n / 64));
-  const Dissection d = bfs_dissection(n, g.xadj.data(), g.adj.data(), leaf, verdict ? &verdict->budget : nullptr);
-  separators = d.separators;
-  if (d.abandoned) return false;
-  if (verdict) {
-    // The dissection may finish before AMD (its separators then unchecked):
-    // wait for the verdict before CAMD, which can cost many times AMD where
-    // the separators are poor (a grid with random long-range links: 170 ms vs 13 ms).
-    while (!verdict->done.load(std::memory_order_acquire)) std::this_thread::yield();
-    if (d.bound > verdict->budget.load(std::memory_order_relaxed)) return false;
+  explicit NdJob(const Graph& graph) : g(graph) {}
+
+  void dissect() {
+    try {
+      dissect_();
+    } catch (const std::bad_alloc&) {
+    }
+    std::lock_guard<std::mutex> lk(m);
+    dissected = true;
+    cv.notify_all();
   }
-  double control[CAMD_CONTROL], info[CAMD_INFO];
-  camd_defaults(control);
-  q.resize(n);
-  const int s = camd_order(n, g.xadj.data(), g.adj.data(), q.data(), control, info, d.set.data());
-  if (s != CAMD_OK && s != CAMD_OK_BUT_JUMBLED) return false;
-  flops = lu_flops(info[CAMD_NDIV], info[CAMD_NMULTSUBS_LU]);
-  expand(g, q);
-  return true;
-}
+
+  /** Waits until dissect() has returned (on another thread, or this one earlier). */
+  void await_dissection() {
+    std::unique_lock<std::mutex> lk(m);
+    cv.wait(lk, [&] { return dissected; });
+  }
+
+  /** Publishes AMD's verdict. */
+  void judge(double verdict) {
+    std::lock_guard<std::mutex> lk(m);
+    budget.store(verdict, std::memory_order_relaxed);
+    judged = true;
+    cv.notify_all();
+  }
+
+  /**
+   * Waits for AMD's verdict before the parts (which can cost more than AMD:
+   * ~60 ms for the 512x512 Poisson matrix), unless unbounded.
+   */
+  void await_verdict() {
+    if (!bounded) return;
+    std::unique_lock<std::mutex> lk(m);
+    cv.wait(lk, [&] { return judged; });
+  }
+
+  void dissect_() {
+    const int n = g.m;
+    const int leaf = std::min(8192, std::max(256, n / 64));
+    d = bfs_dissection(n, g.xadj.data(), g.adj.data(), leaf, bounded ? &budget : nullptr);
+    if (d.abandoned || (d.separators == 0 && bounded)) return;
+    queue = std::make_unique<PartQueue>(d);
+    q.resize(n);
+    ready.store(true, std::memory_order_release);
+  }
+
+  void work() {
+    await_verdict();
+    if (!ready.load(std::memory_order_acquire)) return;
+    // The dissection may have finished before AMD: its bound checked now
+    // (separators of thousands of vertices cost CAMD time quadratic in them).
+    if (bounded && d.flops_bound > budget.load(std::memory_order_relaxed)) queue->failed.store(true);
+    order_parts(g.m, g.xadj.data(), g.adj.data(), d, q.data(), *queue, bounded ? &budget : nullptr);
+  }
+
+  /** The order (of all n vertices) and its flops; false when abandoned or failed. */
+  bool result(std::vector<int>& out, double& flops) {
+    if (!ready.load() || queue->failed.load()) return false;
+    flops = queue->total();
+    expand(g, q);
+    out = std::move(q);
+    return true;
+  }
+};
 
 }  // namespace
 
@@ -169,37 +226,40 @@ UmfOrder choose_umf_order(int n, const int* p, const int* i, const double* x, bo
   }
   if (!force && (g.symmetry() < 0.7 || static_cast<double>(g.nzdiag) < 0.9 * n)) return o;
   // AMD (task 0) and the dissection (task 1) run on two threads when the
-  // pool has them (the dissection takes longer; AMD's ~40 ms for the 512x512
-  // Poisson matrix is then hidden), else in that order. AMD's verdict, once
-  // published, bounds the dissection (nd_order.h), which gives up early where
-  // it cannot win, and is awaited before CAMD: task 0 never waits, and every
-  // thread takes the tasks in order, so task 0 is running or done whenever
-  // task 1 waits. No exception may leave a pool task.
+  // pool has them, else in that order; once both are done, task 1 and the
+  // helpers (task 2 on the thread that ran AMD, more on more threads) share
+  // the parts. AMD's verdict, once published, bounds the dissection and the
+  // parts (nd_order.h, nd_parts.h), which give up early where they cannot
+  // win. The pool hands out tasks in order, so whenever a task waits for
+  // task 0 or task 1, that one is running on another thread or done. No
+  // exception may leave a pool task.
   std::vector<int> qnd, qamd;
   bool have_nd = false, have_amd = false;
-  int separators = 0;
-  Verdict verdict;
+  NdJob job(g);
+  job.bounded = !force;
   auto task = [&](int64_t t) {
-    if (t == 1) {
-      try {
-        have_nd = nd_of(g, qnd, o.flops_nd, separators, force ? nullptr : &verdict);
-      } catch (const std::bad_alloc&) {
-      }
+    if (t >= 1) {
+      if (t == 1) job.dissect();
+      else job.await_dissection();
+      job.work();
       return;
     }
+    if (force) return;
     try {
-      have_amd = amd_of(g, qamd, o.flops_amd);
+      amd_of(g, qamd, o.flops_amd);
+      have_amd = true;
     } catch (const std::bad_alloc&) {
     }
     const bool promising = have_amd && o.flops_amd >= kNdMinFlops && o.flops_amd >= kNdMinFlopsPerVertex * g.m;
-    verdict.budget.store(!have_amd ? HUGE_VAL : promising ? kNdFlopsBias * o.flops_amd : -1.0, std::memory_order_relaxed);
-    verdict.done.store(true, std::memory_order_release);
+    job.judge(!have_amd ? HUGE_VAL : promising ? kNdFlopsBias * o.flops_amd : -1.0);
   };
-  if (force) task(1);
-  else interp::Pool::instance().parallelFor(2, task);
+  // Tasks 2.. (at most kNdHelpers, one per further thread) help with the parts.
+  const int helpers = std::min(kNdHelpers, std::max(1, interp::Pool::instance().size() - 1));
+  interp::Pool::instance().parallelFor(2 + helpers, task);
+  have_nd = job.result(qnd, o.flops_nd);
   if (force) {
     if (have_nd) o.given = o.nd = true, o.q = std::move(qnd);
-  } else if (have_nd && separators > 0 && (!have_amd || o.flops_nd <= kNdFlopsBias * o.flops_amd)) {
+  } else if (have_nd && (!have_amd || o.flops_nd <= kNdFlopsBias * o.flops_amd)) {
     o.given = o.nd = true, o.q = std::move(qnd);
   } else if (have_amd && g.singleton_free) {
     // AMD's order given saves UMFPACK ordering again; it is the order UMFPACK
