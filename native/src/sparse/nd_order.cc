@@ -202,17 +202,18 @@ class Dissector {
   }
 
   /**
-   * Three other roots, spread along the last level of the last search (at a
-   * quarter, half and three quarters of a longest BFS path within it).
+   * Other roots along the last level of the last search, at a quarter and
+   * three quarters of a longest BFS path within it (`wide`: the last level is
+   * longer than the separator's) or at half of it (shorter).
    * Why: on a 9-point stencil every boundary vertex is as eccentric as a
    * corner, and the levels from a corner are L-shaped (the median one ~1.4x a
    * straight cut), while the levels from the middle of a side are straight
    * from half-way on; the last level from a corner of a square is the two
-   * far sides (their middles at a quarter and three quarters), of a longer
-   * rectangle the far short side (its middle at half).
-   * Leaves queue_ and levels_ as they were.
+   * far sides (longer than the L at the median; their middles at a quarter
+   * and three quarters), of a longer rectangle the far short side (its
+   * middle at half). Leaves queue_ and levels_ as they were.
    */
-  std::vector<int> spread_roots(int rid) {
+  std::vector<int> spread_roots(int rid, bool wide) {
     const int nl = static_cast<int>(levels_.size()) - 1;
     const int b = levels_[nl - 1], e = levels_[nl];
     if (e - b < kMinSpread) return {};
@@ -224,8 +225,10 @@ class Dissector {
     bfs(last[0], lid, alt_queue_, alt_levels_);
     const int d = bfs(alt_queue_[alt_levels_.back() - 1], reached_, alt_queue_, alt_levels_) - 1;  // eccentricity within the level
     std::vector<int> out;
-    if (!out_.abandoned && d >= 4)
-      for (int k : {d / 4, d / 2, d - d / 4}) out.push_back(alt_queue_[alt_levels_[k]]);
+    if (!out_.abandoned && d >= 4) {
+      if (wide) out = {alt_queue_[alt_levels_[d / 4]], alt_queue_[alt_levels_[d - d / 4]]};
+      else out = {alt_queue_[alt_levels_[d / 2]]};
+    }
     for (int v : last) region_[v] = rid;
     return out;
   }
@@ -276,7 +279,7 @@ class Dissector {
     // with a clearly smaller separator wins.
     const double far = levels_[depth] - levels_[depth - 1], mid = best >= 0 ? levels_[best + 1] - levels_[best] : 0;
     if (best >= 0 && far >= kMinSpread && std::abs(far - mid) > kStraight * far) {
-      for (int c : spread_roots(rid)) {
+      for (int c : spread_roots(rid, far > mid)) {
         bfs(c, rid, alt_queue_, alt_levels_);
         rid = reached_;
         if (out_.abandoned) return;

@@ -2,6 +2,7 @@
 #include "sparse/nd_parts.h"
 
 #include <algorithm>
+#include <memory>
 #include <new>
 
 #include "sparse/min_degree.h"
@@ -126,13 +127,14 @@ double PartQueue::total() const {
 
 void order_parts(int n, const int* xadj, const int* adj, const Dissection& d, int* q, PartQueue& queue, const std::atomic<double>* budget) {
   try {
-    PartOrderer po(n, xadj, adj, d);
+    std::unique_ptr<PartOrderer> po;  // made on the first part taken (an n-int map per thread)
     const int np = static_cast<int>(queue.schedule.size());
     for (;;) {
       if (queue.failed.load(std::memory_order_relaxed)) return;
       const int k = queue.next.fetch_add(1, std::memory_order_relaxed);
       if (k >= np) return;
-      const double f = po.order(d.parts[queue.schedule[k]], q);
+      if (!po) po = std::make_unique<PartOrderer>(n, xadj, adj, d);
+      const double f = po->order(d.parts[queue.schedule[k]], q);
       queue.part_flops[queue.schedule[k]] = f;
       double sum = queue.flops.load(std::memory_order_relaxed);
       while (!queue.flops.compare_exchange_weak(sum, sum + f, std::memory_order_relaxed)) {
