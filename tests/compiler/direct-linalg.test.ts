@@ -42,6 +42,21 @@ function both(f: () => rlx.Tensor[]): [ArrayLike<number>[], ArrayLike<number>[],
   }
 }
 
+/** Runs `body` with the device backend's runLinalg wrapped to report each call's op; restores it after. */
+function spyRunLinalg(device: string, onCall: (op: string) => void, body: () => void): void {
+  const backend = getBackend(device) as { runLinalg?: NonNullable<ReturnType<typeof getBackend>['runLinalg']> };
+  const orig = backend.runLinalg!;
+  backend.runLinalg = (a) => {
+    onCall(a.attrs['op'] as string);
+    orig(a);
+  };
+  try {
+    body();
+  } finally {
+    backend.runLinalg = orig;
+  }
+}
+
 const thrown = (f: () => unknown): unknown => {
   try {
     f();
@@ -91,14 +106,8 @@ describe.each(DEVICES)('direct linalg realization on %s', (device) => {
 
   it('runs the backend kernel without compiling (and compiles with config.directLinalg = false)', () => {
     const A = mat([6, 6], 'float64', device);
-    const backend = getBackend(device);
     const calls: string[] = [];
-    const orig = backend.runLinalg!;
-    (backend as { runLinalg?: typeof orig }).runLinalg = (a) => {
-      calls.push(a.attrs['op'] as string);
-      orig(a);
-    };
-    try {
+    spyRunLinalg(device, (op) => calls.push(op), () => {
       L.inv(A).realize(); // warm the cache, whichever path
       const c0 = rlx.cacheStats();
       L.inv(A).realize();
@@ -110,23 +119,15 @@ describe.each(DEVICES)('direct linalg realization on %s', (device) => {
       L.inv(A).realize();
       expect(rlx.cacheStats().hits + rlx.cacheStats().misses).toBe(c1.hits + c1.misses + 1);
       expect(calls.length).toBe(3);
-    } finally {
-      (backend as { runLinalg?: typeof orig }).runLinalg = orig;
-    }
+    });
   });
 
   it('inputs that are contiguous views of realized buffers (a reshaped vector, one matrix of a batch) are read in place; strided views compile', () => {
     const A = mat([4, 4], 'float64', device);
     const batch = mat([3, 4, 4], 'float64', device);
     const b = rlx.tensor([1, 2, 3, 4]).on(device).realize();
-    const backend = getBackend(device);
     let calls = 0;
-    const orig = backend.runLinalg!;
-    (backend as { runLinalg?: typeof orig }).runLinalg = (a) => {
-      calls++;
-      orig(a);
-    };
-    try {
+    spyRunLinalg(device, () => calls++, () => {
       const cases: [string, () => rlx.Tensor, number][] = [
         ['solve with a vector (its [n, 1] reshape)', () => L.solve(A, b), 1],
         ['det of one matrix of a batch', () => L.det(batch.slice(rlx.s(1))), 1],
@@ -144,21 +145,13 @@ describe.each(DEVICES)('direct linalg realization on %s', (device) => {
         expect(Array.from(got), name).toEqual(Array.from(want));
       }
       expect(batch.isRealized && b.isRealized).toBe(true);
-    } finally {
-      (backend as { runLinalg?: typeof orig }).runLinalg = orig;
-    }
+    });
   });
 
   it('only a lone linalg node over realized inputs takes it: an unrealized input or a fused user compile as before', () => {
     const A = mat([4, 4], 'float64', device);
-    const backend = getBackend(device);
     let calls = 0;
-    const orig = backend.runLinalg!;
-    (backend as { runLinalg?: typeof orig }).runLinalg = (a) => {
-      calls++;
-      orig(a);
-    };
-    try {
+    spyRunLinalg(device, () => calls++, () => {
       const lazyIn = L.det(A.mul(2)); // input not realized: one graph with the multiply
       const withUser = L.inv(A).add(1); // the root is an add over the linalg node
       const want1 = L.det(A).toArray()[0]! * 16;
@@ -168,9 +161,7 @@ describe.each(DEVICES)('direct linalg realization on %s', (device) => {
       expect(calls).toBe(2);
       expect(Array.from(withUser.toArray())).toEqual(Array.from(inv, (v) => v + 1));
       expect(calls).toBe(2);
-    } finally {
-      (backend as { runLinalg?: typeof orig }).runLinalg = orig;
-    }
+    });
   });
 
   it('errors: the same typed errors and messages as the graph path, raised at realize (binding stays lazy)', () => {

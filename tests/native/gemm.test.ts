@@ -8,7 +8,7 @@
 import { expect, it } from 'vitest';
 import * as rlx from '../../src/index.js';
 import { nativeAddon } from '../../src/backends/native/addon.js';
-import { gemm, gemmAsync, gemmPlan, matmulSpec, runMatmulKernel, GEMM_DTYPES, type GemmDType, type GemmSpec } from '../../src/backends/native/gemm.js';
+import { compiledMatmulRun, gemm, gemmAsync, gemmPlan, matmulSpec, GEMM_DTYPES, type GemmDType, type GemmSpec } from '../../src/backends/native/gemm.js';
 import type { MatmulKernel, ViewStep } from '../../src/compiler/kernel.js';
 import type { StorageArray } from '../../src/tensor/dtype.js';
 import { absF64, describeNative, expectGemmClose, isComplexD, LAYOUTS, makeOperand, storageFor, type Layout } from './native-harness.js';
@@ -243,7 +243,7 @@ describeNative('native matmul kernels (views resolved from the kernel\'s load ch
     const spec = matmulSpec(k, buffers, slotShapes, new Map());
     expect(spec.a).toMatchObject({ offset: 5, strides: [30, 1, 5] }); // column 1 of the transposed view is row 1 of the slot
     expect(spec.b.strides).toEqual([0, 3, 1]);
-    runMatmulKernel(k, buffers, slotShapes, new Map());
+    compiledMatmulRun(k, slotShapes)(buffers, new Map());
     const ra = A.ref.swapaxes(-1, -2).slice(rlx.s(rlx.ax(), rlx.ax(), rlx.rg(1, 5)));
     const rb = B.ref;
     expectGemmClose(out, ra.matmul(rb).toArray(), absF64(ra).matmul(absF64(rb)).toArray(), dtype, 4, `${dtype} kernel`);
@@ -263,7 +263,7 @@ describeNative('native matmul kernels (views resolved from the kernel\'s load ch
     const slotShapes = slots.map((s) => s.shape);
     const spec = matmulSpec(k, buffers, slotShapes, new Map());
     expect(gemmPlan(spec)).toMatchObject({ a: { packed: false, trans: true }, b: { packed: false, trans: false } });
-    runMatmulKernel(k, buffers, slotShapes, new Map());
+    compiledMatmulRun(k, slotShapes)(buffers, new Map());
     const want = (exe.run({ x: x.ref, y: y.ref }) as rlx.Tensor).toArray();
     expectGemmClose(buffers[k.out]!, want, absF64(x.ref.T).matmul(absF64(y.ref)).toArray(), 'float64', 7, 'compiled x.T @ y');
   });

@@ -152,11 +152,6 @@ export function matmulSpec(k: MatmulKernel, buffers: readonly StorageArray[], sl
   };
 }
 
-/** Runs a matmul kernel (no epilogue) on the native addon. */
-export function runMatmulKernel(k: MatmulKernel, buffers: readonly StorageArray[], slotShapes: readonly (readonly Dim[])[], env: DimEnv): void {
-  gemm(matmulSpec(k, buffers, slotShapes, env));
-}
-
 const DTYPE_CODE: Record<GemmDType, number> = { float32: 0, float64: 1, complex64: 2, complex128: 3 };
 
 /** A matmul kernel's GEMM for one binding of the dims, in the form gemmFlat takes, plus what each call must check. */
