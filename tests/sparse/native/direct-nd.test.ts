@@ -175,6 +175,18 @@ function factor(a: CompressedArrays, ordering: number, strategy = 0) {
   return { method, singular: r.singular, index: r.index, solve, logDet, dispose: () => native.directDispose(r.handle) };
 }
 
+/**
+ * Solves with f (a dissected factorization) and with the AMD factorization of the
+ * same float64 matrix: a small residual and the same solution. Returns b and f's x.
+ */
+function expectSolvesLikeAmd(a: CompressedArrays, f: ReturnType<typeof factor>, amd: ReturnType<typeof factor>, seed: number) {
+  const b = randB(a.shape[0], 'float64', seed);
+  const x = f.solve(b);
+  expect(residual(a, x, b, 'N')).toBeLessThan(1e-15);
+  expect(maxDiff(x, amd.solve(b)) / maxAbs(x)).toBeLessThan(1e-11);
+  return { b, x };
+}
+
 describeNative('splu: nested-dissection order (nd, auto)', () => {
   it("'nd' solves every matrix kind (real and complex, N/T/H) against a dense reference, log-det vs a dense LU", () => {
     // sizes above the dissection's smallest region (256 vertices), so that it splits
@@ -233,10 +245,7 @@ describeNative('splu: nested-dissection order (nd, auto)', () => {
     const auto = factor(p3, ORDER.auto), amd = factor(p3, ORDER.amd);
     expect(auto.method).toBe('symmetric, nd');
     expect(amd.method).toBe('symmetric, amd');
-    const b = randB(p3.shape[0], 'float64', 7);
-    const x = auto.solve(b);
-    expect(residual(p3, x, b, 'N')).toBeLessThan(1e-15);
-    expect(maxDiff(x, amd.solve(b)) / maxAbs(x)).toBeLessThan(1e-11);
+    const { b, x } = expectSolvesLikeAmd(p3, auto, amd, 7);
     auto.dispose();
     amd.dispose();
     // the public API's default is 'auto' too (same factorization, so the same solution)
@@ -303,10 +312,7 @@ describeNative('splu: nested-dissection order (nd, auto)', () => {
     const s = grid(60, false, 20);
     const nd = factor(s, ORDER.nd), amd = factor(s, ORDER.amd);
     expect(nd.method).toBe('symmetric, nd');
-    const bs = randB(s.shape[0], 'float64', 12);
-    const y = nd.solve(bs);
-    expect(residual(s, y, bs, 'N')).toBeLessThan(1e-15);
-    expect(maxDiff(y, amd.solve(bs)) / maxAbs(y)).toBeLessThan(1e-11);
+    expectSolvesLikeAmd(s, nd, amd, 12);
     nd.dispose();
     amd.dispose();
   });
