@@ -4,7 +4,8 @@
 // and v accumulates the rotations. One-sided Jacobi is backward stable and
 // computes small singular values to high relative accuracy, at the price of a
 // few more flops than bidiagonalization. m < n is done on aᴴ (its columns are
-// the conjugated rows of a). Columns that vanish (rank deficiency) and the
+// the conjugated rows of a). Columns that vanish (rank deficiency), columns
+// left as rounding noise by exactly rank-deficient input (NEGLIGIBLE) and the
 // extra columns of the full u / vh are filled with an orthonormal complement.
 
 import type { FloatArray, LinalgDType } from '../contract.js';
@@ -13,6 +14,22 @@ import { allFinite, checkArgs, checkLength, fillNaN, isComplexDType, load, slots
 
 /** Sweeps before reporting non-convergence; well-conditioned input needs < 15. */
 const MAX_SWEEPS = 80;
+
+/**
+ * Squared column norm (the input scaled to max |a_ij| ~ 1) below which a column
+ * that is still not orthogonal to another takes no more rotations and counts as
+ * a zero singular value: 2^-900, so the column norm (< 2^-450 ~ 3e-136 times
+ * ‖A‖) and every product in the convergence test stay normal doubles. A column
+ * that small and orthogonal to the rest keeps its norm (diag(1, 1e-200) is
+ * exact), and graded input above it keeps the relative accuracy of Jacobi.
+ */
+const NEGLIGIBLE = 2 ** -900;
+
+/** 2^round(log2(x)) for finite x > 0, clamped to the normal range: scaling by it is exact. */
+function powerOfTwoNear(x: number): number {
+  const e = Math.max(-1000, Math.min(1000, Math.round(Math.log2(x))));
+  return 2 ** e;
+}
 
 export interface SvdResult {
   /** p singular values, descending. */
@@ -31,10 +48,11 @@ export interface SvdResult {
  */
 export function jacobiSvd(cols: CMat, p: number, len: number, cplx: boolean, rowsOut: number): SvdResult {
   const { re, im } = cols;
-  // Scale into a safe range so the squared norms neither overflow nor underflow.
+  // Scale by a power of two (exact) so the largest entry is about 1: the squared
+  // norms then neither overflow nor underflow, and NEGLIGIBLE below is relative to A.
   let big = 0;
   for (let i = 0; i < p * len; i++) big = Math.max(big, Math.abs(re[i]!), Math.abs(im[i]!));
-  const scale = big > 0 && (big > 1e100 || big < 1e-100) ? 1 / big : 1;
+  const scale = big > 0 && Number.isFinite(big) ? powerOfTwoNear(1 / big) : 1;
   if (scale !== 1) {
     for (let i = 0; i < p * len; i++) {
       re[i] *= scale;
@@ -44,6 +62,7 @@ export function jacobiSvd(cols: CMat, p: number, len: number, cplx: boolean, row
   const vt = zeros(p * p);
   for (let i = 0; i < p; i++) vt.re[i * p + i] = 1;
   const nrm = new Float64Array(p);
+  const noise = new Uint8Array(p);
   const tol = Math.max(len, 1) * 2 ** -53;
   let info = 1;
   for (let j = 0; j < p; j++) nrm[j] = sqNorm(re, im, j * len, len, cplx);
@@ -72,6 +91,16 @@ export function jacobiSvd(cols: CMat, p: number, len: number, cplx: boolean, row
         }
         const g = cplx ? Math.hypot(gr, gi) : Math.abs(gr);
         if (g <= tol * Math.sqrt(alpha) * Math.sqrt(beta)) continue;
+        // A column of exactly rank-deficient input (repeated rows keep every
+        // rotation inside the same span) is left as rounding noise that each
+        // rotation shrinks by only another factor eps, down into the
+        // subnormals, where the test above can never be met. Far below A's
+        // scale such a column is noise: it takes no more rotations and counts
+        // as a zero singular value (an error below 2^-450 ‖A‖).
+        if (alpha < NEGLIGIBLE || beta < NEGLIGIBLE) {
+          noise[alpha < beta ? a : b] = 1;
+          continue;
+        }
         rotated = true;
         const zeta = (beta - alpha) / (2 * g);
         const t = (zeta >= 0 ? 1 : -1) / (Math.abs(zeta) + Math.sqrt(1 + zeta * zeta));
@@ -94,7 +123,7 @@ export function jacobiSvd(cols: CMat, p: number, len: number, cplx: boolean, row
   }
   // Singular values and their descending order.
   const sv = new Float64Array(p);
-  for (let j = 0; j < p; j++) sv[j] = norm2(re, im, j * len, len, 1);
+  for (let j = 0; j < p; j++) sv[j] = noise[j] ? 0 : norm2(re, im, j * len, len, 1);
   const order = Array.from({ length: p }, (_, j) => j).sort((x, y) => sv[y]! - sv[x]! || x - y);
   const s = new Float64Array(p);
   const u = zeros(rowsOut * len);
