@@ -23,12 +23,13 @@ import { Tensor } from '../tensor/tensor.js';
 import { tensor } from '../tensor/create.js';
 import { sparseProduct, valuesFromTensor, tensorOfValues } from './graph/api.js';
 import { ShapeError, IndexError } from '../tensor/errors.js';
+import { isTraced, moved, selectedMap, gatherValues, sumValues, canonicalMap, transposedMap, unionMap, intersectionMap, productMap, catValues } from './tensor-values.js';
 import type { NestedData } from '../tensor/create.js';
-import { type Compressed, transposeCompressed, sortCompressed, sumDuplicatesSorted, eliminateZerosCompressed, sliceMajor, sliceMinor, diagonalCompressed, indexFlags } from './kernels.js';
+import { type Compressed, transposeCompressed, sortCompressed, sumDuplicatesSorted, eliminateZerosCompressed, sliceMajor, sliceMinor, diagonalCompressed, diagLength, indexFlags } from './kernels.js';
 import { addCompressed, multiplyCompressed, multiplyDenseCompressed, scaleCompressed, spgemm } from './arith.js';
-import { type Scalar, scalarParts, lanesOf, isComplexDType, promote, complexOf, asDType, toSparseDType, allocValues } from './dtypes.js';
-import { gather, scatter, csrMatmulDense } from './spmv.js';
-import { denseRaw, rawWithLanes, tensorFrom } from './dense.js';
+import { type Scalar, scalarParts, lanesOf, isComplexDType, promote, complexOf, asDType, castValues, toSparseDType, allocValues, sparseDTypeOfTensor } from './dtypes.js';
+import { gather, scatter, csrMatmulDense, checkProductOutput } from './spmv.js';
+import { denseRaw, denseTensor, rawWithLanes, tensorFrom } from './dense.js';
 import { formatSparse } from './show.js';
 
 /** Any sparse matrix of this module. */
@@ -66,6 +67,7 @@ export abstract class CompressedMatrix implements CompressedArrays, RawOperator 
     this.indices = indices;
     if (data instanceof Tensor) this.valuesT = data;
     else this.stored = data;
+    this.tensorValued = data instanceof Tensor && isTraced(data);
     this.hasSortedIndices = flags.sorted;
     this.hasCanonicalFormat = flags.canonical;
   }
@@ -75,6 +77,12 @@ export abstract class CompressedMatrix implements CompressedArrays, RawOperator 
   // needs the numbers, and products with tensors use it as a graph input.
   private stored: ValueArray | undefined;
   private valuesT: Tensor | undefined;
+  /**
+   * The values are a traced tensor (being differentiated, or a vmap/jit input):
+   * structural operations then map them with gather/scatterAdd (tensor-values.ts)
+   * so that results stay differentiable; otherwise they work on stored arrays.
+   */
+  readonly tensorValued: boolean;
   /** Stored values (interleaved re, im for complex). */
   get data(): ValueArray {
     if (!this.stored) this.stored = valuesFromTensor(this.valuesT!, this.dtype);
@@ -105,7 +113,29 @@ export abstract class CompressedMatrix implements CompressedArrays, RawOperator 
   }
 
   /** A matrix of the same format from CSR-oriented (major/minor) arrays. */
-  protected abstract wrap(c: Compressed, dtype: SparseDType, flags?: { sorted: boolean; canonical: boolean }): this;
+  protected abstract wrap(c: Compressed, dtype: SparseDType, flags?: { sorted: boolean; canonical: boolean }, values?: Tensor): this;
+  /** A matrix of the same format on pattern `c` (its data unused) with a values tensor. */
+  protected wrapT(c: Compressed, values: Tensor, flags: { sorted: boolean; canonical: boolean }): this {
+    return this.wrap(c, values.dtype as SparseDType, flags, values);
+  }
+  /** @internal the pattern as major/minor slices, without reading the values. */
+  get pattern(): Compressed {
+    const [m, n] = this.shape;
+    const csr = this.format === 'csr';
+    return { major: csr ? m : n, minor: csr ? n : m, indptr: this.indptr, indices: this.indices, data: EMPTY, lanes: 1 };
+  }
+  /** @internal canonical pattern and values tensor (duplicates summed). */
+  canonT(d: SparseDType = this.dtype): { c: Compressed; v: Tensor } {
+    let v = this.valuesTensor();
+    if (v.dtype !== d) v = v.cast(d);
+    if (this.hasCanonicalFormat) return { c: this.pattern, v };
+    const m = canonicalMap(this.pattern);
+    return { c: m.c, v: sumValues(v, m.dst, m.c.indices.length) };
+  }
+  /** Does an operation with `other` need the tensor path? */
+  protected traced(other?: unknown): boolean {
+    return this.tensorValued || (other instanceof CompressedMatrix && other.tensorValued) || (other instanceof Tensor && isTraced(other)) || ((other as { tensorValued?: boolean } | undefined)?.tensorValued ?? false);
+  }
   /** `other` converted to this format. */
   protected abstract same(other: SparseMatrix): CompressedMatrix;
   abstract tocsr(): CsrMatrix;
@@ -135,16 +165,33 @@ export abstract class CompressedMatrix implements CompressedArrays, RawOperator 
   /** Same matrix with indices sorted within each row/column (duplicates kept). */
   sortIndices(): this {
     if (this.hasSortedIndices) return this;
+    if (this.tensorValued) {
+      const m = moved(this.pattern, sortCompressed);
+      return this.wrapT(m.c, gatherValues(this.valuesTensor(), m.src), { sorted: true, canonical: this.hasCanonicalFormat || indexFlags(m.c).canonical });
+    }
     const c = sortCompressed(this.comp);
     return this.wrap(c, this.dtype, { sorted: true, canonical: this.hasCanonicalFormat || indexFlags(c).canonical });
   }
   /** Same matrix in canonical form: sorted indices, duplicates summed. */
   sumDuplicates(): this {
     if (this.hasCanonicalFormat) return this;
+    if (this.tensorValued) {
+      const t = this.canonT();
+      return this.wrapT(t.c, t.v, { sorted: true, canonical: true });
+    }
     return this.wrap(this.canonComp, this.dtype, { sorted: true, canonical: true });
   }
   /** Same matrix without explicitly stored zeros (order and duplicates unchanged). */
   eliminateZeros(): this {
+    if (this.tensorValued) {
+      // Which entries are zero is read from the values; the kept ones stay differentiable
+      // (a dropped entry is exactly zero, and so is its contribution from then on).
+      const d = this.data,
+        L = lanesOf(this.dtype);
+      const m = selectedMap(this.pattern, (p) => d[p * L] !== 0 || (L === 2 && d[p * L + 1] !== 0));
+      if (m.c.indices.length === this.nnz) return this;
+      return this.wrapT(m.c, gatherValues(this.valuesTensor(), m.src), this.flags);
+    }
     const c = eliminateZerosCompressed(this.comp);
     if (c === this.comp || c.indices === this.indices) return this;
     return this.wrap(c, this.dtype, { sorted: this.hasSortedIndices, canonical: this.hasCanonicalFormat });
@@ -153,6 +200,10 @@ export abstract class CompressedMatrix implements CompressedArrays, RawOperator 
   astype(dtype: SparseDType | string): this {
     const d = toSparseDType('astype', dtype);
     if (d === this.dtype) return this;
+    if (this.tensorValued) {
+      castValues('astype', EMPTY, this.dtype, d); // refuses complex → real
+      return this.wrapT(this.pattern, this.valuesTensor().cast(d), this.flags);
+    }
     return this.wrap({ ...this.comp, data: asDType('astype', this.data, this.dtype, d), lanes: lanesOf(d) }, d, this.flags);
   }
   protected get flags(): { sorted: boolean; canonical: boolean } {
@@ -160,10 +211,12 @@ export abstract class CompressedMatrix implements CompressedArrays, RawOperator 
   }
   /** Deep copy. */
   copy(): this {
+    if (this.tensorValued) return this.wrapT({ ...this.pattern, indptr: this.indptr.slice(), indices: this.indices.slice() }, this.valuesTensor(), this.flags);
     return this.wrap({ ...this.comp, indptr: this.indptr.slice(), indices: this.indices.slice(), data: this.data.slice() }, this.dtype, this.flags);
   }
   /** Transpose Aᵀ in the same format (sorted indices). */
   transpose(): this {
+    if (this.tensorValued) return this.transposedT(false);
     const c = transposeCompressed(this.comp);
     return this.wrap(c, this.dtype, { sorted: true, canonical: this.hasCanonicalFormat });
   }
@@ -172,15 +225,22 @@ export abstract class CompressedMatrix implements CompressedArrays, RawOperator 
   }
   /** Conjugate transpose Aᴴ (Aᵀ for real dtypes). */
   conjTranspose(): this {
+    if (this.tensorValued) return this.transposedT(true);
     const c = transposeCompressed(this.comp, true);
     return this.wrap(c, this.dtype, { sorted: true, canonical: this.hasCanonicalFormat });
   }
   get H(): this {
     return this.conjTranspose();
   }
+  private transposedT(conj: boolean): this {
+    const m = transposedMap(this.pattern);
+    const v = gatherValues(this.valuesTensor(), m.src);
+    return this.wrapT(m.c, conj && isComplexDType(this.dtype) ? v.conj() : v, { sorted: true, canonical: this.hasCanonicalFormat });
+  }
   /** Elementwise complex conjugate (the same matrix for real dtypes). */
   conj(): this {
     if (!isComplexDType(this.dtype)) return this;
+    if (this.tensorValued) return this.wrapT(this.pattern, this.valuesTensor().conj(), this.flags);
     const d = this.data.slice();
     for (let p = 1; p < d.length; p += 2) d[p] = -d[p]!;
     return this.wrap({ ...this.comp, data: d }, this.dtype, this.flags);
@@ -197,13 +257,30 @@ export abstract class CompressedMatrix implements CompressedArrays, RawOperator 
   }
   /** A + B (any formats; result in this format, canonical, exact zeros dropped). */
   add(other: SparseMatrix): this {
+    if (this.traced(other)) return this.sumT(other, 'add', false);
     const [a, b, d] = this.promoted(other, 'add');
     return this.wrap(addCompressed(a, b), d, { sorted: true, canonical: true });
   }
   /** A − B. */
   sub(other: SparseMatrix): this {
+    if (this.traced(other)) return this.sumT(other, 'sub', true);
     const [a, b, d] = this.promoted(other, 'sub');
     return this.wrap(addCompressed(a, b, 1, -1), d, { sorted: true, canonical: true });
+  }
+  /** A ± B on tensor values: the union pattern (entries of value zero kept, with their derivatives). */
+  private sumT(other: SparseMatrix, op: string, negate: boolean): this {
+    const [o, d] = this.partner(other, op);
+    const a = this.canonT(d),
+      b = o.canonT(d);
+    const u = unionMap(a.c, b.c);
+    const v = sumValues(catValues([a.v, negate ? b.v.neg() : b.v], d), u.dst, u.c.indices.length);
+    return this.wrapT(u.c, v, { sorted: true, canonical: true });
+  }
+  /** `other` in this format, and the promoted dtype (shapes checked). */
+  private partner(other: SparseMatrix, op: string): [CompressedMatrix, SparseDType] {
+    if (other.shape[0] !== this.shape[0] || other.shape[1] !== this.shape[1]) throw new ShapeError(`${op}: shapes [${this.shape.join(', ')}] and [${other.shape.join(', ')}] differ`);
+    const o = this.same(other);
+    return [o, promote(this.dtype, o.dtype)];
   }
   /** −A. */
   neg(): this {
@@ -213,6 +290,10 @@ export abstract class CompressedMatrix implements CompressedArrays, RawOperator 
   scale(alpha: Scalar): this {
     const [re, im] = scalarParts('scale', alpha);
     const d = im !== 0 && !isComplexDType(this.dtype) ? complexOf(this.dtype) : this.dtype;
+    if (this.tensorValued) {
+      const v = this.valuesTensor().cast(d);
+      return this.wrapT(this.pattern, im === 0 ? v.mul(re) : v.mul(complexScalar(re, im, d)), this.flags);
+    }
     const c = this.comp;
     const src = { ...c, data: asDType('scale', c.data, this.dtype, d), lanes: lanesOf(d) };
     return this.wrap(scaleCompressed(src, re, im), d, this.flags);
@@ -224,6 +305,14 @@ export abstract class CompressedMatrix implements CompressedArrays, RawOperator 
    */
   multiply(other: SparseMatrix | DenseOperand | number): this {
     if (typeof other === 'number') return this.sumDuplicates().scale(other);
+    if (isSparse(other) && this.traced(other)) {
+      const [o, d] = this.partner(other, 'multiply');
+      const a = this.canonT(d),
+        b = o.canonT(d);
+      const x = intersectionMap(a.c, b.c);
+      return this.wrapT(x.c, gatherValues(a.v, x.ia).mul(gatherValues(b.v, x.ib)), { sorted: true, canonical: true });
+    }
+    if (!isSparse(other) && (this.tensorValued || other instanceof Tensor)) return this.multiplyDenseT(other instanceof Tensor ? other : denseTensor('multiply', other as DenseOperand));
     if (isSparse(other)) {
       const [a, b, d] = this.promoted(other, 'multiply');
       return this.wrap(multiplyCompressed(a, b), d, { sorted: true, canonical: true });
@@ -245,11 +334,40 @@ export abstract class CompressedMatrix implements CompressedArrays, RawOperator 
     const res = multiplyDenseCompressed({ ...a, data: asDType('multiply', a.data, this.dtype, d), lanes }, rawWithLanes(raw, lanes === 2), rs, cs);
     return this.wrap(res, d, { sorted: true, canonical: true });
   }
+  /** Strides of a dense operand broadcast to [m, n] ([row, col] steps in its flat storage). */
+  private broadcastStrides(s: readonly number[]): [number, number] {
+    const [m, n] = this.shape;
+    if (s.length === 0) return [0, 0];
+    if (s.length === 1 && s[0] === n) return [0, 1];
+    if (s.length === 2 && s[0] === m && s[1] === n) return [n, 1];
+    if (s.length === 2 && s[0] === 1 && s[1] === n) return [0, 1];
+    if (s.length === 2 && s[0] === m && s[1] === 1) return [1, 0];
+    throw new ShapeError(`multiply: dense operand of shape [${s.join(', ')}] does not broadcast to [${m}, ${n}]`);
+  }
+  /** A ∘ D for a dense tensor D: A's canonical pattern, values a_e · D[row e, col e] (differentiable in both). */
+  private multiplyDenseT(D: Tensor): this {
+    const [rs, cs] = this.broadcastStrides(D.shape);
+    const d = promote(this.dtype, sparseDTypeOfTensor(D));
+    const a = this.canonT(d);
+    const { major, indptr, indices } = a.c;
+    const pos = new Int32Array(indices.length);
+    const csr = this.format === 'csr';
+    for (let i = 0; i < major; i++) for (let p = indptr[i]!; p < indptr[i + 1]!; p++) pos[p] = csr ? i * rs + indices[p]! * cs : indices[p]! * rs + i * cs;
+    const flat = D.cast(d).reshape([D.shape.reduce((x, y) => x * y, 1)]);
+    return this.wrapT(a.c, a.v.mul(gatherValues(flat, pos)), { sorted: true, canonical: true });
+  }
   /** Sparse × sparse product A·B (SpGEMM); result in this format, canonical. */
   matmulSparse(other: SparseMatrix): this {
     if (this.shape[1] !== other.shape[0]) throw new ShapeError(`matmulSparse: inner dimensions differ: [${this.shape.join(', ')}] · [${other.shape.join(', ')}]`);
     const o = this.same(other);
     const d = promote(this.dtype, o.dtype);
+    if (this.traced(other)) {
+      // CSC arrays are CSR arrays of the transpose: (A·B)ᵀ = Bᵀ·Aᵀ, so the roles swap.
+      const [l, r] = this.format === 'csr' ? [this, o] : [o, this];
+      const x = productMap(l.pattern, r.pattern);
+      const terms = gatherValues(l.valuesTensor().cast(d), x.ia).mul(gatherValues(r.valuesTensor().cast(d), x.ib));
+      return this.wrapT(x.c, sumValues(terms, x.ic, x.c.indices.length), { sorted: true, canonical: true });
+    }
     const lanes = lanesOf(d);
     const a = { ...this.comp, data: asDType('matmulSparse', this.data, this.dtype, d), lanes };
     const b = { ...o.comp, data: asDType('matmulSparse', o.data, o.dtype, d), lanes };
@@ -288,7 +406,7 @@ export abstract class CompressedMatrix implements CompressedArrays, RawOperator 
     if (x.length !== n * lanes) throw new ShapeError(`${op}: x has length ${x.length}, expected ${n * lanes}${lanes === 2 ? ' (interleaved complex)' : ''}`);
     const y = out ?? new Float64Array(m * lanes);
     if (y.length !== m * lanes) throw new ShapeError(`${op}: out has length ${y.length}, expected ${m * lanes}`);
-    if (y === x) throw new ShapeError(`${op}: out must not alias x`);
+    checkProductOutput(op, this.comp, x, y); // out overlapping x or the matrix's arrays (any byte range) is refused
     this.kernel(x, y, adjoint, out === undefined);
     return y;
   }
@@ -319,6 +437,13 @@ export abstract class CompressedMatrix implements CompressedArrays, RawOperator 
   /** The dense matrix as a Tensor (duplicates summed). */
   toDense(): Tensor {
     const [m, n] = this.shape;
+    if (this.tensorValued) {
+      const { major, indptr, indices } = this.pattern;
+      const pos = new Int32Array(this.nnz);
+      const csr = this.format === 'csr';
+      for (let i = 0; i < major; i++) for (let p = indptr[i]!; p < indptr[i + 1]!; p++) pos[p] = csr ? i * n + indices[p]! : indices[p]! * n + i;
+      return sumValues(this.valuesTensor(), pos, m * n).reshape([m, n]);
+    }
     const lanes = lanesOf(this.dtype);
     const out = new Float64Array(m * n * lanes);
     const { major, indptr, indices, data } = this.comp;
@@ -340,8 +465,24 @@ export abstract class CompressedMatrix implements CompressedArrays, RawOperator 
   }
   /** k-th diagonal as a 1-D Tensor (SciPy's A.diagonal(k)). */
   diagonal(k = 0): Tensor {
+    if (this.tensorValued) return this.diagonalT(k);
     const v = this.diagonalRaw(k);
     return tensorFrom(v, [v.length / lanesOf(this.dtype)], this.dtype);
+  }
+  private diagonalT(k: number): Tensor {
+    if (!Number.isInteger(k)) throw new ShapeError(`diagonal: k must be an integer, got ${k}`);
+    const [m, n] = this.shape;
+    const len = diagLength(m, n, k);
+    const { major, indptr, indices } = this.pattern;
+    const sel: number[] = [],
+      dst: number[] = [];
+    const csr = this.format === 'csr';
+    for (let a = 0; a < major; a++)
+      for (let p = indptr[a]!; p < indptr[a + 1]!; p++) {
+        const [i, j] = csr ? [a, indices[p]!] : [indices[p]!, a];
+        if (j - i === k) sel.push(p), dst.push(k >= 0 ? i : j);
+      }
+    return sumValues(gatherValues(this.valuesTensor(), Int32Array.from(sel)), Int32Array.from(dst), len);
   }
   private checkRange(op: string, start: number, stop: number, size: number): void {
     if (!Number.isInteger(start) || !Number.isInteger(stop) || start < 0 || stop > size || start > stop) throw new IndexError(`${op}: range [${start}, ${stop}) is not inside [0, ${size}]`);
@@ -349,14 +490,20 @@ export abstract class CompressedMatrix implements CompressedArrays, RawOperator 
   /** Rows [start, stop) as a matrix of the same format. */
   rows(start: number, stop: number): this {
     this.checkRange('rows', start, stop, this.shape[0]);
+    if (this.tensorValued) return this.slicedT(this.format === 'csr', start, stop);
     const c = this.format === 'csr' ? sliceMajor(this.comp, start, stop) : sliceMinor(this.comp, start, stop);
     return this.wrap(c, this.dtype, this.flags);
   }
   /** Columns [start, stop) as a matrix of the same format. */
   cols(start: number, stop: number): this {
     this.checkRange('cols', start, stop, this.shape[1]);
+    if (this.tensorValued) return this.slicedT(this.format === 'csc', start, stop);
     const c = this.format === 'csr' ? sliceMinor(this.comp, start, stop) : sliceMajor(this.comp, start, stop);
     return this.wrap(c, this.dtype, this.flags);
+  }
+  private slicedT(major: boolean, start: number, stop: number): this {
+    const m = moved(this.pattern, (ids) => (major ? sliceMajor(ids, start, stop) : sliceMinor(ids, start, stop)));
+    return this.wrapT(m.c, gatherValues(this.valuesTensor(), m.src), this.flags);
   }
   /** Row i as a 1×n matrix (SciPy's getrow). Negative i counts from the end. */
   getRow(i: number): this {
@@ -392,6 +539,13 @@ export function isSparse(x: unknown): x is SparseMatrix {
 }
 
 /** Helper for subclasses: a Compressed of zero entries. */
+/** A complex scalar of dtype d as a 0-d tensor. */
+function complexScalar(re: number, im: number, d: SparseDType): Tensor {
+  return tensorOfValues(d === 'complex64' ? new Float32Array([re, im]) : new Float64Array([re, im]), d).reshape([]);
+}
+
+const EMPTY = new Float64Array(0);
+
 export function emptyCompressed(major: number, minor: number, dtype: SparseDType): Compressed {
   return { major, minor, indptr: new Int32Array(major + 1), indices: new Int32Array(0), data: allocValues(dtype, 0), lanes: lanesOf(dtype) };
 }

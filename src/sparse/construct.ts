@@ -8,8 +8,10 @@ import type { CscMatrix } from './csc.js';
 import { coo, type CooMatrix } from './coo.js';
 import { kronCompressed, addCompressed } from './arith.js';
 import type { Compressed } from './kernels.js';
-import { type ValuesInput, type Scalar, toSparseDType, lanesOf, promote, asDType, allocValues, scalarParts, normalizeValues } from './dtypes.js';
-import { denseRaw, storeAs } from './dense.js';
+import { type ValuesInput, type Scalar, toSparseDType, lanesOf, promote, asDType, castValues, allocValues, scalarParts, normalizeValues, sparseDTypeOfTensor } from './dtypes.js';
+import { denseRaw, storeAs, tensorFrom } from './dense.js';
+import { Tensor } from '../tensor/tensor.js';
+import { isTraced, gatherValues, catValues, kronMap } from './tensor-values.js';
 import { ShapeError, ValueError } from '../tensor/errors.js';
 import { SparseFormatError } from './errors.js';
 
@@ -33,6 +35,11 @@ export function fromDense(t: DenseOperand, opts: { format: 'csc'; dtype?: Sparse
 export function fromDense(t: DenseOperand, opts: { format: 'coo'; dtype?: SparseDType | string }): CooMatrix;
 export function fromDense(t: DenseOperand, opts?: { format?: 'csr' | 'csc' | 'coo'; dtype?: SparseDType | string }): SparseMatrix;
 export function fromDense(t: DenseOperand, opts: { format?: 'csr' | 'csc' | 'coo'; dtype?: SparseDType | string } = {}): SparseMatrix {
+  const f = opts.format ?? 'csr';
+  if (t instanceof Tensor && isTraced(t)) {
+    const A = fromDenseTraced(t, opts.dtype);
+    return f === 'csr' ? A : f === 'csc' ? A.tocsc() : A.tocoo();
+  }
   const raw = denseRaw('fromDense', t, 2);
   if (raw.shape.length !== 2) throw new ShapeError(`fromDense: expected a 2-D tensor, got shape [${raw.shape.join(', ')}]`);
   const [m, n] = raw.shape as [number, number];
@@ -57,8 +64,36 @@ export function fromDense(t: DenseOperand, opts: { format?: 'csr' | 'csc' | 'coo
     ip[i + 1] = q;
   }
   const A = new CsrMatrix([m, n], raw.dtype, ip, ix, storeAs(raw.dtype, d), { sorted: true, canonical: true }).astype(dtype);
-  const f = opts.format ?? 'csr';
   return f === 'csr' ? A : f === 'csc' ? A.tocsc() : A.tocoo();
+}
+
+/**
+ * fromDense of a traced tensor: the pattern (its nonzeros) is read from the
+ * values, and the stored values are gathered from the tensor, so they stay
+ * differentiable (entries that are zero here are not stored: their derivative
+ * does not reach the matrix, as for any pattern).
+ */
+function fromDenseTraced(t: Tensor, dtype?: SparseDType | string): CsrMatrix {
+  if (t.ndim !== 2) throw new ShapeError(`fromDense: expected a 2-D tensor, got shape [${t.shape.join(', ')}]`);
+  const [m, n] = t.shape as [number, number];
+  const td = sparseDTypeOfTensor(t);
+  const d = dtype !== undefined ? toSparseDType('fromDense', dtype) : td;
+  const raw = denseRaw('fromDense', t, 2);
+  const lanes = lanesOf(raw.dtype);
+  const pos: number[] = [];
+  const ip = new Int32Array(m + 1);
+  for (let i = 0; i < m; i++) {
+    for (let j = 0; j < n; j++) {
+      const e = i * n + j;
+      if (raw.data[e * lanes] !== 0 || (lanes === 2 && raw.data[2 * e + 1] !== 0)) pos.push(e);
+    }
+    ip[i + 1] = pos.length;
+  }
+  const src = Int32Array.from(pos);
+  const ix = src.map((e) => e % n);
+  castValues('fromDense', new Float64Array(0), td, d); // refuses complex → real
+  const flat = (t.dtype === d ? t : t.cast(d)).reshape([m * n]);
+  return new CsrMatrix([m, n], d, ip, ix, gatherValues(flat, src), { sorted: true, canonical: true });
 }
 
 /** eye(n, {m, k, dtype}): ones on the k-th diagonal of an n×m matrix (SciPy's sparse.eye), CSR. */
@@ -109,6 +144,7 @@ export function diags(
   if (diagList.length !== offs.length) throw new ValueError(`diags: ${diagList.length} diagonals but ${offs.length} offsets`);
   if (offs.some((k) => !Number.isInteger(k))) throw new ValueError(`diags: offsets must be integers, got ${JSON.stringify(offs)}`);
   if (new Set(offs).size !== offs.length) throw new ValueError(`diags: offset array contains duplicate values ${JSON.stringify(offs)}`);
+  if (diagList.some((d) => d instanceof Tensor && isTraced(d))) return diagsTraced(diagList, offs, shape, opts.dtype);
   const vals = diagList.map((d) => {
     if (typeof d === 'number') return normalizeValues('diags', [d]);
     if (isScalarObj(d)) return normalizeValues('diags', [scalarParts('diags', d as Scalar)]);
@@ -144,6 +180,50 @@ export function diags(
   return fromTriplets(rows, cols, storeAs(dtype, Float64Array.from(dv)), [m, n], { dtype });
 }
 
+/**
+ * diags with traced tensor diagonals: the same placement and checks, every entry
+ * of the band stored (a zero is kept: its derivative matters), values gathered
+ * from the diagonals so they stay differentiable.
+ */
+function diagsTraced(diagList: (ValuesInput | Scalar)[], offs: number[], shape: [number, number] | undefined, dtypeOpt: SparseDType | string | undefined): CsrMatrix {
+  const vals: Tensor[] = diagList.map((d) => {
+    if (d instanceof Tensor) {
+      if (d.ndim > 1) throw new ValueError(`diags: a diagonal must be 1-D, got shape [${d.shape.join(', ')}]`);
+      return d.ndim === 0 ? d.reshape([1]) : d;
+    }
+    const r = typeof d === 'number' ? normalizeValues('diags', [d]) : isScalarObj(d) ? normalizeValues('diags', [scalarParts('diags', d as Scalar)]) : normalizeValues('diags', d as ValuesInput);
+    return tensorFrom(r.data instanceof Float64Array ? r.data : Float64Array.from(r.data), [r.data.length / lanesOf(r.dtype)], r.dtype);
+  });
+  if (!shape) {
+    if (vals.length === 0) throw new ValueError('diags: shape is required without diagonals');
+    const s = vals[0]!.shape[0]! + Math.abs(offs[0]!);
+    shape = [s, s];
+  }
+  const [m, n] = shape;
+  if (!Number.isInteger(m) || !Number.isInteger(n) || m < 0 || n < 0) throw new SparseFormatError(`diags: shape must be non-negative integers, got ${JSON.stringify(shape)}`);
+  const dtype = dtypeOpt !== undefined ? toSparseDType('diags', dtypeOpt) : vals.map(sparseDTypeOfTensor).reduce((a, b) => promote(a, b), 'float32' as SparseDType);
+  const rows: number[] = [],
+    cols: number[] = [],
+    src: number[] = [];
+  let base = 0;
+  offs.forEach((k, j) => {
+    const len = Math.min(m + k, n - k, Math.min(m, n));
+    if (len < 0) throw new ValueError(`diags: offset ${k} (index ${j}) out of bounds for shape [${m}, ${n}]`);
+    const have = vals[j]!.shape[0]!;
+    if (have !== 1 && have < len) throw new ValueError(`diags: diagonal ${j} has length ${have} at offset ${k}; shape [${m}, ${n}] needs ${len}`);
+    for (let t = 0; t < len; t++) {
+      rows.push(k >= 0 ? t : t - k);
+      cols.push(k >= 0 ? t + k : t);
+      src.push(base + (have === 1 ? 0 : t));
+    }
+    base += have;
+  });
+  const v = gatherValues(catValues(vals, dtype), Int32Array.from(src));
+  return coo({ row: Int32Array.from(rows), col: Int32Array.from(cols), data: v, shape: [m, n], dtype }).tocsr();
+}
+
+const isTensorValued = (A: SparseMatrix): boolean => (A as { tensorValued?: boolean }).tensorValued === true;
+
 function isScalarObj(d: unknown): boolean {
   return d !== null && typeof d === 'object' && !Array.isArray(d) && !ArrayBuffer.isView(d) && 're' in (d as object);
 }
@@ -155,6 +235,12 @@ function canonicalOf(A: SparseMatrix, dtype: SparseDType): Compressed {
 /** Kronecker product kron(A, B) as canonical CSR (SciPy's sparse.kron). */
 export function kron(A: SparseMatrix, B: SparseMatrix): CsrMatrix {
   const d = promote(A.dtype, B.dtype);
+  if (isTensorValued(A) || isTensorValued(B)) {
+    const a = A.tocsr().canonT(d),
+      b = B.tocsr().canonT(d);
+    const k = kronMap(a.c, b.c);
+    return new CsrMatrix([k.c.major, k.c.minor], d, k.c.indptr, k.c.indices, gatherValues(a.v, k.ia).mul(gatherValues(b.v, k.ib)), { sorted: true, canonical: true });
+  }
   return wrapCsr(kronCompressed(canonicalOf(A, d), canonicalOf(B, d)), d);
 }
 
@@ -166,6 +252,7 @@ export function kronsum(A: SparseMatrix, B: SparseMatrix): CsrMatrix {
   const [m, m2] = A.shape, [n, n2] = B.shape;
   if (m !== m2 || n !== n2) throw new ShapeError(`kronsum: A and B must be square, got [${A.shape.join(', ')}] and [${B.shape.join(', ')}]`);
   const d = promote(A.dtype, B.dtype);
+  if (isTensorValued(A) || isTensorValued(B)) return kron(eye(n, { dtype: d }), A).add(kron(B, eye(m, { dtype: d })));
   const left = kronCompressed(canonicalOf(eye(n, { dtype: d }), d), canonicalOf(A, d));
   const right = kronCompressed(canonicalOf(B, d), canonicalOf(eye(m, { dtype: d }), d));
   return wrapCsr(addCompressed(left, right), d);

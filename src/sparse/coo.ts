@@ -9,7 +9,10 @@ import type { CscMatrix } from './csc.js';
 import { Tensor } from '../tensor/tensor.js';
 import { type Compressed, sortCompressed, sumDuplicatesSorted, indexFlags, allocLike } from './kernels.js';
 import { validateCoo } from './validate.js';
-import { type ValuesInput, normalizeValues, toIndexArray, checkShape2, toSparseDType, countOf, lanesOf, isComplexDType, asDType, type Scalar } from './dtypes.js';
+import { type ValuesInput, ownedValues, ownedIndexArray, checkShape2, toSparseDType, countOf, lanesOf, isComplexDType, asDType, castValues, type Scalar } from './dtypes.js';
+import { SparseFormatError } from './errors.js';
+import { valuesFromTensor, tensorOfValues } from './graph/api.js';
+import { isTraced, cooCanonicalMap, sumValues, gatherValues } from './tensor-values.js';
 import { tensorFrom } from './dense.js';
 import { formatSparse } from './show.js';
 
@@ -19,16 +22,31 @@ export class CooMatrix implements SparseMatrix {
   readonly dtype: SparseDType;
   readonly row: Int32Array;
   readonly col: Int32Array;
-  readonly data: ValueArray;
+  /** The values are a traced tensor (see CompressedMatrix.tensorValued): conversions map it with gather/scatterAdd. */
+  readonly tensorValued: boolean;
+  private stored: ValueArray | undefined;
+  private valuesT: Tensor | undefined;
   private csrCache: CsrMatrix | undefined;
 
   /** @internal trusted: arrays already validated. Use coo() for user data. */
-  constructor(shape: [number, number], dtype: SparseDType, row: Int32Array, col: Int32Array, data: ValueArray) {
+  constructor(shape: [number, number], dtype: SparseDType, row: Int32Array, col: Int32Array, data: ValueArray | Tensor) {
     this.shape = shape;
     this.dtype = dtype;
     this.row = row;
     this.col = col;
-    this.data = data;
+    if (data instanceof Tensor) this.valuesT = data;
+    else this.stored = data;
+    this.tensorValued = data instanceof Tensor && isTraced(data);
+  }
+  /** Stored values (interleaved re, im for complex); reads a values tensor. */
+  get data(): ValueArray {
+    if (!this.stored) this.stored = valuesFromTensor(this.valuesT!, this.dtype);
+    return this.stored;
+  }
+  /** The values as a 1-D tensor [nnz] of `dtype`. */
+  valuesTensor(): Tensor {
+    if (!this.valuesT) this.valuesT = tensorOfValues(this.stored!, this.dtype);
+    return this.valuesT;
   }
   /** Stored triplets (duplicates and explicit zeros included). */
   get nnz(): number {
@@ -38,6 +56,11 @@ export class CooMatrix implements SparseMatrix {
   tocsr(): CsrMatrix {
     if (this.csrCache) return this.csrCache;
     const [m, n] = this.shape;
+    if (this.tensorValued) {
+      const c = cooCanonicalMap(m, n, this.row, this.col);
+      const v = sumValues(this.valuesTensor(), c.dst, c.c.indices.length);
+      return (this.csrCache = new CsrMatrix(this.shape, this.dtype, c.c.indptr, c.c.indices, v, { sorted: true, canonical: true }));
+    }
     const lanes = lanesOf(this.dtype);
     const nnz = this.nnz;
     // Bucket by row (stable counting sort), then sort and merge within rows.
@@ -72,6 +95,11 @@ export class CooMatrix implements SparseMatrix {
   /** Dense Tensor (duplicates summed). */
   toDense(): Tensor {
     const [, n] = this.shape;
+    if (this.tensorValued) {
+      const pos = new Int32Array(this.nnz);
+      for (let k = 0; k < this.nnz; k++) pos[k] = this.row[k]! * n + this.col[k]!;
+      return sumValues(this.valuesTensor(), pos, this.shape[0] * n).reshape([this.shape[0], n]);
+    }
     const lanes = lanesOf(this.dtype);
     const out = new Float64Array(this.shape[0] * n * lanes);
     for (let k = 0; k < this.nnz; k++) {
@@ -83,7 +111,7 @@ export class CooMatrix implements SparseMatrix {
   }
   /** Transpose (swaps row and col; no copy of the values). */
   transpose(): CooMatrix {
-    return new CooMatrix([this.shape[1], this.shape[0]], this.dtype, this.col, this.row, this.data);
+    return new CooMatrix([this.shape[1], this.shape[0]], this.dtype, this.col, this.row, this.tensorValued ? this.valuesTensor() : this.data);
   }
   get T(): CooMatrix {
     return this.transpose();
@@ -91,6 +119,7 @@ export class CooMatrix implements SparseMatrix {
   /** Conjugate transpose. */
   conjTranspose(): CooMatrix {
     if (!isComplexDType(this.dtype)) return this.transpose();
+    if (this.tensorValued) return new CooMatrix([this.shape[1], this.shape[0]], this.dtype, this.col, this.row, this.valuesTensor().conj());
     const d = this.data.slice();
     for (let p = 1; p < d.length; p += 2) d[p] = -d[p]!;
     return new CooMatrix([this.shape[1], this.shape[0]], this.dtype, this.col, this.row, d);
@@ -108,6 +137,10 @@ export class CooMatrix implements SparseMatrix {
     const keep: number[] = [];
     for (let k = 0; k < this.nnz; k++) if (this.data[lanes * k] !== 0 || (lanes === 2 && this.data[2 * k + 1] !== 0)) keep.push(k);
     if (keep.length === this.nnz) return this;
+    if (this.tensorValued) {
+      const src = Int32Array.from(keep);
+      return new CooMatrix(this.shape, this.dtype, src.map((k) => this.row[k]!), src.map((k) => this.col[k]!), gatherValues(this.valuesTensor(), src));
+    }
     const d = allocLike(this.data, keep.length * lanes);
     keep.forEach((k, q) => {
       for (let l = 0; l < lanes; l++) d[q * lanes + l] = this.data[k * lanes + l]!;
@@ -152,7 +185,12 @@ export class CooMatrix implements SparseMatrix {
   /** Copy with values cast to dtype (complex → real refused). */
   astype(dtype: SparseDType | string): CooMatrix {
     const d = toSparseDType('astype', dtype);
-    return d === this.dtype ? this : new CooMatrix(this.shape, d, this.row, this.col, asDType('astype', this.data, this.dtype, d));
+    if (d === this.dtype) return this;
+    if (this.tensorValued) {
+      castValues('astype', new Float64Array(0), this.dtype, d); // refuses complex → real
+      return new CooMatrix(this.shape, d, this.row, this.col, this.valuesTensor().cast(d));
+    }
+    return new CooMatrix(this.shape, d, this.row, this.col, asDType('astype', this.data, this.dtype, d));
   }
   toString(): string {
     return formatSparse('CooMatrix', this.shape, this.dtype, this.row, this.col, this.data);
@@ -167,14 +205,19 @@ export interface CooInit {
   dtype?: SparseDType | string;
 }
 
-/** coo({row, col, data, shape, dtype?}): triplets (duplicates allowed; they sum). */
+/**
+ * coo({row, col, data, shape, dtype?}): triplets (duplicates allowed; they sum).
+ * The matrix owns copies of the arrays (writing the caller's arrays later does
+ * not change it). A Tensor `data` that is being differentiated stays a tensor:
+ * everything computed from the matrix is differentiable in it.
+ */
 export function coo(init: CooInit): CooMatrix {
-  if (init === null || typeof init !== 'object') throw new TypeError('coo: expected {row, col, data, shape}');
+  if (init === null || typeof init !== 'object') throw new SparseFormatError('coo: expected {row, col, data, shape}');
   const shape = checkShape2('coo', init.shape);
-  const row = toIndexArray('coo', 'row', init.row);
-  const col = toIndexArray('coo', 'col', init.col);
+  const row = ownedIndexArray('coo', 'row', init.row);
+  const col = ownedIndexArray('coo', 'col', init.col);
   const dt = init.dtype !== undefined ? toSparseDType('coo', init.dtype) : undefined;
-  const { data, dtype } = normalizeValues('coo', init.data, dt);
-  validateCoo(shape, row, col, countOf(data, dtype));
+  const { data, dtype } = ownedValues('coo', init.data, dt);
+  validateCoo(shape, row, col, data instanceof Tensor ? data.shape[0]! : countOf(data, dtype));
   return new CooMatrix(shape, dtype, row, col, data);
 }

@@ -6,18 +6,24 @@ import { CompressedMatrix, type SparseMatrix } from './base.js';
 import { CsrMatrix, compressedFromInit, type CompressedInit } from './csr.js';
 import { CooMatrix } from './coo.js';
 import { type Compressed, transposeCompressed, indexFlags } from './kernels.js';
+import type { Tensor } from '../tensor/tensor.js';
+import { transposedMap, gatherValues } from './tensor-values.js';
 
 export class CscMatrix extends CompressedMatrix implements SparseMatrix {
   readonly format = 'csc' as const;
 
-  protected wrap(c: Compressed, dtype: SparseDType, flags?: { sorted: boolean; canonical: boolean }): this {
-    return new CscMatrix([c.minor, c.major], dtype, c.indptr, c.indices, c.data, flags ?? indexFlags(c)) as unknown as this;
+  protected wrap(c: Compressed, dtype: SparseDType, flags?: { sorted: boolean; canonical: boolean }, values?: Tensor): this {
+    return new CscMatrix([c.minor, c.major], dtype, c.indptr, c.indices, values ?? c.data, flags ?? indexFlags(c)) as unknown as this;
   }
   protected same(other: SparseMatrix): CompressedMatrix {
     return other.tocsc();
   }
   /** CSR copy (sorted indices). */
   tocsr(): CsrMatrix {
+    if (this.tensorValued) {
+      const m = transposedMap(this.pattern);
+      return new CsrMatrix(this.shape, this.dtype, m.c.indptr, m.c.indices, gatherValues(this.valuesTensor(), m.src), { sorted: true, canonical: this.hasCanonicalFormat });
+    }
     const t = transposeCompressed(this.comp);
     return new CsrMatrix(this.shape, this.dtype, t.indptr, t.indices, t.data, { sorted: true, canonical: this.hasCanonicalFormat });
   }
@@ -29,7 +35,7 @@ export class CscMatrix extends CompressedMatrix implements SparseMatrix {
     const n = this.shape[1];
     const col = new Int32Array(this.nnz);
     for (let j = 0; j < n; j++) col.fill(j, this.indptr[j]!, this.indptr[j + 1]!);
-    return new CooMatrix(this.shape, this.dtype, this.indices.slice(), col, this.data.slice());
+    return new CooMatrix(this.shape, this.dtype, this.indices.slice(), col, this.tensorValued ? this.valuesTensor() : this.data.slice());
   }
 }
 

@@ -7,8 +7,11 @@ import { CscMatrix } from './csc.js';
 import { CooMatrix } from './coo.js';
 import { type Compressed, transposeCompressed, indexFlags } from './kernels.js';
 import { csrMatvecRaw, csrRmatvecRaw } from './spmv.js';
+import { Tensor } from '../tensor/tensor.js';
+import { SparseFormatError } from './errors.js';
+import { transposedMap, gatherValues } from './tensor-values.js';
 import { validateCompressed } from './validate.js';
-import { type ValuesInput, normalizeValues, toIndexArray, checkShape2, toSparseDType, countOf } from './dtypes.js';
+import { type ValuesInput, ownedValues, ownedIndexArray, checkShape2, toSparseDType, countOf } from './dtypes.js';
 
 /** User arrays of a compressed matrix (CSR or CSC). */
 export interface CompressedInit {
@@ -24,8 +27,8 @@ export interface CompressedInit {
 export class CsrMatrix extends CompressedMatrix implements SparseMatrix {
   readonly format = 'csr' as const;
 
-  protected wrap(c: Compressed, dtype: SparseDType, flags?: { sorted: boolean; canonical: boolean }): this {
-    return new CsrMatrix([c.major, c.minor], dtype, c.indptr, c.indices, c.data, flags ?? indexFlags(c)) as unknown as this;
+  protected wrap(c: Compressed, dtype: SparseDType, flags?: { sorted: boolean; canonical: boolean }, values?: Tensor): this {
+    return new CsrMatrix([c.major, c.minor], dtype, c.indptr, c.indices, values ?? c.data, flags ?? indexFlags(c)) as unknown as this;
   }
   protected same(other: SparseMatrix): CompressedMatrix {
     return other.tocsr();
@@ -35,6 +38,10 @@ export class CsrMatrix extends CompressedMatrix implements SparseMatrix {
   }
   /** CSC copy (sorted indices: the conversion is a stable counting sort). */
   tocsc(): CscMatrix {
+    if (this.tensorValued) {
+      const m = transposedMap(this.pattern);
+      return new CscMatrix(this.shape, this.dtype, m.c.indptr, m.c.indices, gatherValues(this.valuesTensor(), m.src), { sorted: true, canonical: this.hasCanonicalFormat });
+    }
     const t = transposeCompressed(this.comp);
     return new CscMatrix(this.shape, this.dtype, t.indptr, t.indices, t.data, { sorted: true, canonical: this.hasCanonicalFormat });
   }
@@ -43,7 +50,7 @@ export class CsrMatrix extends CompressedMatrix implements SparseMatrix {
     const m = this.shape[0];
     const row = new Int32Array(this.nnz);
     for (let i = 0; i < m; i++) row.fill(i, this.indptr[i]!, this.indptr[i + 1]!);
-    return new CooMatrix(this.shape, this.dtype, row, this.indices.slice(), this.data.slice());
+    return new CooMatrix(this.shape, this.dtype, row, this.indices.slice(), this.tensorValued ? this.valuesTensor() : this.data.slice());
   }
   protected override kernel(x: Float64Array, y: Float64Array, adjoint: boolean, fresh = false): void {
     if (adjoint) csrRmatvecRaw(this, x, y);
@@ -52,20 +59,21 @@ export class CsrMatrix extends CompressedMatrix implements SparseMatrix {
 }
 
 /** Shared by csr() and csc(): normalizes and validates user arrays. */
-export function compressedFromInit(fmt: 'csr' | 'csc', init: CompressedInit): { shape: [number, number]; dtype: SparseDType; indptr: Int32Array; indices: Int32Array; data: CsrMatrix['data']; flags: { sorted: boolean; canonical: boolean } } {
-  if (init === null || typeof init !== 'object') throw new TypeError(`${fmt}: expected {indptr, indices, data, shape}`);
+export function compressedFromInit(fmt: 'csr' | 'csc', init: CompressedInit): { shape: [number, number]; dtype: SparseDType; indptr: Int32Array; indices: Int32Array; data: CsrMatrix['data'] | Tensor; flags: { sorted: boolean; canonical: boolean } } {
+  if (init === null || typeof init !== 'object') throw new SparseFormatError(`${fmt}: expected {indptr, indices, data, shape}`);
   const shape = checkShape2(fmt, init.shape);
-  const indptr = toIndexArray(fmt, 'indptr', init.indptr);
-  const indices = toIndexArray(fmt, 'indices', init.indices);
+  const indptr = ownedIndexArray(fmt, 'indptr', init.indptr);
+  const indices = ownedIndexArray(fmt, 'indices', init.indices);
   const dt = init.dtype !== undefined ? toSparseDType(fmt, init.dtype) : undefined;
-  const { data, dtype } = normalizeValues(fmt, init.data, dt);
-  const flags = validateCompressed(fmt, shape, indptr, indices, countOf(data, dtype));
+  const { data, dtype } = ownedValues(fmt, init.data, dt);
+  const flags = validateCompressed(fmt, shape, indptr, indices, data instanceof Tensor ? data.shape[0]! : countOf(data, dtype));
   return { shape, dtype, indptr, indices, data, flags };
 }
 
 /**
  * csr({indptr, indices, data, shape, dtype?}): a CSR matrix from its arrays.
- * Int32Array indices and storage-typed data are taken without a copy. Throws
+ * The matrix owns copies of them (writing the caller's arrays later does not
+ * change it); a Tensor `data` being differentiated stays a tensor. Throws
  * SparseFormatError naming the first bad position. Unsorted indices and
  * duplicates are accepted and flagged (hasSortedIndices / hasCanonicalFormat).
  */

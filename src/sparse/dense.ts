@@ -75,3 +75,10 @@ export function rawWithLanes(raw: DenseRaw, cplx: boolean): Float64Array {
   if (cplx && !isComplexDType(raw.dtype)) return widenToComplex(raw.data);
   return raw.data;
 }
+
+/** A dense operand as a Tensor (nested [re, im] pairs read as complex, as denseRaw does). */
+export function denseTensor(op: string, x: Tensor | NestedData | readonly unknown[], ndim?: number): Tensor {
+  if (x instanceof Tensor) return x;
+  const r = denseRaw(op, x, ndim);
+  return tensorFrom(r.data, r.shape, r.dtype);
+}

@@ -169,3 +169,27 @@ export function checkShape2(op: string, shape: unknown): [number, number] {
   }
   return [shape[0] as number, shape[1] as number];
 }
+
+/**
+ * Values for a new matrix, owned by it: a copy of the caller's array (so that
+ * writing the caller's array later cannot change the matrix), or a Tensor of
+ * the matrix dtype when the values are being traced (differentiated, or vmap/jit
+ * inputs) — then they stay a tensor; an untraced Tensor is read.
+ */
+export function ownedValues(op: string, input: ValuesInput, dtype?: SparseDType): { data: ValueArray | Tensor; dtype: SparseDType } {
+  if (input instanceof Tensor && (input.node.tracked || input.node.symbolic)) {
+    if (input.ndim !== 1) throw new SparseFormatError(`${op}: data must be a 1-D tensor, got shape [${input.shape.join(', ')}]`);
+    const td = sparseDTypeOfTensor(input);
+    const d = dtype ?? td;
+    if (isComplexDType(td) && !isComplexDType(d)) throw new DTypeError(`${op}: cannot store ${td} values as ${d} (imaginary parts would be lost)`);
+    return { data: input.dtype === d ? input : input.cast(d), dtype: d };
+  }
+  const r = normalizeValues(op, input, dtype);
+  return r.data === input ? { data: r.data.slice(), dtype: r.dtype } : r;
+}
+
+/** Int32 indices owned by the new matrix (a copy of an Int32Array; see toIndexArray). */
+export function ownedIndexArray(op: string, name: string, a: ArrayLike<number> | Int32Array): Int32Array {
+  const r = toIndexArray(op, name, a);
+  return r === a ? r.slice() : r;
+}
