@@ -13,6 +13,29 @@
 // per row): that is what keeps the TS kernel within a small factor of C.
 
 import type { CompressedArrays, ValueArray } from './contract.js';
+import { ValueError } from '../tensor/errors.js';
+
+// ---- output aliasing ------------------------------------------------------------
+
+/** True when the two views share bytes of one buffer (identity alone misses subarray views). */
+function overlaps(a: ArrayBufferView, b: ArrayBufferView): boolean {
+  if (a.buffer !== b.buffer || a.byteLength === 0 || b.byteLength === 0) return false;
+  return a.byteOffset < b.byteOffset + b.byteLength && b.byteOffset < a.byteOffset + a.byteLength;
+}
+
+/**
+ * Throws ValueError when `out` shares memory with x or with the matrix's arrays:
+ * the kernels read x and A while they write out (gather overwrites y[i] after
+ * reading part of x; scatter zeroes y first), so an overlapping out gives wrong
+ * values or destroys the matrix. O(1): byte ranges of the underlying buffers,
+ * as the native products check (src/backends/native/sparse.ts).
+ */
+export function checkProductOutput(op: string, a: { indptr: Int32Array; indices: Int32Array; data: ValueArray }, x: ArrayBufferView, out: ArrayBufferView): void {
+  const inputs: [string, ArrayBufferView][] = [['x', x], ['the matrix data', a.data], ['the matrix indices', a.indices], ['the matrix indptr', a.indptr]];
+  for (const [name, arr] of inputs) {
+    if (overlaps(out, arr)) throw new ValueError(`${op}: the output overlaps ${name} (bytes [${out.byteOffset}, ${out.byteOffset + out.byteLength}) and [${arr.byteOffset}, ${arr.byteOffset + arr.byteLength}) of one buffer); pass a separate out array`);
+  }
+}
 
 // ---- native hook --------------------------------------------------------------
 
@@ -52,6 +75,7 @@ export function getSpmvKernel(): SpmvKernel | null {
 
 /** y = A·x for CSR arrays (tries the installed kernel first); `scratch` as in SpmvKernel. */
 export function csrMatvecRaw(a: CompressedArrays, x: Float64Array, y: Float64Array, scratch = false): Float64Array {
+  checkProductOutput('csrMatvecRaw', a, x, y);
   if (spmvKernel !== null && spmvKernel.csrMatvec(a, x, y, scratch)) return y;
   gather(a.shape[0], a.indptr, a.indices, a.data, a.dtype === 'complex64' || a.dtype === 'complex128', false, x, y);
   return y;
@@ -59,11 +83,13 @@ export function csrMatvecRaw(a: CompressedArrays, x: Float64Array, y: Float64Arr
 
 /** y = A·x (y scratch) and xᵀy for square float64 CSR A when the installed kernel offers the fused pass; null otherwise. */
 export function csrMatvecDotRaw(a: CompressedArrays, x: Float64Array, y: Float64Array): number | null {
+  checkProductOutput('csrMatvecDotRaw', a, x, y);
   return spmvKernel?.csrMatvecDot ? spmvKernel.csrMatvecDot(a, x, y) : null;
 }
 
 /** y = Aᴴ·x for CSR arrays. */
 export function csrRmatvecRaw(a: CompressedArrays, x: Float64Array, y: Float64Array): Float64Array {
+  checkProductOutput('csrRmatvecRaw', a, x, y);
   if (spmvKernel?.csrRmatvec && spmvKernel.csrRmatvec(a, x, y)) return y;
   y.fill(0);
   scatter(a.shape[0], a.indptr, a.indices, a.data, a.dtype === 'complex64' || a.dtype === 'complex128', true, x, y);
@@ -72,6 +98,7 @@ export function csrRmatvecRaw(a: CompressedArrays, x: Float64Array, y: Float64Ar
 
 /** y = A·x for CSC arrays (scatter by columns). */
 export function cscMatvecRaw(a: CompressedArrays, x: Float64Array, y: Float64Array): Float64Array {
+  checkProductOutput('cscMatvecRaw', a, x, y);
   y.fill(0);
   scatter(a.shape[1], a.indptr, a.indices, a.data, a.dtype === 'complex64' || a.dtype === 'complex128', false, x, y);
   return y;
@@ -79,6 +106,7 @@ export function cscMatvecRaw(a: CompressedArrays, x: Float64Array, y: Float64Arr
 
 /** y = Aᴴ·x for CSC arrays (gather by columns). */
 export function cscRmatvecRaw(a: CompressedArrays, x: Float64Array, y: Float64Array): Float64Array {
+  checkProductOutput('cscRmatvecRaw', a, x, y);
   gather(a.shape[1], a.indptr, a.indices, a.data, a.dtype === 'complex64' || a.dtype === 'complex128', true, x, y);
   return y;
 }
