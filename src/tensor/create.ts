@@ -5,9 +5,10 @@ import { constNode } from '../compiler/primitives.js';
 import { type DType, type DTypeLike, toDType, isComplex, DTYPE_INFO, defaultDTypeFor, type StorageArray } from './dtype.js';
 import { ShapeError, ValueError, DTypeError, DeviceError } from './errors.js';
 import { deviceNames } from '../backends/registry.js';
-import { fmtShape } from './shape.js';
+import { checkShape, fmtShape } from './shape.js';
 import { encodeValues } from './storage.js';
 import { Tensor } from './tensor.js';
+import { type TensorLike, toTensor } from './ops/operand.js';
 
 /** A complex literal in nested data. */
 export interface ComplexValue { re: number; im: number }
@@ -20,10 +21,13 @@ export interface TensorOptions {
   device?: string;
 }
 
-const isComplexValue = (v: unknown): v is ComplexValue => typeof v === 'object' && v !== null && 're' in v && 'im' in v;
+/** A {re, im} literal (a complex scalar in nested data). */
+export const isComplexValue = (v: unknown): v is ComplexValue =>
+  typeof v === 'object' && v !== null && typeof (v as ComplexValue).re === 'number' && typeof (v as ComplexValue).im === 'number';
 
 /** Wraps storage that the caller gives up (no copy) as a realized tensor. */
 export function fromStorage(data: StorageArray, shape: readonly number[], dtype: DType, device?: string): Tensor {
+  checkShape('fromStorage', shape);
   const n = shape.reduce((a, b) => a * b, 1);
   if (data.length !== n * DTYPE_INFO[dtype].lanes) throw new ShapeError(`tensor: ${data.length} storage values do not fill shape ${fmtShape(shape)} of ${dtype}`);
   const node = new Node('buffer', [], {}, shape, dtype, data);
@@ -31,11 +35,11 @@ export function fromStorage(data: StorageArray, shape: readonly number[], dtype:
   return new Tensor(node);
 }
 
-function typedArrayDType(a: ArrayBufferView): DType {
+function typedArrayDType(op: string, a: ArrayBufferView): DType {
   if (a instanceof Float64Array) return 'float64';
   if (a instanceof Float32Array) return 'float32';
   if (a instanceof Int32Array || a instanceof Int16Array || a instanceof Int8Array || a instanceof Uint16Array || a instanceof Uint8Array || a instanceof Uint8ClampedArray) return 'int32';
-  throw new DTypeError(`tensor: unsupported TypedArray ${a.constructor.name}; expected Float64Array, Float32Array, Int32Array or a smaller integer array`);
+  throw new DTypeError(`${op}: unsupported TypedArray ${a.constructor.name}; expected Float64Array, Float32Array, Int32Array or a smaller integer array`);
 }
 
 /**
@@ -45,31 +49,41 @@ function typedArrayDType(a: ArrayBufferView): DType {
  * interleaved (re, im) pairs. With `shape`, flat data is laid out row-major.
  */
 export function tensor(data: TensorData, opts: TensorOptions = {}): Tensor {
-  checkDevice('tensor', opts.device);
+  return tensorFrom('tensor', data, opts);
+}
+
+/**
+ * tensor() with `op` naming the caller in every error: the one conversion of
+ * JS data, also used for the array-like operands of the tensor API
+ * (ops/operand.ts), like NumPy's asarray.
+ */
+export function tensorFrom(op: string, data: TensorData, opts: TensorOptions = {}): Tensor {
+  checkDevice(op, opts.device);
+  if (opts.shape !== undefined) checkShape(op, opts.shape);
   if (data instanceof Tensor) return opts.dtype !== undefined ? data.cast(opts.dtype) : data;
   let dtype = opts.dtype !== undefined ? toDType(opts.dtype) : undefined;
   let values: ArrayLike<number>;
   let shape: number[];
   if (ArrayBuffer.isView(data)) {
-    if (data instanceof DataView || typeof (data as unknown as { length?: unknown }).length !== 'number') throw new DTypeError('tensor: DataView is not supported; pass a TypedArray');
-    if (data instanceof BigInt64Array || data instanceof BigUint64Array) throw new DTypeError('tensor: BigInt arrays are not supported; convert to Int32Array or Float64Array');
+    if (data instanceof DataView || typeof (data as unknown as { length?: unknown }).length !== 'number') throw new DTypeError(`${op}: DataView is not supported; pass a TypedArray`);
+    if (data instanceof BigInt64Array || data instanceof BigUint64Array) throw new DTypeError(`${op}: BigInt arrays are not supported; convert to Int32Array or Float64Array`);
     const arr = data as unknown as ArrayLike<number>;
     if (dtype === 'float16' || dtype === 'bfloat16') {
       if (data instanceof Uint16Array) return fromStorage(data.slice(), opts.shape ?? [data.length], dtype, opts.device);
     }
-    dtype ??= typedArrayDType(data);
+    dtype ??= typedArrayDType(op, data);
     values = arr;
     const lanes = DTYPE_INFO[dtype].lanes;
-    if (arr.length % lanes !== 0) throw new ShapeError(`tensor: complex data needs interleaved (re, im) pairs, got ${arr.length} values`);
+    if (arr.length % lanes !== 0) throw new ShapeError(`${op}: complex data needs interleaved (re, im) pairs, got ${arr.length} values`);
     shape = [arr.length / lanes];
   } else {
-    const inferred = inferShape(data as NestedData);
+    const inferred = inferShape(op, data as NestedData);
     shape = inferred.shape;
     const flat: number[] = [];
     const cplx = inferred.kind === 'c' || (dtype !== undefined && isComplex(dtype));
     flatten(data as NestedData, flat, cplx);
     dtype ??= defaultDTypeFor(inferred.kind);
-    if (cplx && !isComplex(dtype)) throw new DTypeError(`tensor: complex data cannot be stored as ${dtype}`);
+    if (cplx && !isComplex(dtype)) throw new DTypeError(`${op}: complex data cannot be stored as ${dtype}`);
     values = flat;
   }
   let storage = encodeValues(values, dtype);
@@ -77,13 +91,13 @@ export function tensor(data: TensorData, opts: TensorOptions = {}): Tensor {
   if (opts.shape) {
     const n = opts.shape.reduce((a, b) => a * b, 1);
     const have = shape.reduce((a, b) => a * b, 1);
-    if (n !== have) throw new ShapeError(`tensor: ${have} values cannot fill shape ${fmtShape(opts.shape)} (${n} elements)`);
+    if (n !== have) throw new ShapeError(`${op}: ${have} values cannot fill shape ${fmtShape(opts.shape)} (${n} elements)`);
     shape = [...opts.shape];
   }
   return fromStorage(storage, shape, dtype, opts.device);
 }
 
-function inferShape(data: NestedData): { shape: number[]; kind: 'b' | 'i' | 'f' | 'c' } {
+function inferShape(op: string, data: NestedData): { shape: number[]; kind: 'b' | 'i' | 'f' | 'c' } {
   const shape: number[] = [];
   let d: NestedData = data;
   while (Array.isArray(d)) {
@@ -96,7 +110,7 @@ function inferShape(data: NestedData): { shape: number[]; kind: 'b' | 'i' | 'f' 
   const visit = (v: NestedData, depth: number, path: number[]): void => {
     if (depth < shape.length) {
       if (!Array.isArray(v) || v.length !== shape[depth]) {
-        throw new ValueError(`tensor: ragged nested data at index [${path.join(', ')}]: expected ${Array.isArray(v) ? 'length ' + shape[depth] : 'a list'} (shape ${fmtShape(shape)}), got ${Array.isArray(v) ? 'length ' + v.length : typeof v}`);
+        throw new ValueError(`${op}: ragged nested data at index [${path.join(', ')}]: expected ${Array.isArray(v) ? 'length ' + shape[depth] : 'a list'} (shape ${fmtShape(shape)}), got ${Array.isArray(v) ? 'length ' + v.length : typeof v}`);
       }
       v.forEach((x, i) => visit(x as NestedData, depth + 1, [...path, i]));
       return;
@@ -111,7 +125,7 @@ function inferShape(data: NestedData): { shape: number[]; kind: 'b' | 'i' | 'f' 
       kind = 'c';
       return;
     }
-    throw new ValueError(`tensor: element at [${path.join(', ')}] is ${Array.isArray(v) ? 'a list (ragged data)' : typeof v}; expected a number, boolean or {re, im}`);
+    throw new ValueError(`${op}: element at [${path.join(', ')}] is ${Array.isArray(v) ? 'a list (ragged data)' : typeof v}; expected a number, boolean or {re, im}`);
   };
   visit(data, 0, []);
   // No elements at all: float64, as np.array([]) (not bool, which only booleans make).
@@ -132,18 +146,33 @@ function flatten(d: NestedData, out: number[], cplx: boolean): void {
 }
 
 /** A tensor of `shape` filled with `value` (a broadcast literal; no memory until used). */
-export function full(shape: readonly number[], value: number | boolean, opts: { dtype?: DTypeLike; device?: string } = {}): Tensor {
-  checkShape('full', shape);
-  checkDevice('full', opts.device);
+export function full(shape: readonly number[], value: number | boolean, opts: FillOptions = {}): Tensor {
+  return filled('full', shape, value, opts);
+}
+export const zeros = (shape: readonly number[], opts: FillOptions = {}): Tensor => filled('zeros', shape, 0, opts);
+export const ones = (shape: readonly number[], opts: FillOptions = {}): Tensor => filled('ones', shape, 1, opts);
+export const zerosLike = (t: TensorLike): Tensor => fullLike('zerosLike', t, 0);
+export const onesLike = (t: TensorLike): Tensor => fullLike('onesLike', t, 1);
+
+export interface FillOptions {
+  dtype?: DTypeLike;
+  device?: string;
+}
+
+/** full() with `op` naming the caller in errors. */
+function filled(op: string, shape: readonly number[], value: number | boolean, opts: FillOptions): Tensor {
+  checkShape(op, shape);
+  checkDevice(op, opts.device);
+  if (typeof value !== 'number' && typeof value !== 'boolean') throw new DTypeError(`${op}: fill value must be a number or a boolean, got ${typeof value}`);
   const dtype = opts.dtype !== undefined ? toDType(opts.dtype) : typeof value === 'boolean' ? 'bool' : 'float64';
   const c = constNode(Number(value), dtype, shape);
   if (opts.device) c.device = opts.device;
   return new Tensor(c);
 }
-export const zeros = (shape: readonly number[], opts: { dtype?: DTypeLike; device?: string } = {}): Tensor => full(shape, 0, opts);
-export const ones = (shape: readonly number[], opts: { dtype?: DTypeLike; device?: string } = {}): Tensor => full(shape, 1, opts);
-export const zerosLike = (t: Tensor): Tensor => full(t.shape, 0, { dtype: t.dtype });
-export const onesLike = (t: Tensor): Tensor => full(t.shape, 1, { dtype: t.dtype });
+function fullLike(op: string, t: TensorLike, value: number): Tensor {
+  const x = toTensor(op, t);
+  return full(x.shape, value, { dtype: x.dtype });
+}
 
 function checkDevice(op: string, device: string | undefined): void {
   if (device !== undefined && !deviceNames().includes(device)) {
@@ -151,16 +180,11 @@ function checkDevice(op: string, device: string | undefined): void {
   }
 }
 
-function checkShape(op: string, shape: readonly number[]): void {
-  if (!Array.isArray(shape) || shape.some((d) => !Number.isInteger(d) || d < 0)) {
-    throw new ShapeError(`${op}: shape must be a list of non-negative integers, got ${JSON.stringify(shape)}`);
-  }
-}
-
 /** arange(stop) / arange(start, stop, step): float64 by default like NumPy for float steps. */
 export function arange(start: number, stop?: number, step = 1, opts: { dtype?: DTypeLike } = {}): Tensor {
   if (stop === undefined) [start, stop] = [0, start];
   if (step === 0 || !Number.isFinite(step)) throw new ValueError(`arange: step must be finite and non-zero, got ${step}`);
+  if (!Number.isFinite(start) || !Number.isFinite(stop)) throw new ValueError(`arange: start and stop must be finite numbers, got ${start} and ${stop}`);
   const n = Math.max(0, Math.ceil((stop - start) / step));
   const dtype = opts.dtype !== undefined ? toDType(opts.dtype) : 'float64';
   const v = new Float64Array(n);

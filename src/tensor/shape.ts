@@ -13,6 +13,20 @@ export function fmtShape(s: Shape): string {
   return `[${s.map((d) => (typeof d === 'number' ? String(d) : `'${d}'`)).join(', ')}]`;
 }
 
+/**
+ * Throws ShapeError unless `shape` is an array of non-negative integers: every
+ * user-given concrete shape (tensor's {shape}, zeros/ones/full, fromStorage...)
+ * goes through here, since a negative, fractional or NaN dim would otherwise
+ * make a buffer whose length disagrees with its shape.
+ */
+export function checkShape(op: string, shape: unknown): asserts shape is number[] {
+  const ok = Array.isArray(shape) && shape.every((d) => Number.isInteger(d) && (d as number) >= 0);
+  if (!ok) {
+    const got = Array.isArray(shape) ? `[${shape.map((d) => (typeof d === 'string' ? `'${d}'` : String(d))).join(', ')}]` : `${typeof shape} ${String(shape)}`;
+    throw new ShapeError(`${op}: shape must be an array of non-negative integers, got ${got}`);
+  }
+}
+
 /** Number of elements; undefined when a dim is symbolic. */
 export function staticSize(s: Shape): number | undefined {
   let n = 1;

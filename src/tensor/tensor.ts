@@ -15,14 +15,18 @@ import * as ew from './ops/elementwise.js';
 import * as red from './ops/reduce.js';
 import * as mv from './ops/movement.js';
 import * as lin from './ops/linear.js';
+import type { TensorLike } from './ops/operand.js';
 import { tensorGrad } from '../compiler/transforms/grad.js';
 import { relu as reluOp } from '../compiler/transforms/custom.js';
 
 /** Node's util.inspect.custom (a registered symbol: no dependency on Node's types in the .d.ts). */
 const INSPECT: unique symbol = Symbol.for('nodejs.util.inspect.custom') as never;
 
-/** A scalar or tensor operand of a binary op. */
-export type Operand = Tensor | number | boolean;
+/**
+ * A tensor operand: a Tensor, a JS scalar (weak, NEP 50, where the op takes
+ * scalars), or array-like data converted like tensor(data) (ops/operand.ts).
+ */
+export type Operand = TensorLike;
 export type Axis = number | readonly number[] | undefined;
 /** Nested JS values as returned by tolist(); complex elements are [re, im]. */
 export type NestedList = number | boolean | [number, number] | NestedList[];
@@ -176,9 +180,9 @@ export class Tensor {
   conj(): Tensor { return ew.unary('conj', this); }
   angle(): Tensor { return ew.unary('angle', this); }
   square(): Tensor { return ew.binary('mul', this, this); }
-  clip(lo: number | Tensor | null, hi: number | Tensor | null): Tensor { return ew.clip(this, lo, hi); }
+  clip(lo: Operand | null, hi: Operand | null): Tensor { return ew.clip(this, lo, hi); }
   /** Elements of this where cond is true, of `other` elsewhere (torch's x.where(cond, y)). */
-  where(cond: Tensor, other: Operand): Tensor { return ew.where(cond, this, other); }
+  where(cond: Operand, other: Operand): Tensor { return ew.where(cond, this, other); }
   cast(dtype: DTypeLike): Tensor { return ew.cast(this, dtype); }
   astype(dtype: DTypeLike): Tensor { return ew.cast(this, dtype); }
 
@@ -196,9 +200,9 @@ export class Tensor {
   cumsum(axis?: number): Tensor { return red.cumsum(this, axis); }
 
   // ---- linear algebra --------------------------------------------------------
-  matmul(o: Tensor): Tensor { return lin.matmul(this, o); }
-  dot(o: Tensor): Tensor { return lin.dot(this, o); }
-  outer(o: Tensor): Tensor { return lin.outer(this, o); }
+  matmul(o: Operand): Tensor { return lin.matmul(this, o); }
+  dot(o: Operand): Tensor { return lin.dot(this, o); }
+  outer(o: Operand): Tensor { return lin.outer(this, o); }
 
   // ---- shape and movement ----------------------------------------------------
   reshape(...shape: (Dim | readonly Dim[])[]): Tensor { return mv.reshape(this, shape.flat() as Dim[]); }
@@ -213,8 +217,8 @@ export class Tensor {
   pad(widths: number | readonly (readonly [number, number])[] | readonly [number, number], value = 0): Tensor { return mv.pad(this, widths, value); }
   slice(spec: SliceSpec): Tensor { return mv.slice(this, spec); }
   select(axis: number, index: number): Tensor { return mv.select(this, axis, index); }
-  gather(indices: Tensor | readonly number[], axis = 0): Tensor { return mv.gather(this, indices, axis); }
-  scatterAdd(indices: Tensor | readonly number[], updates: Tensor, axis = 0): Tensor { return mv.scatterAdd(this, indices, updates, axis); }
+  gather(indices: Operand, axis = 0): Tensor { return mv.gather(this, indices, axis); }
+  scatterAdd(indices: Operand, updates: Operand, axis = 0): Tensor { return mv.scatterAdd(this, indices, updates, axis); }
 
   // ---- autodiff --------------------------------------------------------------
   /** Gradients of this scalar with respect to `wrt` (through the lazy graph, or tracked history). */

@@ -2,7 +2,7 @@
 // (np.take), scatterAdd, concat and constant pad. Inputs are contiguous buffers.
 
 import { type DType, type StorageArray, DTYPE_INFO } from '../../tensor/dtype.js';
-import { IndexError } from '../../tensor/errors.js';
+import { DTypeError, IndexError } from '../../tensor/errors.js';
 import type { Attrs } from '../../compiler/ir.js';
 import { encodeValues } from '../../tensor/storage.js';
 import { scanKernel, whileKernel, condKernel } from './control-flow.js';
@@ -49,9 +49,19 @@ function normIndex(op: string, i: number, n: number): number {
   return k;
 }
 
+/**
+ * The rows idx selects along an axis of size n. Indices must be an Int32Array,
+ * as the native kernels require too: from a float buffer 1.5 or NaN would
+ * pass the range test and be truncated to a wrong row by the Int32Array.
+ */
+function indexRows(op: string, idx: StorageArray, n: number): Int32Array {
+  if (!(idx instanceof Int32Array)) throw new DTypeError(`${op}: indices must be an Int32Array buffer (int32), got ${idx.constructor.name}`);
+  return Int32Array.from(idx, (i) => normIndex(op, i, n));
+}
+
 /** out[pre, j, post] = x[pre, idx[j], post] */
 function gather({ out, ins, inShapes, dtype, attrs }: OpaqueArgs): void {
-  const [x, idx] = ins as [StorageArray, Int32Array];
+  const [x, idx] = ins as [StorageArray, StorageArray];
   const s = inShapes[0]!,
     ax = attrs['axis'] as number;
   const L = DTYPE_INFO[dtype].lanes;
@@ -59,7 +69,7 @@ function gather({ out, ins, inShapes, dtype, attrs }: OpaqueArgs): void {
     n = s[ax]!,
     inner = prod(s, ax + 1) * L,
     m = idx.length;
-  const rows = Int32Array.from(idx, (i) => normIndex('gather', i, n));
+  const rows = indexRows('gather', idx, n);
   for (let o = 0; o < outer; o++) {
     for (let j = 0; j < m; j++) {
       const src = (o * n + rows[j]!) * inner,
@@ -71,7 +81,7 @@ function gather({ out, ins, inShapes, dtype, attrs }: OpaqueArgs): void {
 
 /** out = x; out[pre, idx[j], post] += upd[pre, j, post] (repeats accumulate). */
 function scatterAdd({ out, ins, inShapes, dtype, attrs }: OpaqueArgs): void {
-  const [x, idx, upd] = ins as [StorageArray, Int32Array, StorageArray];
+  const [x, idx, upd] = ins as [StorageArray, StorageArray, StorageArray];
   const s = inShapes[0]!,
     ax = attrs['axis'] as number;
   const L = DTYPE_INFO[dtype].lanes;
@@ -79,7 +89,7 @@ function scatterAdd({ out, ins, inShapes, dtype, attrs }: OpaqueArgs): void {
     n = s[ax]!,
     inner = prod(s, ax + 1) * L,
     m = idx.length;
-  const rows = Int32Array.from(idx, (i) => normIndex('scatterAdd', i, n));
+  const rows = indexRows('scatterAdd', idx, n);
   out.set(x);
   for (let o = 0; o < outer; o++) {
     for (let j = 0; j < m; j++) {

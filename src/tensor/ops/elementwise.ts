@@ -6,6 +6,7 @@ import { type DType, type DTypeLike, type ScalarKind, toDType, inexactDType, pro
 import { DTypeError, ValueError } from '../errors.js';
 import { broadcastShapes, shapesEqual, type Dim } from '../shape.js';
 import { Tensor, type Operand } from '../tensor.js';
+import { toOperand, toTensor } from './operand.js';
 
 const scalarKind = (v: number | boolean): ScalarKind => (typeof v === 'boolean' ? 'b' : Number.isInteger(v) ? 'i' : 'f');
 
@@ -55,7 +56,9 @@ export function unary(op: UnaryOp, x: Tensor): Tensor {
 }
 
 /** Applies a binary op: scalars are weak (NEP 50), tensors promote and broadcast. */
-export function binary(op: BinaryOp, a: Operand, b: Operand): Tensor {
+export function binary(op: BinaryOp, aIn: Operand, bIn: Operand): Tensor {
+  const a = toOperand(op, aIn, 'first operand'),
+    b = toOperand(op, bIn, 'second operand');
   if (!(a instanceof Tensor) && !(b instanceof Tensor)) throw new ValueError(`${op}: expected at least one tensor operand`);
   let dt: DType;
   if (a instanceof Tensor && b instanceof Tensor) dt = promoteTypes(a.dtype, b.dtype);
@@ -73,12 +76,15 @@ export function binary(op: BinaryOp, a: Operand, b: Operand): Tensor {
 }
 
 /** cast(x, dtype) like NumPy astype (floats → int32 truncate; complex → real drops imag). */
-export function cast(x: Tensor, dtype: DTypeLike): Tensor {
-  return new Tensor(castNode(x.node, toDType(dtype)));
+export function cast(x: Operand, dtype: DTypeLike): Tensor {
+  return new Tensor(castNode(toTensor('cast', x).node, toDType(dtype)));
 }
 
 /** where(cond, x, y): NumPy broadcasting of all three; x and y promote. */
-export function where(cond: Tensor, x: Operand, y: Operand): Tensor {
+export function where(condIn: Operand, xIn: Operand, yIn: Operand): Tensor {
+  const cond = toTensor('where', condIn, 'condition'),
+    x = toOperand('where', xIn, 'x'),
+    y = toOperand('where', yIn, 'y');
   let dt: DType;
   if (x instanceof Tensor && y instanceof Tensor) dt = promoteTypes(x.dtype, y.dtype);
   else if (x instanceof Tensor) dt = promoteWithScalar(x.dtype, scalarKind(y as number));
@@ -92,7 +98,7 @@ export function where(cond: Tensor, x: Operand, y: Operand): Tensor {
 }
 
 /** clip(x, lo, hi) = minimum(maximum(x, lo), hi); null skips a bound. */
-export function clip(x: Tensor, lo: number | Tensor | null, hi: number | Tensor | null): Tensor {
+export function clip(x: Tensor, lo: Operand | null, hi: Operand | null): Tensor {
   let r = x;
   if (lo !== null && lo !== undefined) r = binary('maximum', r, lo);
   if (hi !== null && hi !== undefined) r = binary('minimum', r, hi);
@@ -100,7 +106,9 @@ export function clip(x: Tensor, lo: number | Tensor | null, hi: number | Tensor 
 }
 
 /** complex(re, im): builds a complex tensor from real parts (broadcast). */
-export function complex(re: Operand, im: Operand): Tensor {
+export function complex(reIn: Operand, imIn: Operand): Tensor {
+  const re = toOperand('complex', reIn, 'real part'),
+    im = toOperand('complex', imIn, 'imaginary part');
   if (!(re instanceof Tensor) && !(im instanceof Tensor)) {
     const c = bind('complex', [literal(re, 'float64'), literal(im, 'float64')]);
     return new Tensor(c);

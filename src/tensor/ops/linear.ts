@@ -4,12 +4,15 @@ import { bind } from '../../compiler/primitives.js';
 import { promoteTypes } from '../dtype.js';
 import { ShapeError } from '../errors.js';
 import { broadcastShapes, fmtShape } from '../shape.js';
-import { Tensor } from '../tensor.js';
-import { broadcastNode, castNode } from './elementwise.js';
+import { Tensor, type Operand } from '../tensor.js';
+import { binary, broadcastNode, castNode } from './elementwise.js';
 import { reshape } from './movement.js';
+import { toOperand, toTensor } from './operand.js';
 
 /** a @ b: [..., m, k] @ [..., k, n] → [..., m, n]; 1-D operands get a unit dim added and removed. */
-export function matmul(a: Tensor, b: Tensor): Tensor {
+export function matmul(aIn: Operand, bIn: Operand): Tensor {
+  const a = toTensor('matmul', aIn, 'first operand'),
+    b = toTensor('matmul', bIn, 'second operand');
   if (a.ndim === 0 || b.ndim === 0) throw new ShapeError(`matmul: operands must be at least 1-D, got ${fmtShape(a.node.shape)} @ ${fmtShape(b.node.shape)}`);
   let dt = promoteTypes(a.dtype, b.dtype);
   const isBool = dt === 'bool';
@@ -32,14 +35,19 @@ export function matmul(a: Tensor, b: Tensor): Tensor {
   return isBool ? out.ne(0) : out;
 }
 
-/** NumPy dot for scalars, vectors and matrices (no conjugation). */
-export function dot(a: Tensor, b: Tensor): Tensor {
-  if (a.ndim === 0 || b.ndim === 0) return a.mul(b);
+/** NumPy dot for scalars, vectors and matrices (no conjugation); JS scalars stay weak. */
+export function dot(aIn: Operand, bIn: Operand): Tensor {
+  let a = toOperand('dot', aIn, 'first operand');
+  const b = toOperand('dot', bIn, 'second operand');
+  if (!(a instanceof Tensor) && !(b instanceof Tensor)) a = toTensor('dot', a, 'first operand');
+  if (!(a instanceof Tensor) || !(b instanceof Tensor) || a.ndim === 0 || b.ndim === 0) return binary('mul', a, b);
   if (a.ndim <= 2 && b.ndim <= 2) return matmul(a, b);
   throw new ShapeError(`dot: only defined here for up to 2-D operands, got ${fmtShape(a.node.shape)} and ${fmtShape(b.node.shape)}; use matmul for batches`);
 }
 
 /** Outer product of the flattened inputs. */
-export function outer(a: Tensor, b: Tensor): Tensor {
+export function outer(aIn: Operand, bIn: Operand): Tensor {
+  const a = toTensor('outer', aIn, 'first operand'),
+    b = toTensor('outer', bIn, 'second operand');
   return reshape(a, [-1, 1]).mul(reshape(b, [1, -1]));
 }

@@ -6,9 +6,10 @@ import { type DType, promoteTypes } from '../dtype.js';
 import { IndexError, ShapeError, ValueError, DeviceError } from '../errors.js';
 import { type Dim, fmtShape, normAxes, normAxis, broadcastShapes, staticSize, shapesEqual } from '../shape.js';
 import { type SliceSpec, sliceIndices } from '../slicing.js';
-import { Tensor, type Axis } from '../tensor.js';
+import { Tensor, type Axis, type Operand } from '../tensor.js';
 import { broadcastNode, castNode } from './elementwise.js';
-import { fromStorage } from '../create.js';
+import { toTensor, toTensors } from './operand.js';
+import { indexTensor } from './indices.js';
 import { deviceNames } from '../../backends/registry.js';
 
 /** reshape with at most one -1 (inferred); dynamic dims pass through by name. */
@@ -82,6 +83,10 @@ export function squeeze(x: Tensor, axis?: number | readonly number[]): Tensor {
 }
 
 export function broadcastTo(x: Tensor, shape: readonly Dim[]): Tensor {
+  // Symbolic dims pass by name; concrete ones must be sizes (a -1 or 2.5 would be taken as is).
+  if (!Array.isArray(shape) || shape.some((d) => typeof d !== 'string' && !(Number.isInteger(d) && d >= 0))) {
+    throw new ShapeError(`broadcastTo: target shape must be an array of non-negative integers (or dynamic dim names), got ${Array.isArray(shape) ? fmtShape(shape) : String(shape)}`);
+  }
   const b = broadcastShapes('broadcastTo', x.node.shape, shape);
   if (!shapesEqual(b, shape)) throw new ShapeError(`broadcastTo: cannot broadcast ${fmtShape(x.node.shape)} to ${fmtShape(shape)}`);
   return new Tensor(broadcastNode(x.node, shape));
@@ -153,32 +158,24 @@ export function pad(x: Tensor, widths: PadWidths, value: number): Tensor {
   return new Tensor(bind('pad', [x.node], { widths: w, value }));
 }
 
-function indexTensor(op: string, indices: Tensor | readonly number[]): Tensor {
-  if (indices instanceof Tensor) {
-    if (indices.dtype !== 'int32') throw new ShapeError(`${op}: indices must be int32, got ${indices.dtype}`);
-    return indices;
-  }
-  for (const v of indices) if (!Number.isInteger(v)) throw new ValueError(`${op}: indices must be integers, got ${v}`);
-  return fromStorage(Int32Array.from(indices), [indices.length], 'int32');
-}
-
 /** np.take(x, indices, axis): negative indices count from the end; out of range throws IndexError. */
-export function gather(x: Tensor, indices: Tensor | readonly number[], axis: number): Tensor {
+export function gather(x: Tensor, indices: Operand, axis: number): Tensor {
   const a = normAxis('gather', axis, x.ndim);
-  return new Tensor(bind('gather', [x.node, indexTensor('gather', indices).node], { axis: a }));
+  return new Tensor(bind('gather', [x.node, indexTensor('gather', indices, x.node.shape[a]!).node], { axis: a }));
 }
 
 /** Returns x with updates added at indices along axis (repeated indices accumulate). */
-export function scatterAdd(x: Tensor, indices: Tensor | readonly number[], updates: Tensor, axis: number): Tensor {
+export function scatterAdd(x: Tensor, indices: Operand, updates: Operand, axis: number): Tensor {
   const a = normAxis('scatterAdd', axis, x.ndim);
-  const idx = indexTensor('scatterAdd', indices);
+  const idx = indexTensor('scatterAdd', indices, x.node.shape[a]!);
   const want = [...x.node.shape.slice(0, a), ...idx.node.shape, ...x.node.shape.slice(a + 1)];
-  const upd = broadcastTo(updates.cast(x.dtype), want);
+  const upd = broadcastTo(toTensor('scatterAdd', updates, 'updates').cast(x.dtype), want);
   return new Tensor(bind('scatterAdd', [x.node, idx.node, upd.node], { axis: a }));
 }
 
 /** Concatenates along an existing axis; dtypes promote. */
-export function cat(tensors: readonly Tensor[], axis = 0): Tensor {
+export function cat(items: readonly Operand[], axis = 0): Tensor {
+  const tensors = toTensors('cat', items);
   if (tensors.length === 0) throw new ValueError('cat: need at least one tensor');
   const r = tensors[0]!.ndim;
   const a = normAxis('cat', axis, r);
@@ -193,7 +190,8 @@ export function cat(tensors: readonly Tensor[], axis = 0): Tensor {
 }
 
 /** Stacks along a new axis. */
-export function stack(tensors: readonly Tensor[], axis = 0): Tensor {
+export function stack(items: readonly Operand[], axis = 0): Tensor {
+  const tensors = toTensors('stack', items);
   if (tensors.length === 0) throw new ValueError('stack: need at least one tensor');
   const s0 = tensors[0]!.node.shape;
   for (const t of tensors) if (!shapesEqual(t.node.shape, s0)) throw new ShapeError(`stack: all shapes must be equal, got ${tensors.map((u) => fmtShape(u.node.shape)).join(', ')}`);

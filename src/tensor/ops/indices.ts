@@ -1,0 +1,45 @@
+// Index operands of gather / scatterAdd (np.take, np.add.at): an int32 tensor
+// as is, or JS data (a number, nested arrays, a TypedArray) checked here before
+// it is stored as int32.
+//
+// Why the checks: storing a JS number in an Int32Array wraps it modulo 2³², so
+// unchecked, index 2³² + 1 became index 1 (a silently wrong element) and 2³¹
+// became -2³¹. So every value is checked first: a non-integer (1.5, NaN,
+// ±Infinity) is a ValueError (it is not an index at all), an integer outside
+// int32 is an IndexError (no axis is that long). Integers inside int32 but out
+// of range for the axis are the kernels' IndexError when the gather is
+// computed, the same error as for int32 tensor indices, whose values are only
+// known then (src/backends/js/opaque.ts and src/backends/native/opaque.ts).
+
+import { DTypeError, IndexError, ValueError } from '../errors.js';
+import { fromStorage } from '../create.js';
+import type { Dim } from '../shape.js';
+import { Tensor } from '../tensor.js';
+import { toTensor } from './operand.js';
+
+const INT32_MIN = -(2 ** 31),
+  INT32_MAX = 2 ** 31 - 1;
+
+/** `indices` as an int32 tensor for op along an axis of size `axisSize` (which names it in errors). */
+export function indexTensor(op: string, indices: unknown, axisSize: Dim): Tensor {
+  if (indices instanceof Tensor) {
+    if (indices.dtype !== 'int32') throw new DTypeError(`${op}: an index tensor must be int32, got ${indices.dtype} (cast it, or pass the indices as JS numbers to have them checked)`);
+    return indices;
+  }
+  const t = toTensor(op, indices, 'indices');
+  if (t.dtype === 'int32') return t; // from an Int32Array or a smaller integer TypedArray: in range by construction
+  if (t.dtype !== 'float64' && t.dtype !== 'float32') throw new DTypeError(`${op}: indices must be integers, got ${t.dtype} data`);
+  // A fresh realized buffer of the converted values (float64 holds every JS number exactly).
+  const values = t.node.data as Float64Array | Float32Array;
+  const out = new Int32Array(values.length);
+  for (let i = 0; i < values.length; i++) {
+    const v = values[i]!;
+    if (!Number.isInteger(v)) throw new ValueError(`${op}: indices must be integers, got ${v} at flat position ${i}`);
+    if (v < INT32_MIN || v > INT32_MAX) {
+      const size = typeof axisSize === 'number' ? `${axisSize}` : `'${axisSize}'`;
+      throw new IndexError(`${op}: index ${v} is out of range for an axis of size ${size} (indices must fit in int32)`);
+    }
+    out[i] = v;
+  }
+  return fromStorage(out, t.shape, 'int32');
+}
