@@ -8,6 +8,7 @@
 // which is negligible next to the factorization.
 
 import { DTypeError, ShapeError, ValueError } from '../../tensor/errors.js';
+import { NonFiniteError } from '../../linalg/errors.js';
 import type { CompressedArrays } from '../contract.js';
 
 export type CompressedFormat = 'csr' | 'csc';
@@ -99,4 +100,26 @@ export function toCsc(a: CompressedArrays, format: CompressedFormat, op: string)
     colptr[j + 1] = w;
   }
   return { n, complex: cplx, colptr, rowind: rowind.slice(0, w), values: values.slice(0, vw * w) };
+}
+
+/**
+ * Throws NonFiniteError(op, [row, col], value) at the first NaN/±Inf entry of A
+ * (after duplicates are summed, so a sum that overflows counts). Without it a
+ * non-finite value flows through the elimination into a NaN or a silently wrong
+ * solution (an Inf pivot divides its column to zeros). `lowerOnly`: check only
+ * i ≥ j, the part Cholesky reads. O(nnz), far below the factorization's cost.
+ */
+export function checkFiniteCsc(A: CscMatrix, op: string, lowerOnly = false): void {
+  const { n, colptr, rowind, values } = A;
+  const lanes = A.complex ? 2 : 1;
+  for (let j = 0; j < n; j++) {
+    for (let p = colptr[j]; p < colptr[j + 1]; p++) {
+      const i = rowind[p];
+      if (lowerOnly && i < j) continue;
+      for (let l = 0; l < lanes; l++) {
+        const v = values[lanes * p + l];
+        if (!Number.isFinite(v)) throw new NonFiniteError(op, [i, j], v);
+      }
+    }
+  }
 }

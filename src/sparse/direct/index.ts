@@ -11,7 +11,7 @@
 import { ValueError } from '../../tensor/errors.js';
 import type { CompressedArrays } from '../contract.js';
 import { choleskyFactor, JsSparseCholesky } from './cholesky.js';
-import { toCsc, type CompressedFormat } from './csc.js';
+import { checkFiniteCsc, toCsc, type CompressedFormat } from './csc.js';
 import { JsSparseLu } from './lu.js';
 import { luFactor } from './lu-factor.js';
 import { fillReducingOrder, type OrderingName } from './ordering.js';
@@ -46,12 +46,14 @@ const formatOf = (a: DirectInput, f: CompressedFormat | undefined): CompressedFo
  * Sparse LU of a square matrix: P A Q = L U. Throws SingularMatrixError('splu',
  * column) when a column has no nonzero pivot candidate (structurally or
  * numerically singular); `column` is the index of that column of A.
+ * NaN/±Inf in A throws NonFiniteError('splu', [row, col], value).
  */
 export function jsSplu(arrays: DirectInput, opts: SpluOptions = {}): JsSparseLu {
   const op = 'splu';
   const tol = opts.pivotTolerance ?? 0.1;
   if (!(tol >= 0 && tol <= 1)) throw new ValueError(`${op}: pivotTolerance must be in [0, 1], got ${tol}`);
   const A = toCsc(arrays, formatOf(arrays, opts.format), op);
+  checkFiniteCsc(A, op);
   const q = fillReducingOrder(A, opts.ordering ?? 'amd', op);
   return new JsSparseLu(luFactor(A, q, tol, op));
 }
@@ -61,11 +63,13 @@ export function jsSplu(arrays: DirectInput, opts: SpluOptions = {}): JsSparseLu 
  * lower triangle is read): P A Pᵀ = L Lᴴ. Throws
  * NotPositiveDefiniteError('cholesky', m) where m is the 1-based order of the
  * failing leading minor of the PERMUTED matrix P A Pᵀ (not of A itself; pass
- * ordering 'natural' to get the minor of A).
+ * ordering 'natural' to get the minor of A). NaN/±Inf in the lower triangle
+ * throws NonFiniteError('cholesky', [row, col], value).
  */
 export function jsCholesky(arrays: DirectInput, opts: CholeskyOptions = {}): JsSparseCholesky {
   const op = 'cholesky';
   const A = toCsc(arrays, formatOf(arrays, opts.format), op);
+  checkFiniteCsc(A, op, true);
   const perm = fillReducingOrder(A, opts.ordering ?? 'amd', op);
   return new JsSparseCholesky(choleskyFactor(A, perm, op));
 }
