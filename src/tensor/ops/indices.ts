@@ -4,14 +4,16 @@
 //
 // Why the checks: storing a JS number in an Int32Array wraps it modulo 2³², so
 // unchecked, index 2³² + 1 became index 1 (a silently wrong element) and 2³¹
-// became -2³¹. So every value is checked first: a non-integer (1.5, NaN,
-// ±Infinity) is a ValueError (it is not an index at all), an integer outside
-// int32 is an IndexError (no axis is that long). Integers inside int32 but out
-// of range for the axis are the kernels' IndexError when the gather is
-// computed, the same error as for int32 tensor indices, whose values are only
-// known then (src/backends/js/opaque.ts and src/backends/native/opaque.ts).
+// became -2³¹. So every value is checked first, and anything that is not a
+// valid int32 index is an IndexError, as select/slice and NumPy indexing
+// ("only integers ... are valid indices") do: a non-integer (1.5, NaN,
+// ±Infinity), or an integer outside int32 (no axis is that long). Integers
+// inside int32 but out of range for the axis are the kernels' IndexError when
+// the gather is computed, the same error as for int32 tensor indices, whose
+// values are only known then (src/backends/js/opaque.ts and
+// src/backends/native/opaque.ts).
 
-import { DTypeError, IndexError, ValueError } from '../errors.js';
+import { DTypeError, IndexError } from '../errors.js';
 import { fromStorage } from '../create.js';
 import type { Dim } from '../shape.js';
 import { Tensor } from '../tensor.js';
@@ -34,7 +36,7 @@ export function indexTensor(op: string, indices: unknown, axisSize: Dim): Tensor
   const out = new Int32Array(values.length);
   for (let i = 0; i < values.length; i++) {
     const v = values[i]!;
-    if (!Number.isInteger(v)) throw new ValueError(`${op}: indices must be integers, got ${v} at flat position ${i}`);
+    if (!Number.isInteger(v)) throw new IndexError(`${op}: indices must be integers, got ${v} at flat position ${i}`);
     if (v < INT32_MIN || v > INT32_MAX) {
       const size = typeof axisSize === 'number' ? `${axisSize}` : `'${axisSize}'`;
       throw new IndexError(`${op}: index ${v} is out of range for an axis of size ${size} (indices must fit in int32)`);
