@@ -8,18 +8,21 @@
 // its size reported to V8). Methods after dispose() throw a ValueError.
 
 import { Tensor } from '../tensor/tensor.js';
-import { tensor, fromStorage, type TensorData } from '../tensor/create.js';
+import { tensor, type TensorData } from '../tensor/create.js';
 import { DeviceError, ShapeError, ValueError } from '../tensor/errors.js';
 import { defaultDevice, deviceNames } from '../backends/registry.js';
 import { cholmodFactor, kluFactor, umfpackFactor } from '../backends/native/sparse.js';
 import { jsCholesky, jsSplu } from './direct/index.js';
 import type { CompressedArrays, SparseDType, ValueArray } from './contract.js';
 import type { SparseMatrix } from './base.js';
-import { computeDType } from './graph/api.js';
+import { computeDType, solveOperands, tensorOfValues, type SolveOperands } from './graph/api.js';
+import { sparseSolveT } from './graph/ops.js';
+import { registerFactor } from './graph/factors.js';
 import { csr, type CsrMatrix } from './csr.js';
 import { asDType } from './dtypes.js';
 
 export type Trans = 'N' | 'T' | 'H';
+const TRANS_CODE: Record<string, 0 | 1 | 2> = { N: 0, T: 1, H: 2 };
 
 export interface FactorOptions {
   /** 'native' (SuiteSparse; the default when built) or 'js' (the TypeScript solvers). */
@@ -81,6 +84,8 @@ export interface LogDet {
 
 interface Backing {
   solve(b: Float64Array, trans: Trans): Float64Array;
+  /** KLU: the canonical values last factored. */
+  values?(): ValueArray;
   logDet?(): LogDet;
   refactor?(values: SparseMatrix | ValueArray): void;
   dispose(): void;
@@ -105,13 +110,19 @@ function csrArrays(op: string, A: SparseMatrix): CompressedArrays {
 /** A factorization of a square sparse matrix: solve as often as needed, then dispose. */
 export class SparseFactorization {
   #backing: Backing | undefined;
+  #id: number;
+  /** The factored matrix as the solve op sees it (pattern and values): derivatives with respect to its values. */
+  #operands: SolveOperands;
   constructor(
     readonly method: 'umfpack' | 'klu' | 'cholmod' | 'js-lu' | 'js-cholesky',
     readonly n: number,
     readonly dtype: SparseDType,
     backing: Backing,
+    operands: SolveOperands,
   ) {
     this.#backing = backing;
+    this.#operands = operands;
+    this.#id = registerFactor(this);
   }
   get disposed(): boolean {
     return this.#backing === undefined;
@@ -120,18 +131,25 @@ export class SparseFactorization {
     if (!this.#backing) throw new ValueError(`sparse.${this.method}: ${what}() on a factorization that has been disposed`);
     return this.#backing;
   }
-  /** x = op(A)⁻¹ b for b [n] or [n, k]; trans 'N' (A), 'T' (Aᵀ) or 'H' (Aᴴ). */
+  /**
+   * x = op(A)⁻¹ b for b [n] or [n, k] as a lazy tensor; trans 'N' (A), 'T' (Aᵀ)
+   * or 'H' (Aᴴ). Differentiable in b (the adjoint solve with this factor) and,
+   * when A was built from traced values, in them. Read the result before
+   * dispose(): a pending solve of a disposed factor is a ValueError.
+   */
   solve(b: Tensor | TensorData, opts: { trans?: Trans } = {}): Tensor {
     const t = b instanceof Tensor ? b : tensor(b);
     const d = computeDType('solve', this.dtype, t.dtype);
     if ((t.ndim !== 1 && t.ndim !== 2) || t.shape[0] !== this.n) throw new ShapeError(`sparse.${this.method}.solve: b must be [${this.n}] or [${this.n}, k], got [${t.shape.join(', ')}]`);
-    const wide = isCplx(d) ? 'complex128' : 'float64';
-    const raw = t.cast(wide).toArray() as Float64Array;
-    // b [n, 0] (or n = 0) has the empty solution; the solvers refuse zero-length b.
-    const x = raw.length === 0 ? (this.backing('solve'), new Float64Array(0)) : this.solveRaw(raw, opts.trans ?? 'N');
-    // The solution stays on b's device.
-    const out = fromStorage(x, [...t.shape], wide, t.device);
-    return wide === d ? out : out.cast(d);
+    const letter = opts.trans ?? 'N';
+    const trans = typeof letter === 'string' && Object.hasOwn(TRANS_CODE, letter) ? TRANS_CODE[letter] : undefined;
+    if (trans === undefined) throw new ValueError(`sparse.${this.method}.solve: trans must be 'N', 'T' or 'H', got ${String(opts.trans)}`);
+    this.backing('solve');
+    const vec = t.ndim === 1;
+    const B = (vec ? t.reshape([this.n, 1]) : t).cast(d);
+    const { pattern, values } = this.#operands;
+    const x = sparseSolveT(pattern, values.cast(d), B, { method: this.method.endsWith('cholesky') || this.method === 'cholmod' ? 'cholesky' : 'lu', trans, rtol: 0, atol: 0, maxiter: 0, factor: this.#id });
+    return vec ? x.reshape([this.n]) : x;
   }
   /** The same on raw row-major Float64Array data (interleaved complex). */
   solveRaw(b: Float64Array, trans: Trans = 'N'): Float64Array {
@@ -149,6 +167,9 @@ export class SparseFactorization {
     const f = this.backing('refactor');
     if (!f.refactor) throw new ValueError(`sparse.${this.method}: refactor is only available for klu factorizations`);
     f.refactor(values);
+    // Solves bound before refactor referred to the old values: they become an error rather than silently use the new ones.
+    this.#id = registerFactor(this);
+    this.#operands = { pattern: this.#operands.pattern, values: ArrayBuffer.isView(values) ? tensorOfValues(f.values!(), this.dtype) : solveOperands(values as SparseMatrix, 'lu').values };
   }
   /** Frees the factorization now (idempotent). */
   dispose(): void {
@@ -167,38 +188,55 @@ export function splu(A: SparseMatrix, opts: SpluOptions = {}): SparseFactorizati
   const controls = umfpackControls(opts);
   const a = csrArrays('splu', A);
   const cplx = isCplx(a.dtype);
+  const ops = solveOperands(A, 'lu');
   if (pickDevice('splu', opts) === 'native') {
     const f = umfpackFactor(a, controls);
-    return new SparseFactorization('umfpack', a.shape[0], a.dtype, { solve: (b, t) => f.solve(b, { trans: t }), logDet: nativeLogDet(f, cplx), dispose: () => f.dispose() });
+    return new SparseFactorization('umfpack', a.shape[0], a.dtype, { solve: (b, t) => f.solve(b, { trans: t }), logDet: nativeLogDet(f, cplx), dispose: () => f.dispose() }, ops);
   }
   const f = jsSplu({ ...a, format: 'csr' });
-  return new SparseFactorization('js-lu', a.shape[0], a.dtype, { solve: (b, t) => f.solve(b, { trans: t }), logDet: () => f.logDet() as LogDet, dispose: () => f.dispose() });
+  return new SparseFactorization('js-lu', a.shape[0], a.dtype, { solve: (b, t) => f.solve(b, { trans: t }), logDet: () => f.logDet() as LogDet, dispose: () => f.dispose() }, ops);
 }
 
 /** KLU (native), whose refactor() reuses the analysis for new values; the js sparse LU (refactor = factor again) otherwise. */
 export function klu(A: SparseMatrix, opts: FactorOptions = {}): SparseFactorization {
   const a = csrArrays('klu', A);
   const values = refactorValues(A.tocsr(), a);
+  const ops = solveOperands(A, 'lu');
+  let current = a.data;
   if (pickDevice('klu', opts) === 'native') {
     const f = kluFactor(a);
-    return new SparseFactorization('klu', a.shape[0], a.dtype, {
-      solve: (b, t) => f.solve(b, { trans: t }),
-      logDet: nativeLogDet(f, isCplx(a.dtype)),
-      refactor: (v) => f.refactor(values(v)),
-      dispose: () => f.dispose(),
-    });
+    return new SparseFactorization(
+      'klu',
+      a.shape[0],
+      a.dtype,
+      {
+        solve: (b, t) => f.solve(b, { trans: t }),
+        logDet: nativeLogDet(f, isCplx(a.dtype)),
+        refactor: (v) => f.refactor((current = values(v))),
+        values: () => current,
+        dispose: () => f.dispose(),
+      },
+      ops,
+    );
   }
   let f = jsSplu({ ...a, format: 'csr' });
-  return new SparseFactorization('js-lu', a.shape[0], a.dtype, {
-    solve: (b, t) => f.solve(b, { trans: t }),
-    logDet: () => f.logDet() as LogDet,
-    refactor: (v) => {
-      const g = jsSplu({ ...a, data: values(v), format: 'csr' });
-      f.dispose();
-      f = g;
+  return new SparseFactorization(
+    'js-lu',
+    a.shape[0],
+    a.dtype,
+    {
+      solve: (b, t) => f.solve(b, { trans: t }),
+      logDet: () => f.logDet() as LogDet,
+      refactor: (v) => {
+        const g = jsSplu({ ...a, data: (current = values(v)), format: 'csr' });
+        f.dispose();
+        f = g;
+      },
+      values: () => current,
+      dispose: () => f.dispose(),
     },
-    dispose: () => f.dispose(),
-  });
+    ops,
+  );
 }
 
 const samePattern = (x: CompressedArrays, y: CompressedArrays) =>
@@ -231,13 +269,14 @@ function refactorValues(orig: CsrMatrix, canon: CompressedArrays): (v: SparseMat
 export function cholesky(A: SparseMatrix, opts: FactorOptions = {}): SparseFactorization {
   const a = csrArrays('cholesky', A);
   const cplx = isCplx(a.dtype);
+  const ops = solveOperands(A, 'cholesky');
   // Aᵀ of a Hermitian A is conj(A): Aᵀ x = b is x = conj(A⁻¹ conj(b)); Aᴴ = A.
   const conjugated = (v: Float64Array) => (cplx ? v.map((x, i) => (i % 2 ? -x : x)) : v);
   const viaA = (solveA: (b: Float64Array) => Float64Array) => (b: Float64Array, t: Trans) => (t === 'T' && cplx ? conjugated(solveA(conjugated(b))) : solveA(b));
   if (pickDevice('cholesky', opts) === 'native') {
     const f = cholmodFactor(a);
-    return new SparseFactorization('cholmod', a.shape[0], a.dtype, { solve: viaA((b) => f.solve(b)), logDet: nativeLogDet(f, cplx), dispose: () => f.dispose() });
+    return new SparseFactorization('cholmod', a.shape[0], a.dtype, { solve: viaA((b) => f.solve(b)), logDet: nativeLogDet(f, cplx), dispose: () => f.dispose() }, ops);
   }
   const f = jsCholesky({ ...a, format: 'csr' });
-  return new SparseFactorization('js-cholesky', a.shape[0], a.dtype, { solve: viaA((b) => f.solve(b)), logDet: () => f.logDet() as LogDet, dispose: () => f.dispose() });
+  return new SparseFactorization('js-cholesky', a.shape[0], a.dtype, { solve: viaA((b) => f.solve(b)), logDet: () => f.logDet() as LogDet, dispose: () => f.dispose() }, ops);
 }

@@ -108,14 +108,8 @@ export function solveTensor(A: Compressed, b: Tensor, opts: SpsolveOptions = {})
   const o: SparseSolveOptions = { method: opts.method ?? 'lu', trans, rtol: opts.rtol ?? 1e-5, atol: opts.atol ?? 0, maxiter: opts.maxiter ?? 0 };
   const v = A.valuesTensor().cast(d);
   if (o.method === 'cholesky') {
-    // The Cholesky kernels (CHOLMOD, the js one) read only the lower triangle
-    // of the CSR arrays they get. So the solve sees H = tril(A) + tril(A, −1)ᴴ
-    // (real diagonal) stored in full, its values gathered from A's: H is exactly
-    // what is factored whatever A's format, and gradients flow back to the
-    // lower-triangle values only (the ignored triangle has zero derivative).
-    const h = hermitianCompletion(A);
-    const re = isComplex(d) ? v.real().cast(d) : v;
-    const x = sparseSolveT(h, cat([v, conj(v), re]).gather(h.src), B, o);
+    const c = choleskyOperands(A, v);
+    const x = sparseSolveT(c.pattern, c.values, B, o);
     return vec ? x.reshape([x.shape[0]!]) : x;
   }
   const p = csrPattern(A);
@@ -125,6 +119,36 @@ export function solveTensor(A: Compressed, b: Tensor, opts: SpsolveOptions = {})
   else if (trans === 1) x = sparseSolveT(p, v, B, { ...o, trans: 0 });
   else x = conj(sparseSolveT(p, v, conj(B), { ...o, trans: 0 }));
   return vec ? x.reshape([x.shape[0]!]) : x;
+}
+
+/**
+ * The Cholesky kernels (CHOLMOD, the js one) read only the lower triangle of
+ * the CSR arrays they get. So a Cholesky solve sees H = tril(A) + tril(A, −1)ᴴ
+ * (real diagonal) stored in full, its values gathered from A's: H is exactly
+ * what is factored whatever A's format, and gradients flow back to the
+ * lower-triangle values only (the ignored triangle has zero derivative).
+ */
+function choleskyOperands(A: Compressed, v: Tensor): SolveOperands {
+  const h = hermitianCompletion(A);
+  const re = isComplex(v.dtype) ? v.real().cast(v.dtype) : v;
+  return { pattern: h, values: cat([v, conj(v), re]).gather(h.src) };
+}
+
+/** A sparse matrix as a solve op's operands: CSR pattern and values. */
+export interface SolveOperands {
+  pattern: CsrPattern;
+  values: Tensor;
+}
+
+/**
+ * The operands of a factorization of A (canonical CSR, as factored; Cholesky:
+ * its Hermitian completion), so that solves with the factor differentiate with
+ * respect to A's values when they are traced.
+ */
+export function solveOperands(A: { tocsr(): { sumDuplicates(): Compressed } }, method: 'lu' | 'cholesky'): SolveOperands {
+  const M = A.tocsr().sumDuplicates();
+  const v = M.valuesTensor();
+  return method === 'cholesky' ? choleskyOperands(M, v) : { pattern: csrPattern(M), values: v };
 }
 
 // Hermitian completions per indices array (see solveTensor's 'cholesky' branch; keyed like PATTERNS).

@@ -23,6 +23,8 @@ export interface SparseSolveOptions {
   atol: number;
   /** Iteration limit of the iterative methods (0: the method's default). */
   maxiter: number;
+  /** Solve with this registered factorization (graph/factors.ts) instead of factoring A. */
+  factor?: number;
 }
 
 export interface SparseGraphKernels {

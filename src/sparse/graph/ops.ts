@@ -24,6 +24,7 @@ import { fmtShape } from '../../tensor/shape.js';
 import { bindLinalg } from '../../linalg/ops/common.js';
 import type { SparseDType, ValueArray } from '../contract.js';
 import type { CsrView, SparseGraphKernels, SparseSolveOptions } from './contract.js';
+import { factorById } from './factors.js';
 
 const SPARSE_DTYPES = ['float32', 'float64', 'complex64', 'complex128'];
 type Trans = 0 | 1 | 2;
@@ -152,12 +153,17 @@ registerLinalgOp('csrSddmm', {
   },
 });
 
+const TRANS = ['N', 'T', 'H'] as const;
+
+// The derivative rules solve again with the same options: the same method and
+// tolerances, or the same factorization (attrs.factor).
 const solveOpts = (attrs: Readonly<Record<string, unknown>>): SparseSolveOptions => ({
   method: attrs['method'] as SparseSolveOptions['method'],
   trans: attrs['trans'] as Trans,
   rtol: attrs['rtol'] as number,
   atol: attrs['atol'] as number,
   maxiter: attrs['maxiter'] as number,
+  ...(attrs['factor'] !== undefined ? { factor: attrs['factor'] as number } : {}),
 });
 
 registerLinalgOp('sparseSolve', {
@@ -180,10 +186,18 @@ registerLinalgOp('sparseSolve', {
     const size = n * k * DTYPE_INFO[d].lanes;
     // b [n, 0] has the empty solution; the direct solvers refuse k = 0.
     if (size === 0) return;
+    const factor = a.attrs['factor'] as number | undefined;
     for (let b = 0; b < a.batch; b++) {
       const [ip, ix, v, rhs] = entry(a, b);
+      const out = outEntry(a.outs[0] as ValueArray, b, size);
+      if (factor !== undefined) {
+        // A factor object's solve: the factorization exists already (the values are inputs only for the derivative rules).
+        const x = factorById(factor).solveRaw(rhs instanceof Float64Array ? rhs : Float64Array.from(rhs), TRANS[a.attrs['trans'] as Trans]);
+        out.set(x);
+        continue;
+      }
       const A: CsrView = { rows: n, cols: n, indptr: ip as Int32Array, indices: ix as Int32Array, data: v as ValueArray };
-      G(kernels).solve(d, A, rhs as ValueArray, k, outEntry(a.outs[0] as ValueArray, b, size), solveOpts(a.attrs));
+      G(kernels).solve(d, A, rhs as ValueArray, k, out, solveOpts(a.attrs));
     }
   },
   jvp({ inputs, outs: [x], attrs }, [, , dv, db]) {

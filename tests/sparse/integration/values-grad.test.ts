@@ -145,3 +145,39 @@ describe('sparse: tensor values keep eager results', () => {
     expect(vals(C.toDense())).toEqual(c0);
   });
 });
+
+describe('sparse: factor solves are lazy and differentiable', () => {
+  // A 4x4 SPD matrix (diagonally dominant, symmetric pattern) as triplets.
+  const SR = [0, 1, 2, 3, 0, 1, 1, 2, 2, 3];
+  const SC = [0, 1, 2, 3, 1, 0, 2, 1, 3, 2];
+  const base = [4, 5, 6, 4.5, 0.7, 0.7, -1.2, -1.2, 0.4, 0.4];
+  const b0 = Float64Array.from([1, -2, 0.5, 3]);
+  const factors = { splu: sparse.splu, klu: sparse.klu, cholesky: sparse.cholesky } as const;
+  for (const [name, factor] of Object.entries(factors)) {
+    for (const trans of ['N', 'T'] as const) {
+      it(`${name}(A).solve(b, ${trans}): grad in b`, () => {
+        const F = factor(sparse.fromTriplets(SR, SC, base, [4, 4]));
+        checkFd((b) => weighed(F.solve(b, { trans })), 4);
+        F.dispose();
+      });
+      it(`${name}(A(v)).solve(b, ${trans}): grad in the values (symmetric perturbation)`, () => {
+        // v perturbs the matrix symmetrically (one value per pair), so Cholesky's lower-triangle read sees all of it.
+        const pair = [0, 1, 2, 3, 4, 4, 5, 5, 6, 6];
+        checkFd((v) => {
+          const vals = v.gather(pair).add(T(Float64Array.from(base), [10]));
+          const F = factor(sparse.fromTriplets(SR, SC, vals, [4, 4]));
+          return weighed(F.solve(T(b0.slice(), [4]), { trans }));
+        }, 7);
+      });
+    }
+  }
+  it('solve is lazy: reading after dispose is a typed error, reading before is not', () => {
+    const F = sparse.splu(sparse.fromTriplets(SR, SC, base, [4, 4]));
+    const x = F.solve(T(b0.slice(), [4]));
+    const y = F.solve(T(b0.slice(), [4]));
+    expect(vals(x).length).toBe(4);
+    F.dispose();
+    expect(() => y.toArray()).toThrow(rlx.ValueError);
+    expect(() => F.solve(T(b0.slice(), [4]))).toThrow(rlx.ValueError);
+  });
+});
