@@ -103,9 +103,51 @@ bool typed_memory(const Napi::Value& v, napi_typedarray_type want, TypedMemory* 
 
 TypedMemory as_typed(const Napi::Value& v, const std::string& what, napi_typedarray_type want) {
   TypedMemory m;
-  if (typed_memory(v, want, &m)) return m;
-  if (!v.IsTypedArray()) throw TypeErr(what + " must be a " + typed_array_name(want) + ", got " + describe(v));
-  throw TypeErr(what + " must be a " + typed_array_name(want) + ", got " + typed_array_name(v.As<Napi::TypedArray>().TypedArrayType()));
+  if (typed_memory(v, want, &m)) {
+    // A detached buffer reads as length 0: say so instead of a confusing length error.
+    if (!m.data && is_detached(v)) throw TypeErr(what + " is a " + typed_array_name(want) + " whose buffer has been detached (transferred)", "ValueError");
+    return m;
+  }
+  if (!v.IsTypedArray()) throw TypeErr(what + " must be a " + typed_array_name(want) + ", got " + describe(v), "DTypeError");
+  throw TypeErr(what + " must be a " + typed_array_name(want) + ", got " + typed_array_name(v.As<Napi::TypedArray>().TypedArrayType()), "DTypeError");
+}
+
+namespace {
+/** The ArrayBuffer / SharedArrayBuffer under TypedArray `v` (nullptr when `v` is not one). */
+napi_value buffer_of(const Napi::Value& v) {
+  napi_value buf = nullptr;
+  bool is = false;
+  if (napi_is_typedarray(v.Env(), v, &is) != napi_ok || !is) return nullptr;
+  if (napi_get_typedarray_info(v.Env(), v, nullptr, nullptr, nullptr, &buf, nullptr) != napi_ok) return nullptr;
+  return buf;
+}
+}  // namespace
+
+bool is_detached(const Napi::Value& v) {
+  const napi_value buf = buffer_of(v);
+  bool d = false;
+  return buf && napi_is_detached_arraybuffer(v.Env(), buf, &d) == napi_ok && d;
+}
+
+bool is_shared(const Napi::Value& v) {
+  // napi_is_arraybuffer is false for a SharedArrayBuffer (V8's IsArrayBuffer
+  // excludes shared ones), and N-API 8 has no direct test.
+  const napi_value buf = buffer_of(v);
+  bool ab = true;
+  return buf && napi_is_arraybuffer(v.Env(), buf, &ab) == napi_ok && !ab;
+}
+
+StableInts stable_ints(const Napi::Value& v, const TypedMemory& m) {
+  StableInts s;
+  s.data = static_cast<const int32_t*>(m.data);
+  s.length = m.length;
+  if (m.length && is_shared(v)) {
+    auto copy = std::make_shared<std::vector<int32_t>>(s.data, s.data + m.length);
+    s.data = copy->data();
+    s.copied = true;
+    s.owned = std::move(copy);
+  }
+  return s;
 }
 
 }  // namespace rlx

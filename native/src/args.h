@@ -7,6 +7,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -49,5 +50,29 @@ TypedMemory as_typed(const Napi::Value& v, const std::string& what, napi_typedar
 
 /** Fills *m and returns true when `v` is a TypedArray of type `want` (no error, no message built: the fast path of as_typed). */
 bool typed_memory(const Napi::Value& v, napi_typedarray_type want, TypedMemory* m);
+
+/** Whether TypedArray `v` views a detached (transferred) buffer. */
+bool is_detached(const Napi::Value& v);
+
+/**
+ * Whether TypedArray `v` views a SharedArrayBuffer: another thread may write
+ * its memory while a kernel runs, so a value read twice can differ.
+ */
+bool is_shared(const Napi::Value& v);
+
+/**
+ * Integers a kernel checks and then reads again (indices, indptr): the
+ * caller's memory, or a private copy taken once when it is in a
+ * SharedArrayBuffer, so that the values checked are the values used (a worker
+ * writing the SAB between the check and the read would otherwise send the
+ * kernel out of bounds). `owned` keeps the copy alive.
+ */
+struct StableInts {
+  const int32_t* data = nullptr;
+  size_t length = 0;
+  bool copied = false;
+  std::shared_ptr<const std::vector<int32_t>> owned;
+};
+StableInts stable_ints(const Napi::Value& v, const TypedMemory& m);
 
 }  // namespace rlx

@@ -4,6 +4,13 @@
 // std::exception become a JS TypeError / RangeError / Error whose message
 // starts with the function name. Nothing escapes as a C++ exception into Node
 // and nothing aborts the process.
+//
+// Every JS error also carries `rlxKind`: the name of the rlx error class
+// (src/tensor/errors.ts, src/linalg/errors.ts) it stands for, so that the TS
+// wrappers (src/backends/native/errors.ts) rethrow a typed error in one place
+// while the raw addon keeps its TypeError / RangeError contract. Defaults:
+// TypeErr -> ValueError, RangeErr -> ShapeError, KindErr -> its kind,
+// std::bad_alloc and any other exception -> DeviceError.
 #pragma once
 
 #include <napi.h>
@@ -14,14 +21,42 @@
 
 namespace rlx {
 
-/** Wrong argument type (not a TypedArray, wrong dtype, not an integer, ...). */
+/** Wrong argument type (not a TypedArray, wrong dtype, not an integer, ...); kind: the rlx error class it maps to. */
 struct TypeErr : std::invalid_argument {
-  using std::invalid_argument::invalid_argument;
+  const char* kind;
+  explicit TypeErr(const std::string& m, const char* k = "ValueError") : std::invalid_argument(m), kind(k) {}
 };
 /** Argument of the right type but out of range (lengths, shapes, strides, bounds). */
 struct RangeErr : std::out_of_range {
-  using std::out_of_range::out_of_range;
+  const char* kind;
+  explicit RangeErr(const std::string& m, const char* k = "ShapeError") : std::out_of_range(m), kind(k) {}
 };
+/** Any other failure with a known rlx error class (a JS Error): "LinAlgError", "ValueError", "DeviceError", ... */
+struct KindErr : std::runtime_error {
+  const char* kind;
+  KindErr(const char* k, const std::string& m) : std::runtime_error(m), kind(k) {}
+};
+
+/** The rlx error class name of the exception being handled (call inside a catch block). */
+inline const char* current_exception_kind() {
+  try {
+    throw;
+  } catch (const TypeErr& e) {
+    return e.kind;
+  } catch (const RangeErr& e) {
+    return e.kind;
+  } catch (const KindErr& e) {
+    return e.kind;
+  } catch (...) {
+    return "DeviceError";
+  }
+}
+
+/** `e` with its rlxKind property set. */
+inline Napi::Error with_kind(Napi::Error e, const char* kind) {
+  e.Value().Set("rlxKind", kind);
+  return e;
+}
 
 /** Builds the JS error for the exception being handled (call inside a catch block). */
 inline Napi::Error current_exception_to_js(Napi::Env env, const char* fn) {
@@ -31,15 +66,17 @@ inline Napi::Error current_exception_to_js(Napi::Env env, const char* fn) {
   } catch (const Napi::Error& e) {
     return e;
   } catch (const TypeErr& e) {
-    return Napi::TypeError::New(env, p + e.what());
+    return with_kind(Napi::TypeError::New(env, p + e.what()), e.kind);
   } catch (const RangeErr& e) {
-    return Napi::RangeError::New(env, p + e.what());
+    return with_kind(Napi::RangeError::New(env, p + e.what()), e.kind);
+  } catch (const KindErr& e) {
+    return with_kind(Napi::Error::New(env, p + e.what()), e.kind);
   } catch (const std::bad_alloc&) {
-    return Napi::Error::New(env, p + "out of memory");
+    return with_kind(Napi::Error::New(env, p + "out of memory"), "DeviceError");
   } catch (const std::exception& e) {
-    return Napi::Error::New(env, p + e.what());
+    return with_kind(Napi::Error::New(env, p + e.what()), "DeviceError");
   } catch (...) {
-    return Napi::Error::New(env, p + "unknown C++ exception");
+    return with_kind(Napi::Error::New(env, p + "unknown C++ exception"), "DeviceError");
   }
 }
 

@@ -18,7 +18,7 @@ DType parse_gemm_dtype(const std::string& s) {
   if (s == "float64") return DType::f64;
   if (s == "complex64") return DType::c64;
   if (s == "complex128") return DType::c128;
-  throw TypeErr("dtype must be one of float32, float64, complex64, complex128, got '" + s + "'");
+  throw TypeErr("dtype must be one of float32, float64, complex64, complex128, got '" + s + "'", "DTypeError");
 }
 
 const char* dtype_name(DType d) {
@@ -317,11 +317,11 @@ void validate_gemm(const GemmProblem& p) {
     check_bounds(v, x.o.length, x.name);
   }
   if (!writes_each_element_once(p.c.view))
-    throw RangeErr("c: the output view (strides " + fmt_dims(p.c.view.strides) + ") would write some elements more than once");
+    throw RangeErr("c: the output view (strides " + fmt_dims(p.c.view.strides) + ") would write some elements more than once", "ValueError");
   const size_t es = element_bytes(p.dtype);
   const ByteRange ra = bytes_of(p.a, es, "a"), rb = bytes_of(p.b, es, "b"), rc = bytes_of(p.c, es, "c");
-  if (intersects(rc, ra)) throw RangeErr("c shares memory with a; the output must not overlap an input");
-  if (intersects(rc, rb)) throw RangeErr("c shares memory with b; the output must not overlap an input");
+  if (intersects(rc, ra)) throw RangeErr("c shares memory with a; the output must not overlap an input", "ValueError");
+  if (intersects(rc, rb)) throw RangeErr("c shares memory with b; the output must not overlap an input", "ValueError");
 }
 
 GemmPlan plan_gemm(const GemmProblem& p) {

@@ -89,7 +89,7 @@ class Args {
         if (i == j || (j < i && mem_[j].output)) continue;
         const auto &x = mem_[i], &y = mem_[j];
         if (x.lo < y.hi && y.lo < x.hi)
-          throw RangeErr(std::string(x.name) + " shares memory with " + y.name + "; outputs must not overlap any other array");
+          throw RangeErr(std::string(x.name) + " shares memory with " + y.name + "; outputs must not overlap any other array", "ValueError");
       }
     }
   }

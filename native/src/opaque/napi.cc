@@ -15,7 +15,8 @@
 // the position in idx of the first index outside [-n, n) and then write
 // nothing (the TS side turns that into rlx's IndexError). Everything is read
 // and checked (lengths, shapes, overlap of the output with an input) before
-// memory is touched; problems throw TypeError / RangeError.
+// memory is touched; problems throw TypeError / RangeError. An idx in a
+// SharedArrayBuffer is copied before it is checked (args.h, stable_ints).
 #include <napi.h>
 
 #include <string>
@@ -38,7 +39,7 @@ struct Mem {
 };
 
 Mem as_storage(const Napi::Value& v, const std::string& what) {
-  if (!v.IsTypedArray()) throw TypeErr(what + " must be a storage TypedArray (Uint8Array, Uint16Array, Int32Array, Float32Array or Float64Array), got " + describe(v));
+  if (!v.IsTypedArray()) throw TypeErr(what + " must be a storage TypedArray (Uint8Array, Uint16Array, Int32Array, Float32Array or Float64Array), got " + describe(v), "DTypeError");
   const napi_typedarray_type t = v.As<Napi::TypedArray>().TypedArrayType();
   Mem m;
   switch (t) {
@@ -47,7 +48,7 @@ Mem as_storage(const Napi::Value& v, const std::string& what) {
     case napi_int32_array: m.st = Storage::i32; break;
     case napi_float32_array: m.st = Storage::f32; break;
     case napi_float64_array: m.st = Storage::f64; break;
-    default: throw TypeErr(what + " must be a storage TypedArray (Uint8Array, Uint16Array, Int32Array, Float32Array or Float64Array), got " + describe(v));
+    default: throw TypeErr(what + " must be a storage TypedArray (Uint8Array, Uint16Array, Int32Array, Float32Array or Float64Array), got " + describe(v), "DTypeError");
   }
   const TypedMemory tm = as_typed(v, what, t);
   m.data = tm.data;
@@ -56,7 +57,7 @@ Mem as_storage(const Napi::Value& v, const std::string& what) {
 }
 
 void same_storage(const Mem& a, const Mem& b, const std::string& what) {
-  if (a.st != b.st) throw TypeErr(what + " must be a " + storage_name(a.st) + " like the first array, got " + storage_name(b.st));
+  if (a.st != b.st) throw TypeErr(what + " must be a " + storage_name(a.st) + " like the first array, got " + storage_name(b.st), "DTypeError");
 }
 
 /** a * b for sizes, or RangeErr when it passes 2^53. */
@@ -79,7 +80,7 @@ bool overlap(const Mem& a, const Mem& b) {
 /** The output may be exactly `in` (when allowed) but must not partly overlap it. */
 void no_overlap(const Mem& out, const Mem& in, const std::string& what, bool allow_same) {
   if (allow_same && out.data == in.data && out.length == in.length) return;
-  if (overlap(out, in)) throw RangeErr("out shares memory with " + what + "; the output must not overlap an input");
+  if (overlap(out, in)) throw RangeErr("out shares memory with " + what + "; the output must not overlap an input", "ValueError");
 }
 
 void expect_args(const Napi::CallbackInfo& info, size_t n, const char* sig) {
@@ -118,7 +119,8 @@ RLX_REGISTER(opaque) {
     const Mem im{idx.data, m, Storage::i32};
     no_overlap(out, x, "x", false);
     no_overlap(out, im, "idx", false);
-    const int32_t* ix = static_cast<const int32_t*>(idx.data);
+    const StableInts six = stable_ints(info[1], idx);  // the indices checked are the indices used (a SharedArrayBuffer is copied)
+    const int32_t* ix = six.data;
     const int64_t bad = check_indices(ix, m, n);
     if (bad >= 0) return Napi::Number::New(info.Env(), static_cast<double>(bad));
     gather(bytes_of(x.st), x.data, ix, m, out.data, outer, n, inner);
@@ -141,7 +143,8 @@ RLX_REGISTER(opaque) {
     no_overlap(out, x, "x", true);
     no_overlap(out, upd, "upd", false);
     no_overlap(out, im, "idx", false);
-    const int32_t* ix = static_cast<const int32_t*>(idx.data);
+    const StableInts six = stable_ints(info[1], idx);
+    const int32_t* ix = six.data;
     const int64_t bad = check_indices(ix, m, n);
     if (bad >= 0) return Napi::Number::New(info.Env(), static_cast<double>(bad));
     scatter_add(x.st, x.data, ix, m, upd.data, out.data, outer, n, inner);

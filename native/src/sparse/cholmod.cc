@@ -122,7 +122,7 @@ class CholHandle final : public DirectHandle {
   }
 
   void solve(const double* b, double* x, int64_t nrhs, int trans) override {
-    if (not_posdef) throw std::runtime_error("CHOLMOD: the matrix is not positive definite; cannot solve");
+    if (not_posdef) throw KindErr("NotPositiveDefiniteError", "CHOLMOD: the matrix is not positive definite; cannot solve");
     const int per = cplx() ? 2 : 1;
     // A is symmetric / Hermitian: Aᵀ x = b is conj(A) x = b, i.e. A conj(x) = conj(b).
     const bool conj = trans == 1 && cplx();
@@ -137,7 +137,7 @@ class CholHandle final : public DirectHandle {
   }
 
   void logdet(double out[3]) override {
-    if (not_posdef) throw std::runtime_error("CHOLMOD: the matrix is not positive definite; no log-determinant");
+    if (not_posdef) throw KindErr("NotPositiveDefiniteError", "CHOLMOD: the matrix is not positive definite; no log-determinant");
     out[0] = 1, out[1] = 0, out[2] = 0;
     if (n == 0) return;
     const int per = cplx() ? 2 : 1;

@@ -36,17 +36,19 @@ Csr read_csr(const Napi::CallbackInfo& info, size_t first, bool check_cols) {
   a.dtype = parse_sdtype(info[first], "dtype");
   a.rows = as_int(info[first + 1], "rows", 0, kMaxIdx - 1);
   a.cols = as_int(info[first + 2], "cols", 0, kMaxIdx);
-  const TypedMemory ip = as_typed(info[first + 3], "indptr", napi_int32_array);
-  const TypedMemory ix = as_typed(info[first + 4], "indices", napi_int32_array);
+  const TypedMemory ipm = as_typed(info[first + 3], "indptr", napi_int32_array);
+  const TypedMemory ixm = as_typed(info[first + 4], "indices", napi_int32_array);
   const TypedMemory dx = as_typed(info[first + 5], std::string("data (dtype ") + sdtype_name(a.dtype) + ")", storage_of(a.dtype));
-  if (static_cast<int64_t>(ip.length) != a.rows + 1)
-    throw RangeErr("indptr must have length rows + 1 = " + std::to_string(a.rows + 1) + ", got " + std::to_string(ip.length));
-  const int32_t* p = static_cast<const int32_t*>(ip.data);
-  if (p[0] != 0) throw RangeErr("indptr[0] must be 0, got " + std::to_string(p[0]));
+  if (static_cast<int64_t>(ipm.length) != a.rows + 1)
+    throw RangeErr("indptr must have length rows + 1 = " + std::to_string(a.rows + 1) + ", got " + std::to_string(ipm.length));
+  const StableInts ip = stable_ints(info[first + 3], ipm), ix = stable_ints(info[first + 4], ixm);
+  a.own_indptr = ip.owned, a.own_indices = ix.owned;
+  const int32_t* p = ip.data;
+  if (p[0] != 0) throw RangeErr("indptr[0] must be 0, got " + std::to_string(p[0]), "ValueError");
   for (int64_t r = 0; r < a.rows; r++) {
     if (p[r + 1] < p[r])
       throw RangeErr("indptr must be non-decreasing: indptr[" + std::to_string(r + 1) + "] = " + std::to_string(p[r + 1]) + " < indptr[" +
-                     std::to_string(r) + "] = " + std::to_string(p[r]));
+                     std::to_string(r) + "] = " + std::to_string(p[r]), "ValueError");
   }
   a.nnz = p[a.rows];
   if (static_cast<int64_t>(ix.length) < a.nnz)
@@ -55,9 +57,9 @@ Csr read_csr(const Napi::CallbackInfo& info, size_t first, bool check_cols) {
     throw RangeErr("data has length " + std::to_string(dx.length) + " but " + std::to_string(a.nnz) + " entries of " + sdtype_name(a.dtype) +
                    " need " + std::to_string(a.nnz * per_elem(a.dtype)));
   a.indptr = p;
-  a.indices = static_cast<const int32_t*>(ix.data);
+  a.indices = ix.data;
   a.data = dx.data;
-  if (check_cols) check_indices(a);
+  if (check_cols || ix.copied) check_indices(a);
   return a;
 }
 
@@ -79,7 +81,7 @@ void check_indices(const Csr& a) {
     for (int64_t k = a.indptr[r]; k < a.indptr[r + 1]; k++)
       if (static_cast<uint32_t>(a.indices[k]) >= cols)
         throw RangeErr("indices[" + std::to_string(k) + "] = " + std::to_string(a.indices[k]) + " (row " + std::to_string(r) +
-                       ") is outside [0, cols = " + std::to_string(a.cols) + ")");
+                       ") is outside [0, cols = " + std::to_string(a.cols) + ")", "ValueError");
 }
 
 namespace {
@@ -95,8 +97,12 @@ Canonical canonicalize(const Csr& a, bool want_map) {
   Canonical c;
   c.n = static_cast<int>(a.rows);
   c.p.assign(c.n + 1, 0);
-  c.i.reserve(a.nnz);
-  c.x.reserve(a.nnz * per);
+  // At least one slot: SuiteSparse refuses a NULL Ai / Ax ("argument
+  // missing", "invalid matrix"), which an empty vector's data() is, so a
+  // matrix with no stored entries would fail analysis instead of being
+  // reported singular.
+  c.i.reserve(std::max<int64_t>(a.nnz, 1));
+  c.x.reserve(std::max<int64_t>(a.nnz, 1) * per);
   if (want_map) c.map.assign(a.nnz, 0);
   std::vector<std::pair<int, int32_t>> tmp;  // (column, input position)
   for (int r = 0; r < c.n; r++) {

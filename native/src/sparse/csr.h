@@ -9,11 +9,18 @@
 // with nnz = indptr[rows]. indptr is always checked (indptr[0] = 0,
 // non-decreasing, indptr[rows] <= indices.length): O(rows). The column range
 // check of indices is O(nnz); see check_indices().
+//
+// indptr and indices in a SharedArrayBuffer are copied once before they are
+// checked (another thread may write them while the kernel runs: the values
+// checked must be the values used), and such indices are always checked, even
+// when the caller says they were validated. Values are read in place: a racy
+// value is a wrong number, never a wrong address.
 #pragma once
 
 #include <napi.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -36,6 +43,8 @@ struct Csr {
   const int32_t* indptr = nullptr;
   const int32_t* indices = nullptr;
   const void* data = nullptr;  // float or double, interleaved for complex
+  /** Private copies of indptr / indices taken from a SharedArrayBuffer (null otherwise); the pointers above point into them. */
+  std::shared_ptr<const std::vector<int32_t>> own_indptr, own_indices;
 };
 
 /**

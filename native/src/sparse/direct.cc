@@ -9,6 +9,9 @@
 #if defined(__linux__)
 #include <sys/mman.h>
 #endif
+#if defined(__GLIBC__)
+#include <malloc.h>
+#endif
 
 extern "C" {
 #include <SuiteSparse_config.h>
@@ -55,6 +58,28 @@ void* ss_malloc(size_t s) { return advised(std::malloc(s), s); }
 void* ss_calloc(size_t n, size_t s) { return advised(std::calloc(n, s), n * s); }  // calloc skips zeroing fresh mmaps: advice still applies at first touch
 void* ss_realloc(void* p, size_t s) { return advised(std::realloc(p, s), s); }
 
+// Freeing a large factorization trims the heap. The native backend's malloc
+// policy (src/backends/native/malloc-policy.ts: M_MMAP_MAX = 0, a 256 MiB
+// trim threshold) keeps freed memory mapped for the next kernel outputs, and
+// SuiteSparse's blocks come from that heap too: without a trim here, hundreds
+// of MB of a disposed factor stay resident until some unrelated allocation
+// happens to trim. malloc_trim gives every free page back (free pages inside
+// the heap too, not only at its top), keeping kTrimKeep at the top for the
+// next outputs (the policy's WARM_HEAP_BYTES).
+constexpr int64_t kTrimAfter = int64_t(32) << 20;
+constexpr size_t kTrimKeep = size_t(64) << 20;
+
+/** release() and, when it freed a large factorization, malloc_trim (see above). */
+void release_and_trim(DirectHandle* h) {
+  const int64_t freed = h->bytes();
+  h->release();
+#if defined(__GLIBC__)
+  if (freed >= kTrimAfter) malloc_trim(kTrimKeep);
+#else
+  (void)freed;
+#endif
+}
+
 }  // namespace
 
 void use_huge_pages_for_suitesparse() {
@@ -84,7 +109,7 @@ Napi::Value wrap_handle(Napi::Env env, DirectHandle* h) {
       std::lock_guard<std::mutex> lk(g_mu);
       live().erase(p);
     }
-    p->release();
+    if (!p->disposed) release_and_trim(p);
     if (p->reported) napi_adjust_external_memory(env, -p->reported, nullptr);
     delete p;
   });
@@ -100,7 +125,7 @@ DirectHandle& handle_of(const Napi::Value& v, const char* what) {
     std::lock_guard<std::mutex> lk(g_mu);
     if (!live().count(h)) throw TypeErr(std::string(what) + " is not a sparse factorization handle");
   }
-  if (h->disposed) throw std::runtime_error(std::string(h->kind()) + " factorization has been disposed");
+  if (h->disposed) throw KindErr("ValueError", std::string(h->kind()) + " factorization has been disposed");
   return *h;
 }
 
@@ -192,7 +217,7 @@ RLX_REGISTER(sparse_direct) {
     if (static_cast<int64_t>(b.length) != want || static_cast<int64_t>(x.length) != want)
       throw RangeErr("b and x must have length n * nrhs" + std::string(is_cplx(h.dtype) ? " * 2" : "") + " = " + std::to_string(want) +
                      ", got " + std::to_string(b.length) + " and " + std::to_string(x.length));
-    if (overlaps(b.data, b.length * 8, x.data, x.length * 8)) throw RangeErr("x must not overlap b");
+    if (overlaps(b.data, b.length * 8, x.data, x.length * 8)) throw RangeErr("x must not overlap b", "ValueError");
     if (want) h.solve(static_cast<const double*>(b.data), static_cast<double*>(x.data), nrhs, trans);
     return info[2];
   });
@@ -212,7 +237,7 @@ RLX_REGISTER(sparse_direct) {
       if (!live().count(h)) throw TypeErr("handle is not a sparse factorization handle");
     }
     if (!h->disposed) {
-      h->release();
+      release_and_trim(h);
       h->disposed = true;
       report_bytes(info.Env(), *h);
     }

@@ -23,8 +23,15 @@
 // kluRefactor takes new values in the order of the original data array (same
 // indptr/indices; duplicates are summed again through the canonical map) and
 // calls klu_refactor, which keeps the pivot order of the first factorization
-// (fast, but no new pivoting: factor again from scratch when the values change
-// a lot). If the previous numeric factorization failed, it factors anew.
+// (fast, but no new pivoting). Old pivots can be bad for new values (a pivot
+// that became tiny: A = [[2, 1], [1, 1]] then [[1e-20, 1], [1, 1]] gives x =
+// [0, 1] for the answer [1, 1]), so, as KLU's guide recommends, the refactor
+// is checked: klu_rgrowth (reciprocal pivot growth, min over columns of
+// max|A(:,j)| / max|U(:,j)|) and klu_rcond (min|U_kk| / max|U_kk|). When the
+// growth is below kMinGrowth, or rcond fell more than kRcondDrop below the
+// last fresh factorization's, or the refactor met a zero pivot, it factors
+// again with fresh pivoting (klu_factor). If the previous numeric
+// factorization failed, it factors anew.
 #include <cmath>
 #include <memory>
 #include <vector>
@@ -74,6 +81,14 @@ class KluHandle final : public DirectHandle {
   klu_numeric* numeric = nullptr;
   bool singular = false;
   int64_t nnz_in = 0;  // length of the input pattern (for refactor)
+  double fresh_rcond = 0;  // klu_rcond of the last fresh factorization
+
+  // A reciprocal pivot growth below 1e-8 means the elimination lost about 8
+  // digits to growth (partial pivoting with KLU's tol = 0.001 keeps it far
+  // above that in practice); an rcond 1e8 times below the fresh one means the
+  // old pivots, not the new values, made U ill-conditioned. False alarms only
+  // cost a fresh factorization.
+  static constexpr double kMinGrowth = 1e-8, kRcondDrop = 1e-8;
 
   bool cplx() const { return is_cplx(dtype); }
   const char* kind() const override { return "KLU"; }
@@ -111,21 +126,32 @@ class KluHandle final : public DirectHandle {
       const int ok = cplx() ? klu_z_refactor(c.p.data(), c.i.data(), c.x.data(), symbolic, numeric, &common)
                             : klu_refactor(c.p.data(), c.i.data(), c.x.data(), symbolic, numeric, &common);
       if (!ok && common.status < 0) fail("refactorization");
-    } else {
-      if (numeric) cplx() ? klu_z_free_numeric(&numeric, &common) : klu_free_numeric(&numeric, &common);
-      numeric = cplx() ? klu_z_factor(c.p.data(), c.i.data(), c.x.data(), symbolic, &common)
-                       : klu_factor(c.p.data(), c.i.data(), c.x.data(), symbolic, &common);
-      if (!numeric && common.status < 0) fail("factorization");
+      if (ok && common.status == KLU_OK && pivots_hold()) return -1;
+      // A zero or degraded pivot: factor with fresh pivoting below.
     }
+    if (numeric) cplx() ? klu_z_free_numeric(&numeric, &common) : klu_free_numeric(&numeric, &common);
+    numeric = cplx() ? klu_z_factor(c.p.data(), c.i.data(), c.x.data(), symbolic, &common)
+                     : klu_factor(c.p.data(), c.i.data(), c.x.data(), symbolic, &common);
+    if (!numeric && common.status < 0) fail("factorization");
     if (common.status == KLU_SINGULAR || !numeric) {
       singular = true;
       return common.singular_col >= 0 && common.singular_col < n ? common.singular_col : 0;
     }
+    fresh_rcond = (cplx() ? klu_z_rcond(symbolic, numeric, &common) : klu_rcond(symbolic, numeric, &common)) ? common.rcond : 0;
     return -1;
   }
 
+  /** Whether the refactored pivots are still good (see the top of this file). */
+  bool pivots_hold() {
+    const int g = cplx() ? klu_z_rgrowth(c.p.data(), c.i.data(), c.x.data(), symbolic, numeric, &common)
+                         : klu_rgrowth(c.p.data(), c.i.data(), c.x.data(), symbolic, numeric, &common);
+    if (!g || !(common.rgrowth >= kMinGrowth)) return false;
+    const int r = cplx() ? klu_z_rcond(symbolic, numeric, &common) : klu_rcond(symbolic, numeric, &common);
+    return r && common.rcond >= fresh_rcond * kRcondDrop;
+  }
+
   void solve(const double* b, double* x, int64_t nrhs, int trans) override {
-    if (singular || !numeric) throw std::runtime_error("KLU: the matrix is singular; cannot solve");
+    if (singular || !numeric) throw KindErr("SingularMatrixError", "KLU: the matrix is singular; cannot solve");
     const int per = cplx() ? 2 : 1;
     const bool h = trans == 2 && cplx();
     std::vector<double> B(static_cast<size_t>(n) * nrhs * per);

@@ -114,7 +114,7 @@ void check_no_overlap(const Products& p) {
   const size_t yb = p.y.length * es;
   if (overlaps(p.y.data, yb, p.x.data, p.x.length * es) || overlaps(p.y.data, yb, p.a.data, p.a.nnz * per * es) ||
       overlaps(p.y.data, yb, p.a.indices, p.a.nnz * 4) || overlaps(p.y.data, yb, p.a.indptr, (p.a.rows + 1) * 4))
-    throw RangeErr("the output array overlaps an input (x or the matrix arrays)");
+    throw RangeErr("the output array overlaps an input (x or the matrix arrays)", "ValueError");
 }
 
 namespace {

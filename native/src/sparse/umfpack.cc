@@ -169,7 +169,7 @@ class UmfHandle final : public DirectHandle {
   static constexpr double kRefineTol = 8 * 2.220446049250313e-16;
 
   void solve(const double* b, double* x, int64_t nrhs, int trans) override {
-    if (singular) throw std::runtime_error("UMFPACK: the matrix is singular; cannot solve");
+    if (singular) throw KindErr("SingularMatrixError", "UMFPACK: the matrix is singular; cannot solve");
     const int per = cplx() ? 2 : 1;
     const bool h = trans == 2 && cplx();
     const int sys = trans == 0 ? UMFPACK_Aat : UMFPACK_A;

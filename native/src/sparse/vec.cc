@@ -62,7 +62,7 @@ void same_len(const TypedMemory& a, const TypedMemory& b, const char* an, const 
 
 void no_overlap(const TypedMemory& out, const TypedMemory& in, const char* on, const char* in_name) {
   if (overlaps(out.data, out.length * 8, in.data, in.length * 8))
-    throw RangeErr(std::string(on) + " must not overlap " + in_name);
+    throw RangeErr(std::string(on) + " must not overlap " + in_name, "ValueError");
 }
 
 void need(const TypedMemory& m, int64_t n, const char* what) {

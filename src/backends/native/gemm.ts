@@ -11,6 +11,7 @@ import { fmtShape, resolveShape, type Dim } from '../../tensor/shape.js';
 import type { MatmulKernel } from '../../compiler/kernel.js';
 import { resolveChain } from '../../compiler/view.js';
 import type { DimEnv } from '../backend.js';
+import { callNative, nativeError } from './errors.js';
 import { requireNativeAddon, type GemmDType, type GemmOperandSpec, type GemmPlanInfo, type GemmSpec } from './addon.js';
 
 export type { GemmDType, GemmSpec, GemmOperandSpec, GemmPlanInfo } from './addon.js';
@@ -92,25 +93,31 @@ export function checkGemmSpec(spec: GemmSpec): void {
 /** c = a @ b on the native addon (validated here and in C++); returns c.data. */
 export function gemm(spec: GemmSpec): Float32Array | Float64Array {
   checkGemmSpec(spec);
-  return requireNativeAddon().gemm(spec);
+  return callNative('gemm', () => requireNativeAddon().gemm(spec));
 }
 
-/** gemm on the libuv thread pool. A failure rejects with the caller's stack. */
+/**
+ * gemm on the libuv thread pool. A failure rejects with a typed error carrying
+ * the caller's stack. The addon works on copies of the views, so transferring
+ * an array while the product runs is safe: the output's transfer rejects with
+ * a ValueError instead of writing into memory now owned elsewhere.
+ */
 export async function gemmAsync(spec: GemmSpec): Promise<Float32Array | Float64Array> {
   const here = new Error('gemmAsync');
   checkGemmSpec(spec);
   try {
-    return await requireNativeAddon().gemmAsync(spec);
+    return await callNative('gemmAsync', () => requireNativeAddon().gemmAsync(spec));
   } catch (e) {
-    here.message = e instanceof Error ? e.message : String(e);
-    throw here;
+    const err = nativeError('gemmAsync', e);
+    if (here.stack && err.stack) err.stack = `${err.name}: ${err.message}\n${here.stack.split('\n').slice(1).join('\n')}`;
+    throw err;
   }
 }
 
 /** What the addon would do for `spec` (which operands BLAS takes as views, which it copies). */
 export function gemmPlan(spec: GemmSpec): GemmPlanInfo {
   checkGemmSpec(spec);
-  return requireNativeAddon().gemmPlan(spec);
+  return callNative('gemmPlan', () => requireNativeAddon().gemmPlan(spec));
 }
 
 /**
@@ -226,6 +233,10 @@ export function compiledMatmulRun(k: MatmulKernel, slotShapes: readonly (readonl
         }
       }
     }
-    addon.gemmFlat(a, b, c, g.meta);
+    try {
+      addon.gemmFlat(a, b, c, g.meta);
+    } catch (e) {
+      throw nativeError('native matmul', e); // e.g. an array detached or shrunk between the checks above and C++'s
+    }
   };
 }

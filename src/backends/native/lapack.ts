@@ -8,6 +8,7 @@ import { gemm as gemmNative } from './gemm.js';
 import type { FloatArray, LinalgDType, LinalgKernels } from '../../linalg/kernels/contract.js';
 import { DeviceError, DTypeError, ShapeError, ValueError } from '../../tensor/errors.js';
 import type { NativeAddon } from './addon.js';
+import { typedErrors } from './errors.js';
 
 const DTYPES: readonly LinalgDType[] = ['float32', 'float64', 'complex64', 'complex128'];
 const FUNCTIONS = ['linalgCholesky', 'linalgTriangularSolve', 'linalgLu', 'linalgSolve', 'linalgDet', 'linalgInv', 'linalgQr', 'linalgEigh', 'linalgSvd', 'linalgEig', 'linalgLstsq'] as const;
@@ -97,7 +98,8 @@ export function nativeLinalgKernels(addon: NativeAddon): LinalgKernels {
   for (const f of FUNCTIONS) {
     if (typeof addon[f] !== 'function') throw new DeviceError(`the native addon does not export ${f}() (stale build? run npm run build:native)`);
   }
-  return {
+  // What C++ still throws (its own checks repeat these) leaves as a typed error (errors.ts).
+  return typedErrors('native linalg ', {
     cholesky(dtype, b, n, a, out, lower) {
       if (okSize(b) && okSize(n) && typeof lower === 'boolean' && isMat(dtype, a, b * n * n) && isMat(dtype, out, b * n * n) && out.buffer !== a.buffer) {
         return addon.linalgCholesky(dtype, b, n, a, out, lower);
@@ -214,5 +216,5 @@ export function nativeLinalgKernels(addon: NativeAddon): LinalgKernels {
       const row = (cols: number) => [cols, 1];
       gemmNative({ dtype, batch: [], m, n, k, a: { data: a, offset: 0, strides: row(k) }, b: { data: b, offset: 0, strides: row(n) }, c: { data: out, offset: 0, strides: row(n) } });
     },
-  };
+  } satisfies LinalgKernels);
 }

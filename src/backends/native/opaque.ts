@@ -12,6 +12,7 @@ import { encodeValues } from '../../tensor/storage.js';
 import type { OpaqueKernel } from '../../compiler/kernel.js';
 import type { CompiledKernel, DimEnv } from '../backend.js';
 import { jsBackend } from '../js/index.js';
+import { typedAddon } from './errors.js';
 import type { SlotShapes } from './program.js';
 
 /** The data-movement exports of the addon (native/src/opaque/napi.cc). Sizes count storage scalars. */
@@ -58,7 +59,11 @@ const outOfRange = (op: string, i: number, n: number) => new IndexError(`${op}: 
 export function compileOpaque(addonAny: unknown, k: OpaqueKernel, slotShapes: SlotShapes): CompiledKernel {
   const addon = addonAny as Partial<OpaqueAddon>;
   if (!NATIVE_OPAQUE.includes(k.name) || typeof addon.opaquePad !== 'function') return jsBackend.compileKernel(k, slotShapes);
-  const a = addon as OpaqueAddon;
+  // What C++ still throws (its checks repeat the ones below) leaves as a typed error (errors.ts).
+  return nativeOpaque(typedAddon(addon as OpaqueAddon), k);
+}
+
+function nativeOpaque(a: OpaqueAddon, k: OpaqueKernel): CompiledKernel {
   const d = k.outDType;
   const L = DTYPE_INFO[d].lanes;
   const shapesOf = (env: DimEnv) => ({ ins: k.inShapes.map((s) => resolveShape(s, env)), out: resolveShape(k.outShape, env) });

@@ -44,6 +44,7 @@ import { DTypeError, DeviceError, ShapeError, ValueError } from '../../tensor/er
 import { setSpmvKernel } from '../../sparse/spmv.js';
 import { setVecKernel } from '../../sparse/solvers/vec.js';
 import { nativeAddon, requireNativeAddon, type DirectHandle, type NativeAddon } from './addon.js';
+import { typedAddon } from './errors.js';
 
 export type Scalar = number | readonly [number, number];
 export type Trans = 'N' | 'T' | 'H';
@@ -59,7 +60,7 @@ function addon(op: string): NativeAddon {
   if (typeof a.sparseSpmv !== 'function' || typeof a.umfpackFactor !== 'function') {
     throw new DeviceError(`${op}: the native addon has no sparse kernels (stale build? run npm run build:native)`);
   }
-  return a;
+  return typedAddon(a); // whatever the addon still throws becomes a typed error (errors.ts)
 }
 
 function typeName(v: unknown): string {
@@ -195,8 +196,9 @@ export function spmvH(a: CompressedArrays, x: ValueArray, y?: ValueArray, alpha?
  * and Lanczos (setVecKernel). Called by registerNativeSparse (sparse-graph.ts).
  */
 export function registerNativeRawKernels(): void {
-  const a = nativeAddon();
-  if (!a || typeof a.sparseSpmv !== 'function') return;
+  const raw = nativeAddon();
+  if (!raw || typeof raw.sparseSpmv !== 'function') return;
+  const a = typedAddon(raw);
   const hasDot = typeof a.sparseSpmvDot === 'function';
   setSpmvKernel({
     name: 'native',
