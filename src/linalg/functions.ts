@@ -30,7 +30,7 @@ export function trace(x: MatrixLike, opts: { offset?: number } = {}): Tensor {
 
 /** a^n for integer n by repeated squaring (n < 0: the power of the inverse; n = 0: identity). */
 export function matrixPower(aIn: MatrixLike, n: number): Tensor {
-  if (!Number.isInteger(n)) throw new ValueError(`linalg.matrixPower: exponent must be an integer, got ${n}`);
+  if (!Number.isSafeInteger(n)) throw new ValueError(`linalg.matrixPower: exponent must be a safe integer (|n| <= 2^53 - 1), got ${n}`);
   let a = asTensor(aIn);
   const m = a.shape[a.ndim - 1]!;
   square('matrixPower', { shape: a.shape.slice(-2) as number[], dtype: a.dtype });
@@ -44,9 +44,11 @@ export function matrixPower(aIn: MatrixLike, n: number): Tensor {
   let k = Math.abs(n);
   let result: Tensor | null = null;
   let p = a;
+  // Arithmetic, not bit operations: `&` and `>>` truncate to 32 bits, which
+  // broke every exponent >= 2^31.
   while (k > 0) {
-    if (k & 1) result = result ? result.matmul(p) : p;
-    k >>= 1;
+    if (k % 2 === 1) result = result ? result.matmul(p) : p;
+    k = Math.floor(k / 2);
     if (k) p = p.matmul(p);
   }
   return result!;

@@ -11,6 +11,7 @@ import { where } from '../tensor/ops/elementwise.js';
 import { diagonalOf, identity } from './matrix.js';
 import { luRaw } from './ops/lu.js';
 import { square } from './ops/common.js';
+import { stopGradient } from '../compiler/transforms/custom.js';
 
 export type NormOrder = number | 'fro' | 'nuc' | null;
 
@@ -33,8 +34,29 @@ function vectorNorm(x: Tensor, ord: number, axis: number, keepdims: boolean): Te
   if (ord === -Infinity) return a.min(axis, keepdims);
   if (ord === 0) return a.ne(0).cast(a.dtype).sum(axis, keepdims);
   if (ord === 1) return a.sum(axis, keepdims);
-  if (ord === 2) return a.square().sum(axis, keepdims).sqrt();
+  if (ord > 0) return scaledPowerNorm(a, ord, [axis], keepdims);
   return a.pow(ord).sum(axis, keepdims).pow(1 / ord);
+}
+
+/**
+ * (Σ a^p)^(1/p) over `axes` of a = |x|, p > 0, without the overflow and
+ * underflow of the plain sum (squares overflow above ~1e154 in float64, ~1e19
+ * in float32, and flush to 0 below ~1e-154 / ~1e-19). Single precision sums
+ * in float64, whose range holds every float32 square: one fused pass, as fast
+ * as the plain sum. Double precision scales like LAPACK's nrm2,
+ * m (Σ (a/m)^p)^(1/p) with m = max a: one max pass more (the ranges of a^p for
+ * every p rule out fixed scalings). m is a constant to differentiation (the
+ * result is homogeneous in m); the clip keeps an all-zero (m = 0) or infinite
+ * (m = inf) slice from 0/0 or inf/inf.
+ */
+function scaledPowerNorm(a: Tensor, p: number, axes: number[], keepdims: boolean): Tensor {
+  const root = (s: Tensor) => (p === 2 ? s.sqrt() : s.pow(1 / p));
+  const powSum = (q: Tensor, kd: boolean) => (p === 2 ? q.square() : q.pow(p)).sum(axes, kd);
+  if (DTYPE_INFO[a.dtype].itemsize === 4) return root(powSum(a.cast('float64'), keepdims)).cast(a.dtype);
+  if (axes.some((ax) => a.shape[ax] === 0)) return root(powSum(a, keepdims)); // no max of nothing; the sum is 0
+  const m = stopGradient(a.max(axes, true)).clip(2 ** -1022, Number.MAX_VALUE);
+  const out = root(powSum(a.div(m), true)).mul(m);
+  return keepdims ? out : out.squeeze(axes);
 }
 
 /** Singular values of x over axes [r, c] moved last. */
@@ -47,7 +69,7 @@ function matrixNorm(x: Tensor, ord: NormOrder, r: number, c: number, keepdims: b
   const a = x.abs();
   let out: Tensor;
   const rowAxisAfter = (ax: number, removed: number) => (ax > removed ? ax - 1 : ax);
-  if (ord === null || ord === 'fro') out = a.square().sum([r, c]).sqrt();
+  if (ord === null || ord === 'fro') out = scaledPowerNorm(a, 2, [r, c], false);
   else if (ord === 'nuc') out = singularValues(x, r, c).sum(-1);
   else if (ord === 2) out = singularValues(x, r, c).max(-1);
   else if (ord === -2) out = singularValues(x, r, c).min(-1);
@@ -74,7 +96,7 @@ export function norm(xIn: MatrixLike, opts: NormOptions = {}): Tensor {
   if (axis === null) {
     if (ord === null) {
       const flat = x.reshape([-1]);
-      const v = flat.abs().square().sum().sqrt();
+      const v = scaledPowerNorm(flat.abs(), 2, [0], false);
       return keepdims ? v.reshape(x.shape.map(() => 1)) : v;
     }
     if (x.ndim === 1) axis = 0;
