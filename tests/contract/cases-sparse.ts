@@ -59,24 +59,6 @@ function xOf(r: { x: unknown; toTensor(): Tensor }): Tensor {
 function compressedCases(fmt: 'csr' | 'csc', cls: string): Table {
   const G = (v: Tensor) => gen(fmt, v);
   const t: Table = {
-    wrap: { none: 'internal' },
-    same: { none: 'internal' },
-    kernel: { none: 'internal' },
-    comp: { none: 'internal' },
-    canonComp: { none: 'internal' },
-    flagsOf: { none: 'internal' },
-    flags: { none: 'internal' },
-    promoted: { none: 'internal' },
-    rawProduct: { none: 'internal' },
-    tensorProduct: { none: 'internal' },
-    checkRange: { none: 'internal' },
-    wrapT: { none: 'internal' },
-    pattern: { none: 'internal' },
-    canonT: { none: 'internal' },
-    traced: { none: 'internal' },
-    transposedT: { none: 'internal' },
-    sumT: { none: 'internal' },
-    part: { none: 'internal' },
     diagonalRaw: { none: 'raw' },
     matvecRaw: { none: 'raw' },
     rmatvecRaw: { none: 'raw' },
@@ -142,6 +124,8 @@ const COO = (v: Tensor) => sparse.coo({ row: ROWS, col: INDICES, data: shift(v),
 
 const cooCases: Table = {
   'CooMatrix#nnz': { none: 'metadata' },
+  'CooMatrix#data': { none: 'readout' },
+  'CooMatrix#valuesTensor': { specs: [vals()], f: (v) => COO(v).valuesTensor() },
   'CooMatrix#toString': { none: 'printing' },
   'CooMatrix#tocsr': { specs: [vals()], f: (v) => dense(COO(v).tocsr()) },
   'CooMatrix#tocsc': { specs: [vals()], f: (v) => dense(COO(v).tocsc()) },
@@ -171,7 +155,6 @@ const iterFd = { rtol: 1e-5, atolScale: 1e-6 };
 
 const factorCases: Table = {
   'SparseFactorization#disposed': { none: 'metadata' },
-  'SparseFactorization#backing': { none: 'internal' },
   'SparseFactorization#solveRaw': { none: 'raw' },
   'SparseFactorization#logDet': { none: 'readout' },
   'SparseFactorization#refactor': { none: 'lifecycle' },

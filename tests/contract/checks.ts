@@ -45,7 +45,6 @@ export type Reason =
   | 'compiler' // symbolic graphs, explain, the compile cache
   | 'io' // Matrix Market files and strings
   | 'raw' // raw Float64Array paths (the tensor paths are separate entries)
-  | 'internal' // on the prototype for the implementation, not documented API
   | 'lifecycle'; // dispose / refactor (mutates a native handle)
 
 export interface Skip {
