@@ -61,7 +61,7 @@ class Args {
   double number(size_t i, const char* name) {
     if (!info_[i].IsNumber()) throw TypeErr(std::string(name) + " must be a number, got " + describe(info_[i]));
     const double d = info_[i].As<Napi::Number>().DoubleValue();
-    if (std::isnan(d)) throw RangeErr(std::string(name) + " must not be NaN");
+    if (std::isnan(d)) throw RangeErr(std::string(name) + " must not be NaN", "ValueError");
     return d;
   }
 

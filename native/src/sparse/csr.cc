@@ -27,7 +27,7 @@ SDType parse_sdtype(const Napi::Value& v, const std::string& what) {
   if (s == "float64") return SDType::f64;
   if (s == "complex64") return SDType::c64;
   if (s == "complex128") return SDType::c128;
-  throw TypeErr(what + " must be 'float32', 'float64', 'complex64' or 'complex128', got '" + s + "'");
+  throw TypeErr(what + " must be 'float32', 'float64', 'complex64' or 'complex128', got '" + s + "'", "DTypeError");
 }
 
 Csr read_csr(const Napi::CallbackInfo& info, size_t first, bool check_cols) {

@@ -237,7 +237,7 @@ RLX_REGISTER(sparse_gather) {
     const Napi::Value xv = info[6], yv = info[7];
     Products p;
     p.a = read_csr(info, 0, false);  // memory last: nothing runs JS between taking the pointers and the product
-    if (p.a.dtype != SDType::f64) throw TypeErr(std::string("sparseSpmvDot: dtype must be float64, got ") + sdtype_name(p.a.dtype));
+    if (p.a.dtype != SDType::f64) throw TypeErr(std::string("sparseSpmvDot: dtype must be float64, got ") + sdtype_name(p.a.dtype), "DTypeError");
     if (p.a.rows != p.a.cols) throw RangeErr("sparseSpmvDot: A must be square, got " + std::to_string(p.a.rows) + "x" + std::to_string(p.a.cols));
     p.x = as_typed(xv, "x", napi_float64_array);
     p.y = as_typed(yv, "y", napi_float64_array);
