@@ -1,24 +1,42 @@
 // Matrix Market reader (https://math.nist.gov/MatrixMarket/formats.html).
 //
-// Streaming: lines come from a generator over the text, or over a file read in
-// 1 MiB chunks, so a file is never held as one string nor split into one giant
-// array. Entries go into growable arrays that start small and double, so the
+// Streaming: lines come from mm-scan.ts, over the text or over a file read in
+// 1 MiB chunks, in bounded memory: comment and blank lines of any length are
+// skipped without being held; a header or data line longer than 1 MiB is a
+// MatrixMarketError. Numbers are scanned in one pass (no backtracking regular
+// expression). Entries go into growable arrays that start small and double, so the
 // memory used is bounded by the data actually present, not by the sizes the header
 // declares (a header claiming 10⁹ entries followed by nothing allocates nothing).
 //
-// Strictness: every deviation from the format is a MatrixMarketError naming the
-// line — wrong field counts, non-numeric tokens, indices out of range, too many or
-// too few entries, entries above the diagonal of symmetric storage, non-real
-// diagonals of hermitian matrices. Blank lines are skipped anywhere after the
-// header; '%' lines are comments. Duplicate coordinate entries are summed.
+// Compatibility: what SciPy's mmread (and CHOLMOD's cholmod_read) read is read, with
+// the same values:
+//   - integer fields have no width: values are read as float64 (exact up to 2⁵³,
+//     rounded beyond), so values outside int32, −2³¹ included, are accepted (SciPy
+//     gives int64 and fails beyond it). Indices and sizes stay int32.
+//   - symmetric, skew-symmetric and hermitian files may store entries of either
+//     triangle: each off-diagonal entry (i, j) also gives (j, i) (negated, or
+//     conjugated), and coinciding entries are summed — SciPy's and CHOLMOD's rule.
+//   - pattern files whose lines carry one or two value columns: the values are
+//     ignored (entries are 1), as SciPy does.
+// Deliberately stricter than both: a hermitian diagonal entry with a nonzero
+// imaginary part, and a nonzero diagonal entry of a skew-symmetric file, are a
+// MatrixMarketError. SciPy keeps such a value and CHOLMOD ignores it, either way
+// returning a matrix that is not what the header says (a Hermitian matrix has a
+// real diagonal, a skew-symmetric one a zero diagonal); dropping the offending
+// part silently would change the data. An explicit zero diagonal of a
+// skew-symmetric file is accepted.
+//
+// Strictness otherwise: every deviation from the format is a MatrixMarketError
+// naming the line — wrong field counts, non-numeric tokens, indices out of range,
+// too many or too few entries. Blank lines are skipped anywhere after the header;
+// '%' lines are comments. Duplicate coordinate entries are summed.
 
-import { openSync, readSync, closeSync } from 'node:fs';
-import { StringDecoder } from 'node:string_decoder';
 import type { SparseDType } from './contract.js';
 import { CsrMatrix } from './csr.js';
 import { fromTriplets } from './construct.js';
 import { MatrixMarketError } from './errors.js';
 import { toSparseDType } from './dtypes.js';
+import { type LineSource, StringLines, FileLines, tokenize, scanInteger, scanReal } from './mm-scan.js';
 
 export type MMFormat = 'coordinate' | 'array';
 export type MMField = 'real' | 'integer' | 'complex' | 'pattern';
@@ -43,90 +61,36 @@ export interface ReadOptions {
   maxDimension?: number;
 }
 
-interface Line {
-  text: string;
-  no: number;
-}
+const isText = (s: string): boolean => /^\s*%%MatrixMarket/i.test(s.slice(0, 256)) || s.includes('\n');
 
-/** Lines of a string, without splitting it into one array. */
-function* stringLines(text: string): Generator<Line> {
-  let start = 0, no = 0;
-  while (start <= text.length) {
-    let end = text.indexOf('\n', start);
-    if (end < 0) end = text.length;
-    no++;
-    const t = text.charCodeAt(end - 1) === 13 ? text.slice(start, end - 1) : text.slice(start, end);
-    if (end === text.length && t === '') return;
-    yield { text: t, no };
-    start = end + 1;
-  }
-}
-
-/** Lines of a file, read in chunks. */
-function* fileLines(path: string): Generator<Line> {
-  let fd: number;
-  try {
-    fd = openSync(path, 'r');
-  } catch (e) {
-    throw new MatrixMarketError(0, `cannot open ${JSON.stringify(path)}: ${(e as Error).message}`);
-  }
-  try {
-    const buf = Buffer.allocUnsafe(1 << 20);
-    const dec = new StringDecoder('utf8');
-    let rest = '', no = 0;
-    for (;;) {
-      const n = readSync(fd, buf, 0, buf.length, null);
-      const chunk = n > 0 ? rest + dec.write(buf.subarray(0, n)) : rest + dec.end();
-      let start = 0;
-      for (;;) {
-        const end = chunk.indexOf('\n', start);
-        if (end < 0) break;
-        no++;
-        yield { text: chunk.charCodeAt(end - 1) === 13 ? chunk.slice(start, end - 1) : chunk.slice(start, end), no };
-        start = end + 1;
-      }
-      rest = chunk.slice(start);
-      if (n === 0) {
-        if (rest.length > 0) yield { text: rest, no: no + 1 };
-        return;
-      }
-    }
-  } finally {
-    closeSync(fd);
-  }
-}
-
-const isText = (s: string): boolean => /^\s*%%MatrixMarket/i.test(s) || s.includes('\n');
-
-const WS = /\s+/;
-const tokens = (s: string): string[] => {
-  const t = s.trim();
-  return t === '' ? [] : t.split(WS);
-};
-
-const FLOAT = /^[+-]?(\d+\.?\d*|\.\d+)([eEdD][+-]?\d+)?$/;
-const SPECIAL: Record<string, number> = { nan: NaN, '+nan': NaN, '-nan': NaN, inf: Infinity, '+inf': Infinity, '-inf': -Infinity, infinity: Infinity, '+infinity': Infinity, '-infinity': -Infinity };
 function parseReal(tok: string, no: number, what: string): number {
-  if (FLOAT.test(tok)) return Number(tok.replace(/[dD]/, 'e'));
-  const s = SPECIAL[tok.toLowerCase()];
-  if (s !== undefined) return s;
-  throw new MatrixMarketError(no, `${what} ${JSON.stringify(tok)} is not a number`);
-}
-function parseInt32(tok: string, no: number, what: string): number {
-  if (!/^[+-]?\d+$/.test(tok)) throw new MatrixMarketError(no, `${what} ${JSON.stringify(tok)} is not an integer`);
-  const v = Number(tok);
-  if (Math.abs(v) > 2147483647) throw new MatrixMarketError(no, `${what} ${tok} does not fit in int32`);
+  const v = scanReal(tok);
+  if (v === undefined) throw new MatrixMarketError(no, `${what} ${quote(tok)} is not a number`);
   return v;
 }
+function parseInt32(tok: string, no: number, what: string): number {
+  const v = scanInteger(tok);
+  if (Number.isNaN(v)) throw new MatrixMarketError(no, `${what} ${quote(tok)} is not an integer`);
+  if (Math.abs(v) > 2147483647) throw new MatrixMarketError(no, `${what} ${quote(tok)} does not fit in int32`);
+  return v;
+}
+/** An integer-field value: any width, as float64. */
+function parseIntegerValue(tok: string, no: number): number {
+  const v = scanInteger(tok);
+  if (Number.isNaN(v)) throw new MatrixMarketError(no, `value ${quote(tok)} is not an integer`);
+  return v;
+}
+/** A token for a message: JSON-quoted, cut to 40 characters. */
+const quote = (tok: string): string => (tok.length > 40 ? JSON.stringify(tok.slice(0, 40)) + `… (${tok.length} characters)` : JSON.stringify(tok));
 
 /** Parses the banner and the size line; leaves `it` at the first data line. */
-function readHeader(it: Iterator<Line>, opts: ReadOptions): { h: MMHeader; lastLine: number } {
-  const first = it.next();
-  if (first.done) throw new MatrixMarketError(0, 'empty input (expected a %%MatrixMarket header)');
-  const { text, no } = first.value;
-  const b = tokens(text.replace(/^\uFEFF/, ''));
+function readHeader(src: LineSource, opts: ReadOptions): MMHeader {
+  const text = src.next(true);
+  if (text === undefined) throw new MatrixMarketError(0, 'empty input (expected a %%MatrixMarket header)');
+  const no = src.no;
+  const b = tokenize(text.replace(/^\uFEFF/, ''), 6).toks;
   if (b.length === 0 || b[0]!.toLowerCase() !== '%%matrixmarket') throw new MatrixMarketError(no, `expected the header '%%MatrixMarket matrix <format> <field> <symmetry>', got ${JSON.stringify(text.slice(0, 80))}`);
-  if (b.length !== 5) throw new MatrixMarketError(no, `header needs 5 words (%%MatrixMarket matrix <format> <field> <symmetry>), got ${b.length}`);
+  if (tokenize(text, 6).count !== 5) throw new MatrixMarketError(no, `header needs 5 words (%%MatrixMarket matrix <format> <field> <symmetry>), got ${tokenize(text, 6).count}`);
   const [obj, fmt, fld, sym] = b.slice(1).map((s) => s.toLowerCase()) as [string, string, string, string];
   if (obj !== 'matrix') throw new MatrixMarketError(no, `object ${JSON.stringify(obj)} is not supported (only 'matrix')`);
   if (fmt !== 'coordinate' && fmt !== 'array') throw new MatrixMarketError(no, `format ${JSON.stringify(fmt)} must be 'coordinate' or 'array'`);
@@ -136,20 +100,13 @@ function readHeader(it: Iterator<Line>, opts: ReadOptions): { h: MMHeader; lastL
   if (field === 'pattern' && fmt === 'array') throw new MatrixMarketError(no, "field 'pattern' is only valid with format 'coordinate'");
   if (sym === 'hermitian' && field !== 'complex') throw new MatrixMarketError(no, "symmetry 'hermitian' needs field 'complex'");
   if (sym === 'skew-symmetric' && field === 'pattern') throw new MatrixMarketError(no, "symmetry 'skew-symmetric' is not valid with field 'pattern'");
-  let size: Line | undefined;
-  let seenLine = no;
-  for (;;) {
-    const r = it.next();
-    if (r.done) throw new MatrixMarketError(seenLine + 1, 'missing size line after the header');
-    seenLine = r.value.no;
-    if (r.value.text.trimStart().startsWith('%') || r.value.text.trim() === '') continue;
-    size = r.value;
-    break;
-  }
-  const st = tokens(size.text);
+  const sizeText = src.next();
+  if (sizeText === undefined) throw new MatrixMarketError(src.lines + 1, 'missing size line after the header');
+  const size = { text: sizeText, no: src.no };
   const want = fmt === 'coordinate' ? 3 : 2;
-  if (st.length !== want) throw new MatrixMarketError(size.no, `size line must have ${want} integers (${fmt === 'coordinate' ? 'rows cols entries' : 'rows cols'}), got ${JSON.stringify(size.text.slice(0, 80))}`);
-  const [rows, cols, decl] = st.map((t, k) => parseInt32(t, size!.no, ['rows', 'cols', 'entries'][k]!));
+  const { toks: st, count } = tokenize(size.text, want);
+  if (count !== want) throw new MatrixMarketError(size.no, `size line must have ${want} integers (${fmt === 'coordinate' ? 'rows cols entries' : 'rows cols'}), got ${JSON.stringify(size.text.slice(0, 80))}`);
+  const [rows, cols, decl] = st.map((t, k) => parseInt32(t, size.no, ['rows', 'cols', 'entries'][k]!));
   if (rows! < 0 || cols! < 0 || (decl !== undefined && decl < 0)) throw new MatrixMarketError(size.no, `sizes must be non-negative, got ${st.join(' ')}`);
   const maxDim = opts.maxDimension ?? 2 ** 26;
   if (rows! > maxDim || cols! > maxDim) throw new MatrixMarketError(size.no, `size ${rows}×${cols} exceeds maxDimension ${maxDim} (pass {maxDimension} to allow it)`);
@@ -157,8 +114,9 @@ function readHeader(it: Iterator<Line>, opts: ReadOptions): { h: MMHeader; lastL
   const n = rows!;
   const stored = sym === 'general' ? rows! * cols! : sym === 'skew-symmetric' ? (n * (n - 1)) / 2 : (n * (n + 1)) / 2;
   const entries = fmt === 'coordinate' ? decl! : stored;
-  if (fmt === 'coordinate' && entries > stored) throw new MatrixMarketError(size.no, `${entries} entries declared but a ${sym} ${rows}×${cols} matrix stores at most ${stored}`);
-  return { h: { format: fmt, field, symmetry: sym, rows: rows!, cols: cols!, entries }, lastLine: size.no };
+  // Coordinate files of any symmetry may hold entries of both triangles (see the header): at most rows·cols distinct positions.
+  if (fmt === 'coordinate' && entries > rows! * cols!) throw new MatrixMarketError(size.no, `${entries} entries declared but a ${rows}×${cols} matrix stores at most ${rows! * cols!}`);
+  return { format: fmt, field, symmetry: sym, rows: rows!, cols: cols!, entries };
 }
 
 /** Growable triplet storage (doubling), so allocation follows the data seen. */
@@ -193,45 +151,48 @@ class Triplets {
  */
 export function readMatrixMarket(pathOrText: string, opts: ReadOptions = {}): CsrMatrix {
   if (typeof pathOrText !== 'string') throw new MatrixMarketError(0, 'expected a path or the Matrix Market text');
-  if (pathOrText.trim() === '') throw new MatrixMarketError(0, 'empty input (expected a path or a %%MatrixMarket header)');
-  const it = (isText(pathOrText) ? stringLines(pathOrText) : fileLines(pathOrText))[Symbol.iterator]();
+  if (pathOrText.length < 4096 && pathOrText.trim() === '') throw new MatrixMarketError(0, 'empty input (expected a path or a %%MatrixMarket header)');
+  const src = open(pathOrText);
   try {
-    return readBody(it, opts);
+    return readBody(src, opts);
   } finally {
-    it.return?.(undefined);
+    src.close();
   }
 }
 
 /** The header (format, field, symmetry, sizes) without reading the entries. */
 export function readMatrixMarketHeader(pathOrText: string): MMHeader {
-  const it = (isText(pathOrText) ? stringLines(pathOrText) : fileLines(pathOrText))[Symbol.iterator]();
+  if (typeof pathOrText !== 'string') throw new MatrixMarketError(0, 'expected a path or the Matrix Market text');
+  const src = open(pathOrText);
   try {
-    return readHeader(it, {}).h;
+    return readHeader(src, {});
   } finally {
-    it.return?.(undefined);
+    src.close();
   }
 }
 
-function readBody(it: Iterator<Line>, opts: ReadOptions): CsrMatrix {
-  const { h, lastLine } = readHeader(it, opts);
+const open = (pathOrText: string): LineSource => (isText(pathOrText) ? new StringLines(pathOrText) : new FileLines(pathOrText));
+
+function readBody(src: LineSource, opts: ReadOptions): CsrMatrix {
+  const h = readHeader(src, opts);
   const { format, field, symmetry, rows, cols, entries } = h;
   const cplx = field === 'complex';
   const lanes = cplx ? 2 : 1;
   const nv = field === 'pattern' ? 0 : cplx ? 2 : 1;
   const coord = format === 'coordinate';
   const nt = (coord ? 2 : 0) + nv;
+  // Pattern lines may carry one or two value columns, ignored (SciPy's rule).
+  const ntMax = field === 'pattern' ? nt + 2 : nt;
   const mirror = symmetry !== 'general';
   const out = new Triplets(lanes, Math.max(16, Math.min(entries * (mirror ? 2 : 1), 1 << 16)));
-  let seen = 0, last = lastLine;
+  let seen = 0;
   // Array format walks columns top to bottom; symmetric storage starts each column at the diagonal.
   let ai = symmetry === 'skew-symmetric' ? 1 : 0, aj = 0;
-  for (let r = it.next(); !r.done; r = it.next()) {
-    const { text, no } = r.value;
-    last = no;
-    const t = tokens(text);
-    if (t.length === 0 || t[0]!.startsWith('%')) continue;
+  for (let text = src.next(); text !== undefined; text = src.next()) {
+    const no = src.no;
     if (seen === entries) throw new MatrixMarketError(no, `more entries than the ${entries} declared`);
-    if (t.length !== nt) throw new MatrixMarketError(no, `expected ${nt} fields (${coord ? 'row col ' : ''}${field === 'pattern' ? '' : cplx ? 're im' : 'value'}), got ${t.length}`);
+    const { toks: t, count } = tokenize(text, nt);
+    if (count < nt || count > ntMax) throw new MatrixMarketError(no, `expected ${nt === ntMax ? nt : `${nt} to ${ntMax}`} fields (${coord ? 'row col ' : ''}${field === 'pattern' ? '' : cplx ? 're im' : 'value'}), got ${count}`);
     let i: number, j: number;
     if (coord) {
       i = parseInt32(t[0]!, no, 'row index') - 1;
@@ -247,14 +208,14 @@ function readBody(it: Iterator<Line>, opts: ReadOptions): CsrMatrix {
     }
     const o = coord ? 2 : 0;
     let re = 1, im = 0;
-    if (field === 'integer') re = parseInt32(t[o]!, no, 'value');
+    if (field === 'integer') re = parseIntegerValue(t[o]!, no);
     else if (field !== 'pattern') {
       re = parseReal(t[o]!, no, 'value');
       if (cplx) im = parseReal(t[o + 1]!, no, 'imaginary part');
     }
-    if (mirror) {
-      if (j > i || (symmetry === 'skew-symmetric' && i === j)) throw new MatrixMarketError(no, `entry (${i + 1}, ${j + 1}) is not in the ${symmetry === 'skew-symmetric' ? 'strictly ' : ''}lower triangle that ${symmetry} storage holds`);
-      if (symmetry === 'hermitian' && i === j && im !== 0) throw new MatrixMarketError(no, `hermitian diagonal entry (${i + 1}, ${i + 1}) has imaginary part ${im}`);
+    if (mirror && i === j) {
+      if (symmetry === 'skew-symmetric' && (re !== 0 || im !== 0)) throw new MatrixMarketError(no, `entry (${i + 1}, ${i + 1}) = ${im === 0 ? re : `${re} + ${im}i`} is not in the strictly lower triangle that skew-symmetric storage holds (its diagonal is 0)`);
+      if (symmetry === 'hermitian' && im !== 0) throw new MatrixMarketError(no, `hermitian diagonal entry (${i + 1}, ${i + 1}) has imaginary part ${im} (a Hermitian matrix has a real diagonal)`);
     }
     seen++;
     if (!coord && re === 0 && im === 0) continue;
@@ -265,7 +226,7 @@ function readBody(it: Iterator<Line>, opts: ReadOptions): CsrMatrix {
       else out.push(j, i, re, -im);
     }
   }
-  if (seen < entries) throw new MatrixMarketError(last, `found ${seen} entries, the header declared ${entries} (missing entries at end of input)`);
+  if (seen < entries) throw new MatrixMarketError(src.lines, `found ${seen} entries, the header declared ${entries} (missing entries at end of input)`);
   const dtype = opts.dtype !== undefined ? toSparseDType('readMatrixMarket', opts.dtype) : cplx ? 'complex128' : 'float64';
   const A = fromTriplets(out.r.subarray(0, out.n), out.c.subarray(0, out.n), out.v.subarray(0, out.n * lanes), [rows, cols], { dtype: cplx ? 'complex128' : 'float64' });
   return dtype === A.dtype ? A : A.astype(dtype);

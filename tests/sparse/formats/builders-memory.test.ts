@@ -37,7 +37,7 @@ describe('builder memory', () => {
     const n1 = 4_000_000, n2 = 1500, n3 = 60;
     const r = spawnSync(process.execPath, ['--max-old-space-size=128', 'tests/sparse/formats/builders-heap-child.mjs', `poisson1d=${n1}`, `convectionDiffusion2d=${n2}`, `diffusion2d=${n2}`, `poisson3d=${n3}`], { encoding: 'utf8', timeout: 120_000 });
     expect(r.stderr.slice(-2000)).not.toMatch(/FATAL|out of memory/i);
-    expect(r.status).toBe(0);
+    expect(r.status, `child exited with ${r.status ?? r.signal}: ${r.stderr.slice(-2000)}`).toBe(0);
     const five = n2 * n2 + 4 * n2 * (n2 - 1);
     expect(r.stdout.trim().split('\n').map((l) => JSON.parse(l))).toEqual([
       { name: 'poisson1d', nnz: 3 * n1 - 2 },
