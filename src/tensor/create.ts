@@ -210,6 +210,7 @@ export function eye(n: number, m = n, opts: { k?: number; dtype?: DTypeLike } = 
   checkShape('eye', [n, m]);
   const dtype = opts.dtype !== undefined ? toDType(opts.dtype) : 'float64';
   const k = opts.k ?? 0;
+  if (!Number.isInteger(k)) throw new ValueError(`eye: diagonal offset k must be an integer, got ${k}`);
   const lanes = DTYPE_INFO[dtype].lanes;
   const v = new Float64Array(n * m * lanes);
   for (let i = 0; i < n; i++) {

@@ -20,7 +20,12 @@ export function fmtShape(s: Shape): string {
  * make a buffer whose length disagrees with its shape.
  */
 export function checkShape(op: string, shape: unknown): asserts shape is number[] {
-  const ok = Array.isArray(shape) && shape.every((d) => Number.isInteger(d) && (d as number) >= 0);
+  // A plain loop (no callback): fromStorage, on the per-call path of jit outputs, checks here.
+  let ok = Array.isArray(shape);
+  if (ok) {
+    const s = shape as unknown[];
+    for (let i = 0; i < s.length && ok; i++) ok = Number.isInteger(s[i]) && (s[i] as number) >= 0;
+  }
   if (!ok) {
     const got = Array.isArray(shape) ? `[${shape.map((d) => (typeof d === 'string' ? `'${d}'` : String(d))).join(', ')}]` : `${typeof shape} ${String(shape)}`;
     throw new ShapeError(`${op}: shape must be an array of non-negative integers, got ${got}`);

@@ -80,4 +80,10 @@ describe.each(DEVICES)('user-given shapes on %s', (device) => {
     expect(thrown(() => rlx.arange(NaN))).toBeInstanceOf(rlx.ValueError);
     expect(rlx.arange(3).tolist()).toEqual([0, 1, 2]);
   });
+
+  it('eye refuses bad sizes and a non-integer diagonal offset (k = 0.5 gave all zeros)', () => {
+    for (const [n, m] of [[-1, 2], [2.5, 2], [NaN, 1], [2, -3]]) expect(thrown(() => rlx.eye(n!, m)), `eye(${n}, ${m})`).toBeInstanceOf(rlx.ShapeError);
+    for (const k of [0.5, NaN, Infinity]) expect(thrown(() => rlx.eye(2, 2, { k })), `eye k=${k}`).toBeInstanceOf(rlx.ValueError);
+    expect(rlx.eye(2, 3, { k: 1 }).tolist()).toEqual([[0, 1, 0], [0, 0, 1]]);
+  });
 });
