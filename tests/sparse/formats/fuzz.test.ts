@@ -10,6 +10,7 @@ import { fileURLToPath } from 'node:url';
 import { describe, expect, it } from 'vitest';
 import * as sp from '../../../src/sparse/index.js';
 import { expectValid, arbCase, build, DTYPES } from './helpers.js';
+import { MM_SEEDS, mutate as mutateMM, prng as prngMM, readOutcome as outcomeMM } from './mm-fuzz-core.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -83,6 +84,24 @@ describe('fuzz', () => {
     expect(counts.ok).toBeGreaterThan(500);
     expect(counts.error).toBeGreaterThan(3000);
     expect(performance.now() - t0).toBeLessThan(8000);
+  });
+
+  it('4,000 inputs of the extended mutator (long lines and tokens, upper triangles, wide integers): no crash, no hang, only MatrixMarketError', () => {
+    // scripts/fuzz-mm.mjs runs the same mutator for as long as asked (with a watchdog for hangs).
+    const rnd = prngMM(13);
+    const counts = { ok: 0, error: 0 };
+    const t0 = performance.now();
+    let slowest = 0;
+    for (let i = 0; i < 4000; i++) {
+      const text = mutateMM(MM_SEEDS[i % MM_SEEDS.length]!, rnd, { long: true });
+      const t = performance.now();
+      counts[outcomeMM(text)]++;
+      slowest = Math.max(slowest, performance.now() - t);
+    }
+    expect(counts.ok).toBeGreaterThan(200);
+    expect(counts.error).toBeGreaterThan(1000);
+    expect(slowest).toBeLessThan(1000); // one input: a few MiB at most, read linearly
+    expect(performance.now() - t0).toBeLessThan(30000);
   });
 
   it('arbitrary strings after a valid banner', () => {
