@@ -55,9 +55,10 @@ export function matrixPower(aIn: MatrixLike, n: number): Tensor {
 }
 
 /**
- * The matrix exponential by scaling and squaring with a Padé approximant
- * (degree 13 in double precision, 7 in single), per matrix of a batch; works
- * under jit/vmap and is differentiable (ops/expm.ts).
+ * The matrix exponential by Al-Mohy and Higham's 2009 scaling and squaring
+ * (SciPy's expm: Padé degree and squarings per matrix of a batch, exact
+ * diagonal and first off-diagonal for triangular input); works under jit/vmap
+ * and is differentiable (ops/expm.ts, ops/expm-pade.ts).
  */
 export function expm(aIn: MatrixLike, opts: CheckOptions = {}): Tensor {
   const a = matrixArg('expm', aIn, opts);
