@@ -14,15 +14,22 @@
 // when it ran out); < 0 breakdown (-1), with `breakdown` naming the quantity that
 // vanished and `message` saying what it means. Illegal input throws typed errors
 // (ValueError, ShapeError) instead of returning info < 0.
+//
+// Non-finite input (NaN/±Inf in b, x0 or A) is found before the solve and
+// reported as info −1, breakdown 'nonfinite' (or a NonFiniteError under
+// `checkFinite`); b outside a safe magnitude range is solved scaled by a power
+// of two and x scaled back (finite.ts says why and how).
 
 import type { RawOperator, SparseDType } from '../contract.js';
 import { Tensor } from '../../tensor/tensor.js';
 import { fromStorage } from '../../tensor/create.js';
 import { ShapeError, ValueError } from '../../tensor/errors.js';
+import { NonFiniteError } from '../../linalg/errors.js';
 import { aslinearoperator, csrArraysOf, isPreconditioner, type OperatorLike, type PreconditionerLike, type TypedPreconditioner } from './linear-operator.js';
 import { csrMatvecDotRaw, csrMatvecRaw } from '../spmv.js';
 import { isComplexDType } from './csr-kernels.js';
-import { nrm2, sub } from './vec.js';
+import { ldexp, ldexpInPlace, nrm2, sub } from './vec.js';
+import { findNonFiniteInput, firstNonFinite, scaleExponent, type NonFiniteInput } from './finite.js';
 
 /** A right-hand side or start vector: Float64Array (interleaved when complex), number[] or a 1-D Tensor. */
 export type VectorLike = Float64Array | readonly number[] | Tensor;
@@ -40,19 +47,25 @@ export interface SolveOptions {
   M?: PreconditionerLike;
   /** Called after every iteration with the current iterate, the iteration number (1-based) and the solver's residual estimate. */
   callback?: (xk: Float64Array, iteration: number, residualNorm: number) => void;
+  /**
+   * NaN/±Inf in b, x0 or A's stored values (or in A x0, for an operator known
+   * only by its action) throws NonFiniteError naming the input and position.
+   * Default false: the result reports it (info −1, breakdown 'nonfinite').
+   */
+  checkFinite?: boolean;
 }
 
 export interface SolveResult {
   /** The solution: n values (float64) or 2n interleaved (complex128). */
   x: Float64Array;
   dtype: 'float64' | 'complex128';
-  /** 0 converged; > 0 iterations done without converging; -1 breakdown. */
+  /** 0 converged; > 0 iterations done without converging; -1 breakdown or non-finite input. */
   info: number;
   iterations: number;
   /** True residual ‖b − A x‖₂ of the returned x. */
   residualNorm: number;
   converged: boolean;
-  /** The quantity that vanished when info < 0 (e.g. 'rho', 'omega', 'pAp'). */
+  /** The quantity that vanished when info < 0 (e.g. 'rho', 'omega', 'pAp'); 'nonfinite' for NaN/Inf input or iterates, 'overflow' when x is out of float64 range. */
   breakdown?: string;
   message?: string;
   /** x as a 1-D rlx Tensor of `dtype` (a copy). */
@@ -70,10 +83,15 @@ export interface Problem {
   Adot: ((x: Float64Array, out: Float64Array) => number | null) | null;
   /** out = M x, or null without preconditioner. */
   M: ((x: Float64Array, out: Float64Array) => Float64Array) | null;
+  /** The right-hand side the cores see: 2^scaleExp · b. */
   b: Float64Array;
   bnorm: number;
-  /** max(rtol‖b‖, atol). */
+  /** max(rtol‖b‖, atol), in the cores' (scaled) units. */
   target: number;
+  /** The cores solve A (2^scaleExp x) = 2^scaleExp b; result() scales back (finite.ts). */
+  scaleExp: number;
+  /** Throw NonFiniteError instead of reporting (SolveOptions.checkFinite). */
+  checkFinite: boolean;
   maxiter: number;
   callback?: (xk: Float64Array, iteration: number, residualNorm: number) => void;
   /** The operator itself (MINRES/GMRES do not need more; kept for messages). */
@@ -148,8 +166,15 @@ const into = (y: Float64Array, out: Float64Array): Float64Array => {
 export interface Setup {
   p: Problem;
   x: Float64Array;
-  /** b = 0: the answer is x = 0 with 0 iterations (set when so). */
+  /** b = 0: the answer is x = 0 with 0 iterations; non-finite input: the report (set when so). */
   early?: SolveResult;
+}
+
+/** The result for non-finite input: no solve, x all NaN (nothing in it is an answer), or the NonFiniteError under checkFinite. */
+function nonFiniteResult(p: Problem, bad: NonFiniteInput): SolveResult {
+  if (p.checkFinite) throw new NonFiniteError(`${p.name}: ${bad.what}`, bad.position, bad.value);
+  const x = new Float64Array((p.cplx ? 2 : 1) * p.n).fill(NaN);
+  return result(p, x, -1, 0, NaN, 'nonfinite', `${p.name}: ${bad.what} holds ${bad.value} at [${bad.position.join(', ')}]; no solve was attempted (pass finite input)`);
 }
 
 /** Validates the arguments of solver `name` and builds its Problem and start vector. */
@@ -172,7 +197,7 @@ export function setup(name: string, A: OperatorLike, bIn: VectorLike, opts: Solv
   const x0v = opts.x0 !== undefined ? readVector(opts.x0, `${name}: x0`) : undefined;
   if (x0v?.complex) bComplex = true;
   const cplx = opCplx || bComplex;
-  const b = cplx && bv.data.length === n ? toComplex(bv.data) : bv.data;
+  let b = cplx && bv.data.length === n ? toComplex(bv.data) : bv.data;
 
   // A CSR matrix goes straight to the raw kernel: `out` is always solver workspace
   // (so the kernel may check indices inside its loop), and real square float64
@@ -184,8 +209,7 @@ export function setup(name: string, A: OperatorLike, bIn: VectorLike, opts: Solv
   else Amv = (x, out) => into(op.matvec(x, out), out);
   const Adot = csr && !cplx && csr.dtype === 'float64' ? (x: Float64Array, out: Float64Array) => csrMatvecDotRaw(csr, x, out) : null;
 
-  const p: Problem = { name, n, cplx, A: Amv, Adot, M: makeM(name, opts.M, n, cplx), b, bnorm: nrm2(b), target: 0, maxiter, callback: opts.callback, op };
-  p.target = Math.max(rtol * p.bnorm, atol);
+  const p: Problem = { name, n, cplx, A: Amv, Adot, M: makeM(name, opts.M, n, cplx), b, bnorm: 0, target: 0, scaleExp: 0, checkFinite: opts.checkFinite === true, maxiter, callback: opts.callback, op };
 
   const len = (cplx ? 2 : 1) * n;
   let x: Float64Array = new Float64Array(len);
@@ -193,6 +217,19 @@ export function setup(name: string, A: OperatorLike, bIn: VectorLike, opts: Solv
     if (x0v.data.length !== n && x0v.data.length !== len) throw new ShapeError(`${name}: x0 has ${x0v.data.length} values, expected ${len}`);
     x = x0v.data.length === len ? x0v.data.slice() : toComplex(x0v.data);
   }
+  const bad = findNonFiniteInput(b, x0v ? x : null, op, cplx);
+  if (bad) return { p, x, early: nonFiniteResult(p, bad) };
+  const k = scaleExponent(b);
+  if (k !== 0) {
+    // Solve A (2^k x) = 2^k b (exact); result() and the callback see unscaled values.
+    p.b = b = ldexpInPlace(b.slice(), k);
+    ldexpInPlace(x, k);
+    p.scaleExp = k;
+    const cb = opts.callback;
+    if (cb) p.callback = (xk, it, rn) => cb(ldexpInPlace(xk.slice(), -k), it, ldexp(rn, -k));
+  }
+  p.bnorm = nrm2(b);
+  p.target = Math.max(rtol * p.bnorm, ldexp(atol, k));
   if (p.bnorm === 0) {
     // SciPy: a zero right-hand side has the exact solution 0, whatever x0 says.
     return { p, x, early: result(p, new Float64Array(len), 0, 0, 0) };
@@ -214,8 +251,19 @@ function makeM(name: string, M: PreconditionerLike | undefined, n: number, cplx:
   return (x, out) => into(mo.matvec(x, out), out);
 }
 
+/** The result object; x and residualNorm in the cores' units (scaled back here when the problem was scaled). */
 export function result(p: Problem, x: Float64Array, info: number, iterations: number, residualNorm: number, breakdown?: string, message?: string): SolveResult {
   const dtype = p.cplx ? 'complex128' : 'float64';
+  if (p.scaleExp !== 0) {
+    ldexpInPlace(x, -p.scaleExp);
+    residualNorm = ldexp(residualNorm, -p.scaleExp);
+    if (info >= 0 && firstNonFinite(x) >= 0) {
+      // The scaled solve was fine, but x itself does not fit in float64 (|x| > 1.8e308).
+      info = -1;
+      breakdown = 'overflow';
+      message = `${p.name}: the solution overflows float64 (some |x_i| > ${Number.MAX_VALUE.toExponential(2)})`;
+    }
+  }
   const res: SolveResult = {
     x,
     dtype,
@@ -244,6 +292,13 @@ export function drive(s: Setup, core: Core): SolveResult {
   const r = new Float64Array(x.length),
     tmp = new Float64Array(x.length);
   let rnorm = trueResidual(p, x, r, tmp);
+  if (!Number.isFinite(rnorm)) {
+    // b, x0 and A's stored values are finite (setup), so A x0 overflowed, or the operator (known only by its action) gave NaN/Inf.
+    const i = firstNonFinite(tmp);
+    const at = i >= 0 ? Math.floor(i / (p.cplx ? 2 : 1)) : -1;
+    if (p.checkFinite && i >= 0) throw new NonFiniteError(`${p.name}: A x0`, [at], tmp[i]!);
+    return result(p, x.fill(NaN), -1, 0, rnorm, 'nonfinite', `${p.name}: the residual b − A x0 is not finite${i >= 0 ? ` (A x0 holds ${tmp[i]} at [${at}]: the operator has non-finite values or overflows)` : ''}; no solve was attempted`);
+  }
   if (rnorm <= p.target) return result(p, x, 0, 0, rnorm); // x0 already solves it
   let it = 0,
     mismatches = 0;

@@ -87,6 +87,49 @@ export function aslinearoperator(A: OperatorLike): RawOperator {
 
 /** The CSR arrays behind the operators csrOperator made (checked there). */
 const csrOperators = new WeakMap<RawOperator, CompressedArrays>();
+/** The CSC arrays behind csc-format operators (stored as the CSR arrays of Aᵀ), for storedValuesOf. */
+const cscOperators = new WeakMap<RawOperator, CompressedArrays>();
+/** The row-major values behind the dense operators (copies made here), for storedValuesOf. */
+const denseOperators = new WeakMap<RawOperator, { vals: Float64Array; cols: number; cplx: boolean }>();
+
+/**
+ * The stored values of an operator, when they are known, for the solvers'
+ * finiteness check: `at(k)` turns the k-th stored value (complex: the k-th
+ * pair) into its [row, col] in A. null for an operator known only by its
+ * action (a user LinearOperator or RawOperator).
+ */
+export function storedValuesOf(op: RawOperator): { data: ArrayLike<number>; count: number; cplx: boolean; at(k: number): [number, number] } | null {
+  const cplx = isComplexDType(op.dtype);
+  const dense = denseOperators.get(op);
+  if (dense) return { data: dense.vals, count: dense.vals.length / (dense.cplx ? 2 : 1), cplx: dense.cplx, at: (k) => [Math.floor(k / dense.cols), k % dense.cols] };
+  const m = op as RawOperator & Partial<CompressedArrays> & { format?: unknown };
+  let arrays = csrOperators.get(op) ?? null,
+    transposed = false;
+  if (!arrays && cscOperators.has(op)) [arrays, transposed] = [cscOperators.get(op)!, true];
+  if (!arrays && (m.format === 'csr' || m.format === 'csc') && m.indptr instanceof Int32Array && m.indices instanceof Int32Array && m.data) {
+    arrays = m as CompressedArrays;
+    transposed = m.format === 'csc';
+  }
+  if (!arrays) return null;
+  const { indptr, indices } = arrays;
+  const count = indptr[indptr.length - 1]!;
+  return {
+    data: arrays.data,
+    count,
+    cplx,
+    at(k) {
+      // the major index: the last row (column) whose range starts at or before k
+      let lo = 0,
+        hi = indptr.length - 2;
+      while (lo < hi) {
+        const mid = (lo + hi + 1) >> 1;
+        if (indptr[mid]! <= k) lo = mid;
+        else hi = mid - 1;
+      }
+      return transposed ? [indices[k]!, lo] : [lo, indices[k]!];
+    },
+  };
+}
 
 /**
  * The CSR arrays whose product `op.matvec` is, when the solvers may call the
@@ -124,7 +167,7 @@ function csrOperator(A: CsrLike): RawOperator {
     for (let i = 1; i < y.length; i += 2) y[i] = -y[i]!;
     return y;
   };
-  return {
+  const op: RawOperator = {
     shape: [r, c],
     dtype,
     matvec: (x, out) => {
@@ -138,6 +181,8 @@ function csrOperator(A: CsrLike): RawOperator {
       return y;
     },
   };
+  cscOperators.set(op, arrays);
+  return op;
 }
 
 function denseOperator(A: Tensor | readonly (readonly number[])[]): RawOperator {
@@ -193,7 +238,9 @@ function denseOperator(A: Tensor | readonly (readonly number[])[]): RawOperator 
     }
     return y;
   };
-  return { shape: [m, n], dtype, matvec: rowmajor, rmatvec: adjoint };
+  const op: RawOperator = { shape: [m, n], dtype, matvec: rowmajor, rmatvec: adjoint };
+  denseOperators.set(op, { vals, cols: n, cplx });
+  return op;
 }
 
 /** What solvers accept as M: a RawPreconditioner ({shape, apply}) or anything aslinearoperator takes (applied as M⁻¹ ≈ A⁻¹). */

@@ -25,7 +25,8 @@ const minresCore: Core = (p, x, r, rnorm, budget, done) => {
   if (p.M) p.M(r1, y);
   else y.set(r1);
   const b1sq = dot(cplx, r1, y).re;
-  if (!(b1sq > 0)) return { status: 'breakdown', iterations: 0, breakdown: 'M', message: 'minres: rᴴ M r ≤ 0: the preconditioner is not positive definite' };
+  if (!Number.isFinite(b1sq)) return { status: 'breakdown', iterations: 0, breakdown: 'nonfinite', message: `minres: ${p.M ? 'rᴴ M r' : 'rᴴ r'} is not finite (${p.M ? 'the preconditioner returned NaN/Inf' : 'the residual overflowed or holds NaN'})` };
+  if (!(b1sq > 0)) return { status: 'breakdown', iterations: 0, breakdown: 'M', message: p.M ? 'minres: rᴴ M r ≤ 0: the preconditioner is not positive definite' : 'minres: rᴴ r underflowed to 0 with r ≠ 0' };
   const beta1 = Math.sqrt(b1sq);
   const innerTarget = p.target * (beta1 / rnorm);
   let oldb = 0,
@@ -54,6 +55,7 @@ const minresCore: Core = (p, x, r, rnorm, budget, done) => {
     else y.set(r2);
     oldb = beta;
     const bsq = dot(cplx, r2, y).re;
+    if (!Number.isFinite(bsq)) return { status: 'breakdown', iterations: k - 1, breakdown: 'nonfinite', message: 'minres: a Lanczos vector became non-finite (A or M produced NaN/Inf)' };
     if (bsq < 0) return { status: 'breakdown', iterations: k - 1, breakdown: 'M', message: 'minres: rᴴ M r < 0: the preconditioner is not positive definite' };
     beta = Math.sqrt(bsq);
     const oldeps = epsln;

@@ -12,17 +12,30 @@
 //
 // Complex data (complex64/complex128) work in all four. Zero pivots throw
 // ValueError (ilu0/jacobi/ssor) naming the row; ic0 throws NotPositiveDefiniteError.
+// NaN/±Inf in A throws NonFiniteError naming the entry (a preconditioner built
+// from them would turn every solver step into NaN, or into a wrong 'not positive
+// definite').
 
 import type { CompressedArrays } from '../contract.js';
 import { ShapeError, ValueError } from '../../tensor/errors.js';
 import { checkCanonical, checkCompressed, diagonalPositions, isComplexDType } from './csr-kernels.js';
 import { NotPositiveDefiniteError } from './errors.js';
+import { NonFiniteError } from '../../linalg/errors.js';
+import { firstNonFinite } from './finite.js';
 import type { TypedPreconditioner } from './linear-operator.js';
 
 function square(a: CompressedArrays, who: string): number {
   checkCompressed(a, who);
   const [m, n] = a.shape;
   if (m !== n) throw new ShapeError(`${who}: A must be square, got [${m}, ${n}]`);
+  const lanes = isComplexDType(a.dtype) ? 2 : 1;
+  const bad = firstNonFinite(a.data, lanes * a.indptr[m]!);
+  if (bad >= 0) {
+    const k = Math.floor(bad / lanes);
+    let row = 0;
+    while (a.indptr[row + 1]! <= k) row++;
+    throw new NonFiniteError(who, [row, a.indices[k]!], a.data[bad]!);
+  }
   return n;
 }
 

@@ -84,11 +84,63 @@ export function dot(cplx: boolean, x: Float64Array, y: Float64Array): C {
   return { re, im };
 }
 
-/** ‖x‖₂; the same loop is right for interleaved complex (|z|² = re² + im²). */
+/**
+ * Smallest sum of squares taken as it is: below it, squares of the entries may
+ * have underflowed (lost digits, or all of them). 2^-900 leaves the subnormal
+ * range (2^-1022) far enough away that what was lost is below rounding.
+ */
+const SSQ_MIN = 2 ** -900;
+
+/**
+ * ‖x‖₂, overflow- and underflow-safe (as LAPACK's dnrm2); the same loop is right
+ * for interleaved complex (|z|² = re² + im²). Fast path: the plain sum of
+ * squares (one sweep, the installed kernel's dot), taken when it is finite and
+ * not tiny. Otherwise (an entry ≳ 1e154 or every entry ≲ 1e-154, Inf, NaN) a
+ * second, scaled pass: max|xᵢ| · ‖x / max|xᵢ|‖. NaN in x gives NaN; ±Inf gives Inf.
+ */
 export function nrm2(x: Float64Array): number {
-  // Two-pass scaling would cost a second sweep; plain sums are fine for the
-  // magnitudes iterative solvers see, and Infinity/NaN propagate (caught as breakdown).
-  return Math.sqrt(rdot(x, x));
+  const ss = rdot(x, x);
+  if (ss < Infinity && ss >= SSQ_MIN) return Math.sqrt(ss);
+  return scaledNrm2(x);
+}
+
+/** Two-pass ‖x‖₂: the largest magnitude first, then the sum of squares of x scaled by it (each term ≤ 1). */
+function scaledNrm2(x: Float64Array): number {
+  let big = 0;
+  for (let i = 0; i < x.length; i++) {
+    const a = Math.abs(x[i]!);
+    if (!(a <= big)) {
+      if (a !== a) return NaN;
+      big = a;
+    }
+  }
+  if (big === 0 || big === Infinity) return big;
+  let s = 0;
+  for (let i = 0; i < x.length; i++) {
+    const t = x[i]! / big;
+    s += t * t;
+  }
+  return big * Math.sqrt(s);
+}
+
+/** 2^k as the product of two finite factors (2^k itself over- or underflows for |k| > 1022; k ∈ [-2100, 2100]). */
+function pow2Pair(k: number): [number, number] {
+  const h = Math.trunc(k / 2);
+  return [2 ** h, 2 ** (k - h)];
+}
+
+/** a · 2^k for any integer k the exponent range needs (exact unless the result leaves the normal range). */
+export function ldexp(a: number, k: number): number {
+  const [f, g] = pow2Pair(k);
+  return a * f * g;
+}
+
+/** x ← x · 2^k (exact unless an entry leaves the normal range). */
+export function ldexpInPlace(x: Float64Array, k: number): Float64Array {
+  if (k === 0) return x;
+  const [f, g] = pow2Pair(k);
+  for (let i = 0; i < x.length; i++) x[i] = x[i]! * f * g;
+  return x;
 }
 
 /** Real xᵀy (also Re(xᴴy) of interleaved complex vectors). */
