@@ -161,7 +161,8 @@ function weightedSum(y: Tensor, W: Tensor): Tensor {
 
 export function checkGrad(c: Case, seed: number, device: string, what: string): void {
   const { r, s, v } = draw(c, seed);
-  const y0 = c.f(...inputs(s.data, s.specs, device));
+  let y0!: Tensor;
+  expectValues(() => void (y0 = c.f(...inputs(s.data, s.specs, device))), `${what}: grad: the plain call`);
   const cplxOut = y0.dtype === 'complex128' || y0.dtype === 'complex64';
   const wData = new Float64Array(y0.size * (cplxOut ? 2 : 1)).map(() => 2 * r() - 1);
   const W = rlx.fromStorage(wData, y0.shape, cplxOut ? 'complex128' : 'float64').on(device);
