@@ -75,7 +75,7 @@ describe('non-finite b and x0 are reported, never converged', () => {
 describe("non-finite values of A are reported at A's [row, col]", () => {
   const bad = (v: number): CompressedArrays => ({ ...A, data: A.data.map((d, k) => (k === 4 ? v : d)) }); // k = 4: row 1, column 2
   const denseA = () => {
-    const d = Array.from({ length: N }, (_, i) => Array.from({ length: N }, (_, j) => (i === j ? 2 : Math.abs(i - j) === 1 ? -1 : 0)));
+    const d: number[][] = Array.from({ length: N }, (_, i) => Array.from({ length: N }, (_, j) => (i === j ? 2 : Math.abs(i - j) === 1 ? -1 : 0)));
     d[1]![2] = NaN;
     return d;
   };

@@ -7,7 +7,8 @@
 // buffer are legal (Lanczos keeps its basis rows in one block).
 
 import { describe, expect, it } from 'vitest';
-import { csc, csr, cscMatvecRaw, cscRmatvecRaw, csrMatvecRaw, csrRmatvecRaw, type CompressedArrays } from '../../../src/sparse/index.js';
+import { csc, csr, type CompressedArrays } from '../../../src/sparse/index.js';
+import { cscMatvecRaw, cscRmatvecRaw, csrMatvecRaw, csrRmatvecRaw } from '../../../src/sparse/spmv.js';
 import { ValueError } from '../../../src/tensor/errors.js';
 
 // A 3×3 matrix with one entry per row and column (nnz = 3 = rows, so its data
@@ -99,7 +100,7 @@ describe('matrix classes: matvecRaw / rmatvecRaw refuse an overlapping out', () 
   });
 });
 
-describe('raw product functions (sparse index exports) refuse an overlapping out', () => {
+describe('raw product functions of spmv.ts refuse an overlapping out', () => {
   const raw = [
     ['csrMatvecRaw', csrMatvecRaw, D_ROWS, false],
     ['csrRmatvecRaw', csrRmatvecRaw, D_ROWS, true],
