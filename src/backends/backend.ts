@@ -15,14 +15,18 @@ export type DispatchChoice = 'native' | 'decompose' | 'rewrite';
 /** Dynamic-dim bindings of one run. */
 export type DimEnv = ReadonlyMap<string, number>;
 
-/** A kernel ready to run on a list of slot buffers. */
+/**
+ * A kernel ready to run on a list of slot buffers. `consts` holds the values
+ * of the graph's parameter literals (const instructions with a `param`
+ * offset, compiler/const-params.ts); omitted, the kernel has none.
+ */
 export interface CompiledKernel {
-  run(buffers: StorageArray[], env: DimEnv): void;
+  run(buffers: StorageArray[], env: DimEnv, consts?: Float64Array): void;
   /**
    * Off-the-main-thread variant for long kernels (awaited by `await t.data()`).
    * It may run short work at once and return undefined instead of a promise.
    */
-  runAsync?(buffers: StorageArray[], env: DimEnv): Promise<void> | undefined;
+  runAsync?(buffers: StorageArray[], env: DimEnv, consts?: Float64Array): Promise<void> | undefined;
   /** Generated source, when there is one (shown by explain with {source: true}). */
   readonly source?: string;
 }

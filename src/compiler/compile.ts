@@ -14,10 +14,15 @@ import { cse } from './passes/cse.js';
 import { dce } from './passes/dce.js';
 import { fuse } from './passes/fusion.js';
 import { planMemory } from './passes/memory-plan.js';
+import type { ConstProgram } from './const-params.js';
 
 export interface CompileOptions {
   device: string;
   fusion?: boolean;
+  /** Entries of the constant vector the graph's parameter literals take (Captured.consts.length). */
+  consts?: number;
+  /** Ops over literals that capture() folded already (reported with the constant-fold pass's own). */
+  folded?: number;
 }
 
 /** Compiles a captured graph for a device. */
@@ -34,9 +39,11 @@ export function compileGraph(g0: Graph, opts: CompileOptions): Executable {
   };
   let g = verify(g0);
   g = step('legalize', (x) => legalize(x, backend, dispatch), g);
+  let consts: ConstProgram | undefined;
   g = step('constant-fold', (x) => {
-    const r = constFold(x);
-    return { graph: r.graph, detail: `${r.folded} folded` };
+    const r = constFold(x, opts.consts ?? 0);
+    consts = r.consts;
+    return { graph: r.graph, detail: `${r.folded + (opts.folded ?? 0)} folded` };
   }, g);
   g = step('simplify', simplify, g);
   g = step('view-fold', viewFold, g);
@@ -62,5 +69,5 @@ export function compileGraph(g0: Graph, opts: CompileOptions): Executable {
     plan,
     inputNames: g.inputs.map((x) => x.attrs['name'] as string | undefined),
   };
-  return new Executable(backend, compiled, report, prog.inputSlots, prog.outputSlots);
+  return new Executable(backend, compiled, report, prog.inputSlots, prog.outputSlots, consts);
 }

@@ -8,6 +8,7 @@ import type { Backend, CompiledKernel } from '../backends/backend.js';
 import type { Kernel, SlotInfo } from './kernel.js';
 import type { MemoryPlan } from './passes/memory-plan.js';
 import type { DispatchRecord } from './passes/legalize.js';
+import { constVector, type ConstProgram } from './const-params.js';
 
 export interface PassRecord {
   name: string;
@@ -32,6 +33,7 @@ export interface RunInput {
 }
 
 const EMPTY_ENV: Map<string, number> = new Map();
+const NO_VALUES: readonly number[] = [];
 
 /**
  * Kernel kinds that write every element of their output (an elementwise
@@ -48,6 +50,8 @@ export class Executable {
     readonly report: CompileReport,
     readonly inputSlots: number[],
     readonly outputSlots: number[],
+    /** How the kernels' constant vector is made from the captured parameter values (compiler/const-params.ts). */
+    readonly consts?: ConstProgram,
   ) {
     this.allStatic = inputSlots.every((s) => report.slots[s]!.shape.every((d) => typeof d === 'number'));
     const buffers = report.plan.buffers;
@@ -130,13 +134,18 @@ export class Executable {
     return env;
   }
 
-  /** Runs the graph; returns fresh output storage (owned by the caller). */
-  run(inputs: readonly RunInput[]): StorageArray[] {
+  /**
+   * Runs the graph; returns fresh output storage (owned by the caller).
+   * `consts`: the values of its parameter literals (Captured.consts of the
+   * capture this executable was looked up for).
+   */
+  run(inputs: readonly RunInput[], consts: readonly number[] = NO_VALUES): StorageArray[] {
     const env = this.bindDims(inputs);
     const slots = this.report.slots;
+    const K = constVector(this.consts, consts);
     const bufs = this.bindBuffers(inputs, env);
     const compiled = this.compiled;
-    for (let i = 0; i < compiled.length; i++) compiled[i]!.run(bufs, env);
+    for (let i = 0; i < compiled.length; i++) compiled[i]!.run(bufs, env, K);
     // An output that is an input (identity graph) is returned as a copy.
     const outs = new Array<StorageArray>(this.outputSlots.length);
     for (let i = 0; i < outs.length; i++) {
@@ -151,13 +160,14 @@ export class Executable {
    * large interpreted kernels) are awaited, so the event loop keeps running
    * during long work.
    */
-  async runAsync(inputs: readonly RunInput[]): Promise<StorageArray[]> {
+  async runAsync(inputs: readonly RunInput[], consts: readonly number[] = NO_VALUES): Promise<StorageArray[]> {
     const env = this.bindDims(inputs);
     const slots = this.report.slots;
+    const K = constVector(this.consts, consts);
     const bufs = this.bindBuffers(inputs, env);
     for (const k of this.compiled) {
       // A kernel without an async variant, or short work, runs at once (no await).
-      const pending = k.runAsync ? k.runAsync(bufs, env) : k.run(bufs, env);
+      const pending = k.runAsync ? k.runAsync(bufs, env, K) : k.run(bufs, env, K);
       if (pending) await pending;
     }
     return this.outputSlots.map((s) => (slots[s]!.role === 'input' ? bufs[s]!.slice() : bufs[s]!));
@@ -166,5 +176,36 @@ export class Executable {
   /** Bytes of every planned buffer for one binding of the dims. */
   bytesFor(env: ReadonlyMap<string, number>): number {
     return this.report.plan.buffers.reduce((a, b) => a + resolvedSize(b.shape, env) * DTYPE_INFO[b.dtype].itemsize, 0);
+  }
+}
+
+/**
+ * An executable with the parameter values of one capture: what executableFor
+ * hands out, since the cached Executable itself serves every value.
+ */
+export class BoundExecutable {
+  constructor(
+    readonly exe: Executable,
+    readonly consts: readonly number[],
+  ) {}
+
+  get report(): CompileReport {
+    return this.exe.report;
+  }
+
+  run(inputs: readonly RunInput[]): StorageArray[] {
+    return this.exe.run(inputs, this.consts);
+  }
+
+  runAsync(inputs: readonly RunInput[]): Promise<StorageArray[]> {
+    return this.exe.runAsync(inputs, this.consts);
+  }
+
+  bindDims(inputs: readonly RunInput[]): Map<string, number> {
+    return this.exe.bindDims(inputs);
+  }
+
+  bytesFor(env: ReadonlyMap<string, number>): number {
+    return this.exe.bytesFor(env);
   }
 }

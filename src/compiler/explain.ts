@@ -124,7 +124,7 @@ export function explain(what: Tensor | Tensor[] | Func | CompiledFunc, opts: { p
       const computed = split.compute.length ? split.compute : roots;
       const { exe } = executableFor(computed, deviceOf(computed));
       report = exe.report;
-      sources = exe.compiled.map((c) => c.source);
+      sources = exe.exe.compiled.map((c) => c.source);
     } else {
       // Views of realized buffers only: realize() runs nothing.
       const none: MemoryPlan = { buffers: [], peakBytes: 0, inPlace: 0, reused: 0 };

@@ -26,7 +26,12 @@ export interface Load {
 /** One instruction of a fused scalar expression (SSA: args index earlier instrs). */
 export type Instr =
   | { op: 'load'; load: number; dtype: DType }
-  | { op: 'const'; value: number | number[]; dtype: DType }
+  /**
+   * A literal. With `param`, its value is read at run time from the
+   * executable's constant vector at that offset (re, im at param, param + 1),
+   * and `value` is only the value it had when compiled (for listings).
+   */
+  | { op: 'const'; value: number | number[]; dtype: DType; param?: number }
   | { op: 'acc'; dtype: DType }
   | { op: ElementwiseOp; args: number[]; dtype: DType; attrs: Attrs };
 

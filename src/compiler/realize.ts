@@ -9,7 +9,7 @@ import { capture, buildGraph } from './graph.js';
 import { cacheGet, cachePut } from './cache.js';
 import { compileGraph } from './compile.js';
 import { config } from './config.js';
-import type { Executable, RunInput } from './executable.js';
+import { BoundExecutable, type RunInput } from './executable.js';
 import { splitViewRoots, realizeView, viewRootOf } from './view-roots.js';
 import { realizeLinalgDirect } from './direct-linalg.js';
 
@@ -46,7 +46,7 @@ export function escapingNodes(order: readonly Node[], roots: readonly Node[]): N
 }
 
 /** Executable for the graph above `roots` (compiled on a cache miss). */
-export function executableFor(roots: readonly Node[], device: string, fixedLeaves: readonly Node[] = [], extraNodes: readonly Node[] = []): { exe: Executable; leaves: Node[]; roots: readonly Node[] } {
+export function executableFor(roots: readonly Node[], device: string, fixedLeaves: readonly Node[] = [], extraNodes: readonly Node[] = []): { exe: BoundExecutable; leaves: Node[]; roots: readonly Node[] } {
   const tag = `${device}${config.fusion ? '' : ':nofuse'}`;
   let cap = capture(roots, tag, fixedLeaves);
   if (fixedLeaves.length === 0) {
@@ -58,10 +58,10 @@ export function executableFor(roots: readonly Node[], device: string, fixedLeave
   }
   let exe = cacheGet(cap.key, cap.hash);
   if (!exe) {
-    exe = compileGraph(buildGraph(roots, cap.leaves, extraNodes), { device, fusion: config.fusion });
+    exe = compileGraph(buildGraph(roots, cap.leaves, extraNodes, cap), { device, fusion: config.fusion, consts: cap.consts.length, folded: cap.folded });
     cachePut(cap.key, cap.hash, exe);
   }
-  return { exe, leaves: cap.leaves, roots };
+  return { exe: new BoundExecutable(exe, cap.consts), leaves: cap.leaves, roots };
 }
 
 /** Computes the data of every root that is not a leaf yet. */

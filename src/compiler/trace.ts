@@ -14,7 +14,7 @@ import { tensor, type TensorData } from '../tensor/create.js';
 import { executableFor, realize } from './realize.js';
 import { defaultDevice } from '../backends/registry.js';
 import { fromStorage } from '../tensor/create.js';
-import type { Executable } from './executable.js';
+import type { BoundExecutable } from './executable.js';
 
 /** Outputs of a builder: one tensor, a list, or a record of tensors. */
 export type Outputs = Tensor | Tensor[] | Record<string, Tensor>;
@@ -134,7 +134,7 @@ export function graph(name: string, build: (g: GraphBuilder) => Outputs): Func {
 }
 
 export class CompiledFunc {
-  private readonly exe: Executable;
+  private readonly exe: BoundExecutable;
   private readonly leaves: Node[];
   constructor(
     readonly func: Func,

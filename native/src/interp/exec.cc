@@ -68,8 +68,9 @@ void setupHoisted(const Plan& pl, Ctx& c) {
     if (!in.hoisted) continue;
     double re, im = 0;
     if (in.op == kConst) {
-      re = P.consts[in.a[0]];
-      if (isComplex(in.outT)) im = P.consts[in.a[0] + 1];
+      const double* k = pl.constData();
+      re = k[in.a[0]];
+      if (isComplex(in.outT)) im = k[in.a[0] + 1];
     } else {
       const Geo& g = pl.geo[in.a[0]];
       const Space& s = P.loads[in.a[0]].section == 0 ? pl.s0 : pl.s1;

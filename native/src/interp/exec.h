@@ -37,6 +37,11 @@ struct Plan {
   int64_t outN = 0;
   int64_t R = 1;  // reduced elements per output
   int64_t work = 0;  // simple-op units of the whole run (the threading and async decisions)
+  // This run's constants when the caller passed them (the values of parameter
+  // literals, src/compiler/const-params.ts): same length as P->consts, copied
+  // so that an async run does not read JS memory. Empty: P->consts.
+  std::vector<double> consts;
+  const double* constData() const { return consts.empty() ? P->consts.data() : consts.data(); }
 };
 
 // run() in two steps: planRun validates the loop and the buffers and fills

@@ -1,9 +1,12 @@
 // The interpreter's N-API surface (see register.h):
 //
 //   interpPrepare(program: Int32Array, consts: Float64Array): Prepared
-//   interpRun(prepared, loop: Float64Array, buffers: (TypedArray | undefined)[]): void
+//   interpRun(prepared, loop: Float64Array, buffers: (TypedArray | undefined)[], consts?: Float64Array): void
 //   interpRun(program, consts, loop, buffers): void            (prepare + run)
-//   interpRunAsync(prepared, loop, buffers): Promise<void> | undefined
+//   interpRunAsync(prepared, loop, buffers, consts?): Promise<void> | undefined
+//     consts (optional, the prepared program's length): this run's constants
+//     in place of the prepared ones (the values of parameter literals, which
+//     the compiled program does not depend on)
 //     validated here; runs on the libuv pool (the program and the buffers
 //     referenced until it settles) when its work reaches the async threshold,
 //     else at once on the calling thread (undefined: no async hop)
@@ -95,10 +98,24 @@ std::atomic<int64_t> gAsyncThreshold{int64_t(1) << 21};
 // Reads the loop and the slots `p` uses and plans the run. On failure a JS
 // exception is pending and false is returned. `used` receives the buffers the
 // plan points into (to keep them alive while an async run is in flight).
-bool planWith(Napi::Env env, const Program& p, napi_value loopV, napi_value bufsV, Plan& pl, std::vector<napi_value>* used) {
+bool planWith(Napi::Env env, const Program& p, napi_value loopV, napi_value bufsV, Plan& pl, std::vector<napi_value>* used, napi_value constsV = nullptr) {
   void* ld = nullptr;
   size_t ln = 0;
   if (!typedArray(env, loopV, napi_float64_array, &ld, &ln)) return fail(env, "the loop must be a Float64Array"), false;
+  std::vector<double> runConsts;
+  if (constsV != nullptr) {
+    napi_valuetype ct;
+    napi_typeof(env, constsV, &ct);
+    if (ct != napi_undefined) {
+      void* cd = nullptr;
+      size_t cn = 0;
+      if (!typedArray(env, constsV, napi_float64_array, &cd, &cn)) return fail(env, "the constants must be a Float64Array"), false;
+      if (!cd) cn = 0;  // detached
+      if (cn != p.consts.size()) return fail(env, "the constants have " + std::to_string(cn) + " values but the program has " + std::to_string(p.consts.size())), false;
+      const double* c = static_cast<const double*>(cd);
+      runConsts.assign(c, c + cn);
+    }
+  }
   bool isArr = false;
   if (napi_is_array(env, bufsV, &isArr) != napi_ok || !isArr) return fail(env, "the buffers must be an array of TypedArrays"), false;
   uint32_t nSlots = 0;
@@ -140,6 +157,7 @@ bool planWith(Napi::Env env, const Program& p, napi_value loopV, napi_value bufs
     if (vals[s]) slots[s] = bufferOf(env, vals[s]);
   const std::string err = planRun(p, static_cast<const double*>(ld), ld ? ln : 0, slots, nSlots, pl);
   if (!err.empty()) return fail(env, err), false;
+  pl.consts = std::move(runConsts);
   if (used)
     for (uint32_t s = 0; s < nSlots; s++)
       if (vals[s]) used->push_back(vals[s]);
@@ -177,7 +195,7 @@ class RunWorker : public Napi::AsyncWorker {
 // enough to leave the main thread, else runs it here and returns undefined.
 Napi::Value RunAsync(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (info.Length() != 3) return fail(env, "interpRunAsync(prepared, loop, buffers)");
+  if (info.Length() != 3 && info.Length() != 4) return fail(env, "interpRunAsync(prepared, loop, buffers) or interpRunAsync(prepared, loop, buffers, consts)");
   napi_valuetype t;
   napi_typeof(env, info[0], &t);
   bool tagged = false;
@@ -186,7 +204,7 @@ Napi::Value RunAsync(const Napi::CallbackInfo& info) {
   const Program* p = static_cast<const Program*>(info[0].As<Napi::External<Program>>().Data());
   Plan pl;
   std::vector<napi_value> used;
-  if (!planWith(env, *p, info[1], info[2], pl, &used)) return env.Undefined();
+  if (!planWith(env, *p, info[1], info[2], pl, &used, info.Length() == 4 ? static_cast<napi_value>(info[3]) : nullptr)) return env.Undefined();
   if (pl.outN == 0 || pl.work < gAsyncThreshold.load(std::memory_order_relaxed)) {
     const std::string err = execute(pl);
     if (!err.empty()) return fail(env, err);
@@ -209,9 +227,9 @@ Napi::Value SetAsyncThreshold(const Napi::CallbackInfo& info) {
 
 Napi::Value GetAsyncThreshold(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), static_cast<double>(gAsyncThreshold.load())); }
 
-Napi::Value runWith(Napi::Env env, const Program& p, napi_value loopV, napi_value bufsV) {
+Napi::Value runWith(Napi::Env env, const Program& p, napi_value loopV, napi_value bufsV, napi_value constsV = nullptr) {
   Plan pl;
-  if (!planWith(env, p, loopV, bufsV, pl, nullptr)) return env.Undefined();
+  if (!planWith(env, p, loopV, bufsV, pl, nullptr, constsV)) return env.Undefined();
   const std::string err = execute(pl);
   if (!err.empty()) return fail(env, err);
   return env.Undefined();
@@ -229,21 +247,23 @@ Napi::Value Prepare(const Napi::CallbackInfo& info) {
 
 Napi::Value Run(const Napi::CallbackInfo& info) {
   Napi::Env env = info.Env();
-  if (info.Length() == 3) {
+  bool tagged = false;
+  if (info.Length() >= 1) {
     napi_valuetype t;
     napi_typeof(env, info[0], &t);
-    bool tagged = false;
     if (t == napi_external) napi_check_object_type_tag(env, info[0], &kProgramTag, &tagged);
+  }
+  if (info.Length() == 3 || (info.Length() == 4 && tagged)) {
     if (!tagged) return fail(env, "interpRun(prepared, loop, buffers): the first argument is not a program from interpPrepare");
     const Program* p = static_cast<const Program*>(info[0].As<Napi::External<Program>>().Data());
-    return runWith(env, *p, info[1], info[2]);
+    return runWith(env, *p, info[1], info[2], info.Length() == 4 ? static_cast<napi_value>(info[3]) : nullptr);
   }
   if (info.Length() == 4) {
     std::unique_ptr<Program> p = decode(env, info[0], info[1]);
     if (!p) return env.Undefined();
     return runWith(env, *p, info[2], info[3]);
   }
-  return fail(env, "interpRun(prepared, loop, buffers) or interpRun(program, consts, loop, buffers)");
+  return fail(env, "interpRun(prepared, loop, buffers), interpRun(prepared, loop, buffers, consts) or interpRun(program, consts, loop, buffers)");
 }
 
 Napi::Value SetThreads(const Napi::CallbackInfo& info) {

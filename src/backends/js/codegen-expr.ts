@@ -52,6 +52,21 @@ export function castCode(o: string, v: Val, from: DType, to: DType): { code: str
   return { code: `const ${o} = ${e};`, val: o };
 }
 
+const constVar = (offset: number) => `cv${offset}`;
+
+/** Declarations reading, at kernel entry, the parameter literals the expressions use (from the kernel's argument CV). */
+export function declareConsts(...exprs: (Expr | undefined)[]): string {
+  const seen = new Set<number>();
+  for (const e of exprs) {
+    for (const ins of e?.instrs ?? []) {
+      if (ins.op !== 'const' || ins.param === undefined) continue;
+      seen.add(ins.param);
+      if (isComplex(ins.dtype)) seen.add(ins.param + 1);
+    }
+  }
+  return [...seen].map((p) => `const ${constVar(p)} = CV[${p}];`).join('\n');
+}
+
 /**
  * Emits the statements of `expr`; `load(i)` gives the value read by load i
  * (already decoded), `acc` the accumulator for epilogues. Returns the result value.
@@ -70,7 +85,10 @@ export function emitExpr(expr: Expr, prefix: string, load: (i: number) => Val, a
       }
       case 'const': {
         const c = ins.value;
-        if (Array.isArray(c)) vals.push([numLit(c[0]!), numLit(c[1]!)]);
+        // A parameter is read once at kernel entry (declareConsts); a literal is
+        // parenthesized so that a rule's prefix '-' never makes '--1'.
+        if (ins.param !== undefined) vals.push(isComplex(ins.dtype) ? [constVar(ins.param), constVar(ins.param + 1)] : constVar(ins.param));
+        else if (Array.isArray(c)) vals.push([`(${numLit(c[0]!)})`, `(${numLit(c[1]!)})`]);
         else vals.push(`(${numLit(c as number)})`);
         return;
       }

@@ -8,7 +8,7 @@ import { type Dim, resolveShape, staticSize } from '../../tensor/shape.js';
 import type { ElementwiseKernel, Expr, Load, MatmulKernel, ReduceKernel } from '../../compiler/kernel.js';
 import { resolveChain } from '../../compiler/view.js';
 import type { DimEnv } from '../backend.js';
-import { emitExpr, readElem, writeElem, type Val } from './codegen-expr.js';
+import { declareConsts, emitExpr, readElem, writeElem, type Val } from './codegen-expr.js';
 
 export type SlotShapes = readonly (readonly Dim[])[];
 /** Computes the parameter vector of a kernel for one binding of the dims. */
@@ -81,6 +81,7 @@ export function genElementwise(k: ElementwiseKernel, slotShapes: SlotShapes): Ge
   const at = { p: R };
   const src = [
     `const OUT = B[${k.out}];`,
+    declareConsts(k.expr),
     declareLoads(loads, 'A'),
     ...Array.from({ length: R }, (_, l) => `const d${l} = P[${l}];`),
     declareStrides(loads.length, R, 'a', at),
@@ -152,6 +153,7 @@ export function genReduce(k: ReduceKernel, slotShapes: SlotShapes, reduceDType: 
   const at = { p: K + Q };
   const src = [
     `const OUT = B[${k.out}];`,
+    declareConsts(k.prologue, k.epilogue),
     declareLoads(pl, 'A'),
     declareLoads(el, 'E'),
     ...Array.from({ length: K + Q }, (_, l) => `const d${l} = P[${l}];`),
@@ -198,6 +200,7 @@ export function genMatmul(k: MatmulKernel, slotShapes: SlotShapes): Generated {
   const rd = (arr: string, off: string, d: DType) => readElem(arr, off, d);
   const src = [
     `const OUT = B[${k.out}], AM = B[${k.a.slot}], BM = B[${k.b.slot}];`,
+    declareConsts(k.epilogue),
     declareLoads(el, 'E'),
     ...Array.from({ length: nb }, (_, l) => `const d${l} = P[${l}];`),
     `const M = P[${nb}], N = P[${nb + 1}], K = P[${nb + 2}];`,

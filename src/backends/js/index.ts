@@ -17,6 +17,7 @@ import { runLinalg } from '../../compiler/linalg-registry.js';
 const envKey = (env: DimEnv) => (env.size === 0 ? '' : [...env].map(([k, v]) => `${k}=${v}`).join(','));
 
 const HOOKS = { hasRule };
+const NO_CONSTS = new Float64Array(0);
 const dispatch = (n: Node): DispatchChoice | undefined => cpuDispatch(n, HOOKS);
 
 function compiled(g: Generated, label: string): CompiledKernel {
@@ -25,13 +26,13 @@ function compiled(g: Generated, label: string): CompiledKernel {
   let lastParams: number[] = [];
   return {
     source: `// ${label}\n${g.source}`,
-    run(buffers: StorageArray[], env: DimEnv) {
+    run(buffers: StorageArray[], env: DimEnv, consts: Float64Array = NO_CONSTS) {
       const key = envKey(env);
       if (key !== lastKey) {
         lastParams = g.params(env);
         lastKey = key;
       }
-      fn(buffers, lastParams);
+      fn(buffers, lastParams, consts);
     },
   };
 }

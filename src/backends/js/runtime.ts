@@ -47,8 +47,16 @@ export { C };
 export const CX = C.CX;
 export const H = (): Float32Array => ensureF16Table();
 
-/** Turns a generated body into a kernel function `(B, P) => void`. */
-export function makeKernel(body: string): (B: unknown[], P: number[]) => void {
-  const factory = new Function('S', 'C', 'CX', 'H', `'use strict';\nreturn function kernel(B, P) {\n${body}\n};`) as (...a: unknown[]) => (B: unknown[], P: number[]) => void;
+/**
+ * A generated kernel: B the slot buffers, P the sizes and strides of one
+ * binding of the dims, CV the values of the graph's parameter literals
+ * (compiler/const-params.ts; a kernel reads CV[i] where it would otherwise
+ * hold a literal, so its source does not depend on the values).
+ */
+export type KernelFn = (B: unknown[], P: number[], CV: Float64Array) => void;
+
+/** Turns a generated body into a kernel function `(B, P, CV) => void`. */
+export function makeKernel(body: string): KernelFn {
+  const factory = new Function('S', 'C', 'CX', 'H', `'use strict';\nreturn function kernel(B, P, CV) {\n${body}\n};`) as (...a: unknown[]) => KernelFn;
   return factory(S, C, CX, H());
 }

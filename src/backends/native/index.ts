@@ -48,15 +48,15 @@ function compileMatmul(addon: NativeAddon, k: MatmulKernel, slotShapes: SlotShap
   const epi = interpretedKernel(addon as unknown as InterpAddon, epilogueKernel(k, accSlot, accDType), shapes);
   const runGemm = compiledMatmulRun(gemmK, shapes);
   return {
-    run(bufs: StorageArray[], env: DimEnv) {
+    run(bufs: StorageArray[], env: DimEnv, consts?: Float64Array) {
       const all = [...bufs, scratch(accDType, resolvedSize(k.outShape, env))];
       runGemm(all, env);
-      epi.run(all, env);
+      epi.run(all, env, consts);
     },
-    async runAsync(bufs: StorageArray[], env: DimEnv) {
+    async runAsync(bufs: StorageArray[], env: DimEnv, consts?: Float64Array) {
       const all = [...bufs, scratch(accDType, resolvedSize(k.outShape, env))];
       await gemmAsync(matmulSpec(gemmK, all, shapes, env));
-      await epi.runAsync!(all, env);
+      await epi.runAsync!(all, env, consts);
     },
   };
 }

@@ -4,7 +4,11 @@
 // typed arrays the C++ side validates and runs without per-element dispatch:
 //
 //   program  Int32Array    header, load table, instructions (one per Instr)
-//   consts   Float64Array  literal values ([re, im] for complex)
+//   consts   Float64Array  literal values ([re, im] for complex); entries of
+//                          parameter literals (compiler/const-params.ts) are
+//                          replaced at each run by the values of that run
+//                          (interpRun's 4th argument), so the program and its
+//                          validation do not depend on them
 //   loop     Float64Array  sizes and per-load offset/strides for one binding
 //                          of the dynamic dims (like the js ParamFn)
 //
@@ -71,6 +75,8 @@ export type SlotShapes = readonly (readonly Dim[])[];
 export interface EncodedKernel {
   program: Int32Array;
   consts: Float64Array;
+  /** Pairs (entry of consts, offset in the executable's constant vector) of the parameter literals' entries. */
+  params: Int32Array;
   loop(env: DimEnv): Float64Array;
   /** A readable listing of the program (explain's source). */
   text: string;
@@ -80,13 +86,17 @@ export interface EncodedKernel {
 export interface InterpAddon {
   /** Validates and keeps a program; the handle is passed to interpRun. */
   interpPrepare(program: Int32Array, consts: Float64Array): unknown;
-  /** Runs a prepared program over `buffers` (indexed by slot; only the slots it uses are read). */
-  interpRun(prepared: unknown, loop: Float64Array, buffers: readonly (StorageArray | undefined)[]): void;
+  /**
+   * Runs a prepared program over `buffers` (indexed by slot; only the slots it
+   * uses are read); `consts`, when given, replaces the prepared constants for
+   * this run (same length).
+   */
+  interpRun(prepared: unknown, loop: Float64Array, buffers: readonly (StorageArray | undefined)[], consts?: Float64Array): void;
   /**
    * Validates now; runs on the libuv pool (Promise) when the work reaches the
    * async threshold, else at once on the calling thread (undefined).
    */
-  interpRunAsync(prepared: unknown, loop: Float64Array, buffers: readonly (StorageArray | undefined)[]): Promise<void> | undefined;
+  interpRunAsync(prepared: unknown, loop: Float64Array, buffers: readonly (StorageArray | undefined)[], consts?: Float64Array): Promise<void> | undefined;
   /** Work (elements x instructions) from which interpRunAsync leaves the main thread. */
   interpSetAsyncThreshold(work: number): void;
   interpGetAsyncThreshold(): number;
@@ -159,6 +169,8 @@ const isInvariant = (l: Load, slotShapes: SlotShapes): boolean => slotShapes[l.s
 interface Encoder {
   words: number[];
   consts: number[];
+  /** (entry of consts, parameter offset) pairs. */
+  params: number[];
   constRegs: Map<string, number>;
   regs: Registers;
   hoisted: Set<number>;
@@ -186,7 +198,8 @@ function encodeExpr(e: Encoder, expr: Expr, loadBase: number, invariant: readonl
         const v = ins.value;
         const vals = Array.isArray(v) ? [v[0]!, v[1]!] : [v as number];
         if (isComplex(d) !== (vals.length === 2)) throw new Error(`internal: ${d} constant ${JSON.stringify(v)}`);
-        const key = `${d}:${vals.map((x) => (Object.is(x, -0) ? '-0' : String(x))).join(',')}`;
+        const p = ins.param;
+        const key = p !== undefined ? `${d}:param${p}` : `${d}:${vals.map((x) => (Object.is(x, -0) ? '-0' : String(x))).join(',')}`;
         let r = e.constRegs.get(key);
         if (r === undefined) {
           r = e.regs.fresh(widthOf(d));
@@ -194,7 +207,14 @@ function encodeExpr(e: Encoder, expr: Expr, loadBase: number, invariant: readonl
           e.hoisted.add(r);
           if (isComplex(d)) e.hoisted.add(r + 1);
           e.words.push(OPCODES.const, dt, dt, r, e.consts.length, -1, -1, 0);
-          e.lines.push(`${regName(r, d)} = const.${d} ${vals.join(', ')}`);
+          if (p !== undefined) {
+            // The value of each run replaces this entry (interpretedKernel).
+            e.lines.push(`${regName(r, d)} = const.${d} K[${p}${isComplex(d) ? `, ${p + 1}` : ''}]`);
+            e.params.push(e.consts.length, p);
+            if (isComplex(d)) e.params.push(e.consts.length + 1, p + 1);
+          } else {
+            e.lines.push(`${regName(r, d)} = const.${d} ${vals.join(', ')}`);
+          }
           e.consts.push(...vals);
         }
         reg.push(r);
@@ -247,7 +267,7 @@ function header(kind: number, nInstrs: number, nPro: number, nRegs: number, nLoa
 }
 
 function newEncoder(): Encoder {
-  return { words: [], consts: [], constRegs: new Map(), regs: new Registers(), hoisted: new Set(), lines: [] };
+  return { words: [], consts: [], params: [], constRegs: new Map(), regs: new Registers(), hoisted: new Set(), lines: [] };
 }
 
 const sameDims = (a: readonly number[], b: readonly number[]) => a.length === b.length && a.every((d, i) => d === b[i]);
@@ -263,7 +283,7 @@ function assemble(e: Encoder, head: number[], loads: [Load, number, boolean][], 
   const table = loads.flatMap(([l, sec, inv]) => [l.slot, dtypeCode(l.dtype), sec, inv ? LOAD_INVARIANT : 0]);
   const program = Int32Array.from([...head, ...table, ...e.words]);
   const loadLines = loads.map(([l, sec], i) => `L${i} = slot ${l.slot} (${l.dtype}${sec ? ', epilogue' : ''})`);
-  return { program, consts: Float64Array.from(e.consts), loop, text: [title, ...loadLines, ...e.lines].join('\n') };
+  return { program, consts: Float64Array.from(e.consts), params: Int32Array.from(e.params), loop, text: [title, ...loadLines, ...e.lines].join('\n') };
 }
 
 // ---------------------------------------------------------------------------
@@ -357,15 +377,35 @@ export function interpretedKernel(addon: InterpAddon, k: ElementwiseKernel | Red
     }
     return lastLoop;
   };
+  const params = enc.params;
+  if (params.length === 0) {
+    return {
+      source: enc.text,
+      run(buffers: StorageArray[], env: DimEnv) {
+        addon.interpRun(prepared, loopFor(env), buffers);
+      },
+      // Large runs go to the libuv pool; small ones run inline (no promise, no hop).
+      // The addon copies the loop while validating, so lastLoop may change meanwhile.
+      runAsync(buffers: StorageArray[], env: DimEnv) {
+        return addon.interpRunAsync(prepared, loopFor(env), buffers);
+      },
+    };
+  }
+  // Parameter literals: this run's values in place of the prepared ones (the
+  // addon copies them while validating, so one scratch array serves every run).
+  const values = Float64Array.from(enc.consts);
+  const constsFor = (K: Float64Array | undefined): Float64Array => {
+    if (K === undefined) throw new Error('internal: a kernel with parameter literals run without their values');
+    for (let i = 0; i < params.length; i += 2) values[params[i]!] = K[params[i + 1]!]!;
+    return values;
+  };
   return {
     source: enc.text,
-    run(buffers: StorageArray[], env: DimEnv) {
-      addon.interpRun(prepared, loopFor(env), buffers);
+    run(buffers: StorageArray[], env: DimEnv, K?: Float64Array) {
+      addon.interpRun(prepared, loopFor(env), buffers, constsFor(K));
     },
-    // Large runs go to the libuv pool; small ones run inline (no promise, no hop).
-    // The addon copies the loop while validating, so lastLoop may change meanwhile.
-    runAsync(buffers: StorageArray[], env: DimEnv) {
-      return addon.interpRunAsync(prepared, loopFor(env), buffers);
+    runAsync(buffers: StorageArray[], env: DimEnv, K?: Float64Array) {
+      return addon.interpRunAsync(prepared, loopFor(env), buffers, constsFor(K));
     },
   };
 }

@@ -10,8 +10,9 @@ import type { DType } from '../../tensor/dtype.js';
 import type { Dim } from '../../tensor/shape.js';
 import { executableFor } from '../realize.js';
 import { capture } from '../graph.js';
+import { isSpecialLiteral } from '../passes/const-value.js';
 import { defaultDevice } from '../../backends/registry.js';
-import type { Executable } from '../executable.js';
+import type { BoundExecutable } from '../executable.js';
 
 export interface Aval {
   shape: readonly Dim[];
@@ -20,7 +21,7 @@ export interface Aval {
 
 export interface Body {
   id: number;
-  exe: Executable;
+  exe: BoundExecutable;
   /** Number of lifted closure inputs (they come first). */
   nConst: number;
   outAvals: Aval[];
@@ -69,9 +70,13 @@ export function registerGraph(proxies: readonly Node[], outs: readonly Node[], d
   const pset = new Set(proxies);
   const dep = new Set<Node>();
   for (const n of order) if (pset.has(n) || n.inputs.some((x) => dep.has(x))) dep.add(n);
-  // Outside values: not depending on a proxy, used by the body (or returned), not literals.
+  // Outside values: not depending on a proxy, used by the body (or returned).
+  // Literals stay in the body only when a pass may rewrite on their value
+  // (x*1...): any other literal is lifted too, so that bodies differing only in
+  // a scalar share one registration and one executable (the key below, like
+  // every capture key, does not spell parameter values: compiler/const-params.ts).
   const lifted: Node[] = [];
-  const isOutside = (n: Node) => !dep.has(n) && n.op !== 'const';
+  const isOutside = (n: Node) => !dep.has(n) && (n.op !== 'const' || !isSpecialLiteral(n.attrs['value'] as number | number[]));
   const seen = new Set<Node>();
   const lift = (n: Node) => {
     if (!seen.has(n)) seen.add(n), lifted.push(n);
@@ -89,7 +94,10 @@ export function registerGraph(proxies: readonly Node[], outs: readonly Node[], d
   const newOuts = outs.map((o) => map.get(o) ?? o);
   const inputs = [...constProxies, ...proxies];
   const dev = device ?? lifted.find((n) => n.device !== undefined)?.device ?? defaultDevice();
-  const key = capture(newOuts, `body:${dev}`, inputs).key;
+  const cap = capture(newOuts, `body:${dev}`, inputs);
+  // Every literal left in the body is keyed by value, so no parameter remains.
+  if (cap.consts.length !== 0) throw new Error('internal: a control-flow body kept a parameter literal');
+  const key = cap.key;
   let id = byKey.get(key);
   if (id === undefined) {
     const { exe } = executableFor(newOuts, dev, inputs);

@@ -206,7 +206,8 @@ export function fuse(g: Graph, opts: FusionOptions): FusedProgram {
       if (n === acc) {
         instrs.push({ op: 'acc', dtype: n.dtype });
       } else if (n.op === 'const' && !(R.has(n) && n !== root)) {
-        instrs.push({ op: 'const', value: n.attrs['value'] as number | number[], dtype: n.dtype });
+        const param = n.attrs['param'] as number | undefined;
+        instrs.push({ op: 'const', value: n.attrs['value'] as number | number[], dtype: n.dtype, ...(param !== undefined ? { param } : {}) });
       } else if (n.op === 'input' || (R.has(n) && n !== root)) {
         const chain = [...path].reverse();
         const lk = `${slotOf.get(n)}|${pk}`;

@@ -10,7 +10,7 @@ import { Node } from '../ir.js';
 import { executableFor, realize } from '../realize.js';
 import { recordHit } from '../cache.js';
 import { defaultDevice } from '../../backends/registry.js';
-import type { Executable } from '../executable.js';
+import type { BoundExecutable } from '../executable.js';
 import { flatten, unflatten, defKey, type PyTree, type TreeDef } from './pytree.js';
 
 export interface JitOptions {
@@ -22,7 +22,7 @@ export interface JitOptions {
 }
 
 interface Entry {
-  exe: Executable;
+  exe: BoundExecutable;
   leaves: Node[];
   nIn: number;
   outDef: TreeDef;
