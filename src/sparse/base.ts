@@ -15,7 +15,7 @@
 // canonicalize first; transpose/scale/eliminateZeros/astype/conj keep them as they
 // are (transpose sorts).
 
-import type { CompressedArrays, RawOperator, SparseDType, ValueArray } from './contract.js';
+import type { CompressedArrays, SparseDType, ValueArray } from './contract.js';
 import type { CsrMatrix } from './csr.js';
 import type { CscMatrix } from './csc.js';
 import type { CooMatrix } from './coo.js';
@@ -24,7 +24,7 @@ import { tensor } from '../tensor/create.js';
 import { sparseProduct, valuesFromTensor, tensorOfValues } from './graph/api.js';
 import { ShapeError, IndexError } from '../tensor/errors.js';
 import { isTraced, moved, selectedMap, gatherValues, sumValues, canonicalMap, transposedMap, unionMap, intersectionMap, productMap, catValues } from './tensor-values.js';
-import type { NestedData } from '../tensor/create.js';
+import type { NestedData, TensorData } from '../tensor/create.js';
 import { type Compressed, transposeCompressed, sortCompressed, sumDuplicatesSorted, eliminateZerosCompressed, sliceMajor, sliceMinor, diagonalCompressed, diagLength, indexFlags } from './kernels.js';
 import { addCompressed, multiplyCompressed, multiplyDenseCompressed, scaleCompressed, spgemm } from './arith.js';
 import { type Scalar, scalarParts, lanesOf, isComplexDType, promote, complexOf, asDType, castValues, toSparseDType, allocValues, sparseDTypeOfTensor } from './dtypes.js';
@@ -46,7 +46,7 @@ export interface SparseMatrix {
 
 export type DenseOperand = Tensor | NestedData | readonly unknown[];
 
-export abstract class CompressedMatrix implements CompressedArrays, RawOperator {
+export abstract class CompressedMatrix implements CompressedArrays {
   abstract readonly format: 'csr' | 'csc';
   /** Rows + 1 (CSR) or columns + 1 (CSC) offsets into indices/data. */
   readonly indptr: Int32Array;
@@ -377,19 +377,12 @@ export abstract class CompressedMatrix implements CompressedArrays, RawOperator 
   }
 
   // ---- products with vectors ------------------------------------------------------
-  /** y = A·x on raw vectors (RawOperator): Float64Array, interleaved for complex. */
-  matvec(x: Float64Array, out?: Float64Array): Float64Array;
-  /** y = A·x for a 1-D Tensor (or array); returns a Tensor of the promoted dtype. */
-  matvec(x: Tensor | NestedData): Tensor;
-  matvec(x: Float64Array | Tensor | NestedData, out?: Float64Array): Float64Array | Tensor {
-    if (x instanceof Float64Array) return this.matvecRaw(x, out);
+  /** y = A·x for x [n] (a Tensor or anything tensor() takes); a lazy Tensor of the promoted dtype. Raw Float64Array products: sparse.raw.matvec. */
+  matvec(x: Tensor | TensorData): Tensor {
     return this.tensorProduct('matvec', x, false);
   }
-  /** y = Aᴴ·x (conjugate transpose product) on raw vectors. */
-  rmatvec(x: Float64Array, out?: Float64Array): Float64Array;
-  rmatvec(x: Tensor | NestedData): Tensor;
-  rmatvec(x: Float64Array | Tensor | NestedData, out?: Float64Array): Float64Array | Tensor {
-    if (x instanceof Float64Array) return this.rmatvecRaw(x, out);
+  /** y = Aᴴ·x (conjugate transpose product) as a lazy Tensor. */
+  rmatvec(x: Tensor | TensorData): Tensor {
     return this.tensorProduct('rmatvec', x, true);
   }
   /** y = A·x on raw Float64Array vectors (length n, or 2n interleaved for complex). */
@@ -421,8 +414,8 @@ export abstract class CompressedMatrix implements CompressedArrays, RawOperator 
       scatter(c.major, c.indptr, c.indices, c.data, cplx, adjoint, x, y);
     }
   }
-  private tensorProduct(op: string, x: Tensor | NestedData, adjoint: boolean): Tensor {
-    const t = x instanceof Tensor ? x : tensor(x as NestedData);
+  private tensorProduct(op: string, x: Tensor | TensorData, adjoint: boolean): Tensor {
+    const t = x instanceof Tensor ? x : tensor(x);
     if (t.ndim !== 1) throw new ShapeError(`${op}: x must be 1-D, got shape [${t.shape.join(', ')}] (use matmul for matrices)`);
     return sparseProduct(this, t, adjoint);
   }

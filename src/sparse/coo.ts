@@ -7,6 +7,7 @@ import type { SparseMatrix, DenseOperand } from './base.js';
 import { CsrMatrix } from './csr.js';
 import type { CscMatrix } from './csc.js';
 import { Tensor } from '../tensor/tensor.js';
+import type { TensorData } from '../tensor/create.js';
 import { type Compressed, sortCompressed, sumDuplicatesSorted, indexFlags, allocLike } from './kernels.js';
 import { validateCoo } from './validate.js';
 import { type ValuesInput, ownedValues, ownedIndexArray, checkShape2, toSparseDType, countOf, lanesOf, isComplexDType, asDType, castValues, type Scalar } from './dtypes.js';
@@ -147,17 +148,13 @@ export class CooMatrix implements SparseMatrix {
     });
     return new CooMatrix(this.shape, this.dtype, Int32Array.from(keep, (k) => this.row[k]!), Int32Array.from(keep, (k) => this.col[k]!), d);
   }
-  /** y = A·x (raw Float64Array or Tensor), through the CSR form. */
-  matvec(x: Float64Array, out?: Float64Array): Float64Array;
-  matvec(x: Tensor): Tensor;
-  matvec(x: Float64Array | Tensor, out?: Float64Array): Float64Array | Tensor {
-    return x instanceof Float64Array ? this.tocsr().matvec(x, out) : this.tocsr().matvec(x);
+  /** y = A·x as a lazy Tensor, through the CSR form. */
+  matvec(x: Tensor | TensorData): Tensor {
+    return this.tocsr().matvec(x);
   }
-  /** y = Aᴴ·x. */
-  rmatvec(x: Float64Array, out?: Float64Array): Float64Array;
-  rmatvec(x: Tensor): Tensor;
-  rmatvec(x: Float64Array | Tensor, out?: Float64Array): Float64Array | Tensor {
-    return x instanceof Float64Array ? this.tocsr().rmatvec(x, out) : this.tocsr().rmatvec(x);
+  /** y = Aᴴ·x as a lazy Tensor. */
+  rmatvec(x: Tensor | TensorData): Tensor {
+    return this.tocsr().rmatvec(x);
   }
   /** A·X for dense X. */
   matmul(X: DenseOperand): Tensor {

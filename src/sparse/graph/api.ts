@@ -72,20 +72,21 @@ export function sparseProduct(A: Compressed, x: Tensor, adjoint: boolean): Tenso
 export interface SpsolveOptions {
   /** 'lu' (default; UMFPACK on native, the js sparse LU otherwise), 'cholesky' (SPD/HPD: CHOLMOD; reads the lower triangle, any format, so derivatives go to the lower-triangle values), or an iterative method. */
   method?: SparseSolveOptions['method'];
-  /** Solve with A (0, default), Aᵀ (1) or Aᴴ (2). */
-  trans?: 0 | 1 | 2;
+  /** Solve with A ('N', default), Aᵀ ('T') or Aᴴ ('H'), as factor objects' solve. */
+  trans?: 'N' | 'T' | 'H';
   /** Iterative methods: tolerances (‖b − A x‖ ≤ max(rtol‖b‖, atol)) and iteration limit. */
   rtol?: number;
   atol?: number;
   maxiter?: number;
 }
 
+const TRANS_CODE = { N: 0, T: 1, H: 2 } as const;
 const METHODS: readonly string[] = ['lu', 'cholesky', 'cg', 'bicgstab', 'gmres', 'minres'];
 
 /** Options are checked when spsolve is called, not when the lazy result is first read. */
 function checkSolveOptions(o: SpsolveOptions): void {
   if (o.method !== undefined && !METHODS.includes(o.method)) throw new ValueError(`sparse.spsolve: method must be one of ${METHODS.map((m) => `'${m}'`).join(', ')}, got ${JSON.stringify(o.method)}`);
-  if (o.trans !== undefined && o.trans !== 0 && o.trans !== 1 && o.trans !== 2) throw new ValueError(`sparse.spsolve: trans must be 0 (A), 1 (Aᵀ) or 2 (Aᴴ), got ${JSON.stringify(o.trans)}`);
+  if (o.trans !== undefined && o.trans !== 'N' && o.trans !== 'T' && o.trans !== 'H') throw new ValueError(`sparse.spsolve: trans must be 'N' (A), 'T' (Aᵀ) or 'H' (Aᴴ), got ${JSON.stringify(o.trans)}`);
   if (o.maxiter !== undefined && !(Number.isInteger(o.maxiter) && o.maxiter >= 0)) throw new ValueError(`sparse.spsolve: maxiter must be a non-negative integer (0: the method's default), got ${o.maxiter}`);
   for (const k of ['rtol', 'atol'] as const) {
     const v = o[k];
@@ -102,8 +103,8 @@ export function solveTensor(A: Compressed, b: Tensor, opts: SpsolveOptions = {})
   if (b.shape[0] !== A.shape[0]) throw new ShapeError(`sparse.spsolve: a ${A.shape[0]}x${A.shape[1]} matrix and b [${b.shape.join(', ')}]: b needs ${A.shape[0]} rows`);
   const vec = b.ndim === 1;
   const B = (vec ? b.reshape([b.shape[0]!, 1]) : b).cast(d);
-  const trans = opts.trans ?? 0;
   checkSolveOptions(opts);
+  const trans = TRANS_CODE[opts.trans ?? 'N'];
   // CSC arrays are the CSR arrays of B = Aᵀ: A = Bᵀ, Aᵀ = B, Aᴴ = conj(B).
   const o: SparseSolveOptions = { method: opts.method ?? 'lu', trans, rtol: opts.rtol ?? 1e-5, atol: opts.atol ?? 0, maxiter: opts.maxiter ?? 0 };
   const v = A.valuesTensor().cast(d);
@@ -197,4 +198,22 @@ function hermitianCompletion(A: Compressed): Completion {
   };
   HERMITIAN.set(A.indices, h);
   return h;
+}
+
+/**
+ * x = A⁻¹ b already computed (by a raw solver, in float64 storage): bound as the
+ * sparseSolve op with options `o` and realized in place with x, so its value is
+ * the given solve and its derivatives are the op's rules (the same method and
+ * tolerances). For b [n] and a tensor-valued or traced operand.
+ */
+export function seededSolve(A: Compressed, b: Tensor, d: SparseDType, o: SparseSolveOptions, x: Float64Array): Tensor {
+  const n = A.shape[0];
+  const B = b.reshape([n, 1]).cast(d);
+  const v = A.valuesTensor().cast(d);
+  // CSC arrays are the CSR arrays of Aᵀ: A x = b is the transposed solve of that pattern.
+  const t = sparseSolveT(csrPattern(A), v, B, { ...o, trans: A.format === 'csr' ? 0 : 1 });
+  const packed = t.node.op === 'reshape' ? t.node.inputs[0]! : t.node;
+  if (packed.op !== 'linalg') throw new Error('internal: seededSolve expects the sparseSolve node under its part view');
+  packed.realize(d === 'float32' || d === 'complex64' ? Float32Array.from(x) : x);
+  return t.reshape([n]);
 }

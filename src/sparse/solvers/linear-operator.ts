@@ -69,6 +69,17 @@ export interface CsrLike {
 
 export type OperatorLike = RawOperator | CsrLike | Tensor | readonly (readonly number[])[];
 
+interface SparseMatrixLike {
+  format: 'csr' | 'csc' | 'coo';
+  shape: [number, number];
+  dtype: SparseDType;
+  indptr?: Int32Array;
+  indices?: Int32Array;
+  data: Float32Array | Float64Array;
+  tocsr(): SparseMatrixLike;
+}
+/** The matrices of rlx.sparse (recognized by shape, not imported: the formats sit above the solvers). */
+const isSparseMatrix = (a: unknown): a is SparseMatrixLike => typeof a === 'object' && a !== null && ['csr', 'csc', 'coo'].includes((a as SparseMatrixLike).format) && typeof (a as SparseMatrixLike).tocsr === 'function';
 const isRawOperator = (a: unknown): a is RawOperator => typeof a === 'object' && a !== null && typeof (a as RawOperator).matvec === 'function' && Array.isArray((a as RawOperator).shape);
 const isCsrLike = (a: unknown): a is CsrLike => typeof a === 'object' && a !== null && (a as CsrLike).indptr instanceof Int32Array && (a as CsrLike).indices instanceof Int32Array;
 
@@ -76,6 +87,11 @@ const isCsrLike = (a: unknown): a is CsrLike => typeof a === 'object' && a !== n
 export function aslinearoperator(A: OperatorLike): RawOperator {
   if (A instanceof LinearOperator) return A;
   if (A instanceof Tensor) return denseOperator(A);
+  // A sparse matrix (whose matvec takes and returns Tensors): its arrays, values read as numbers.
+  if (isSparseMatrix(A)) {
+    const M = A.format === 'coo' ? A.tocsr() : A;
+    return csrOperator({ shape: M.shape, dtype: M.dtype, indptr: M.indptr!, indices: M.indices!, data: M.data, format: M.format as 'csr' | 'csc' });
+  }
   if (isRawOperator(A)) {
     if (A.shape.length !== 2) throw new ShapeError(`aslinearoperator: operator shape must have 2 dims, got [${A.shape.join(', ')}]`);
     return A;

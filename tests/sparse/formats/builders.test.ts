@@ -19,7 +19,7 @@ function mulberry(seed: number): () => number {
 }
 
 const dense = (A: sp.CsrMatrix): number[][] => A.toDense().tolist() as number[][];
-const rowSums = (A: sp.CsrMatrix): number[] => Array.from(A.matvec(new Float64Array(A.shape[1]).fill(1)));
+const rowSums = (A: sp.CsrMatrix): number[] => Array.from(sp.raw.matvec(A, new Float64Array(A.shape[1]).fill(1)));
 const isSym = (A: sp.CsrMatrix): boolean => A.sub(A.transpose()).nnz === 0;
 
 describe('poisson', () => {

@@ -13,6 +13,9 @@ import { DEVICES } from '../../harness/devices.js';
 import { type AdCase, type DT, type FdOpts, checkCase, rint, vals } from '../../transforms/ad-harness.js';
 import { build, planes, prng, randomNonsym, randomSpd, refSolve } from './helpers.js';
 
+// spsolve spells trans as factor objects do: 'N', 'T', 'H'.
+const TRANS = ['N', 'T', 'H'] as const;
+
 type Method = 'lu' | 'cholesky' | 'cg' | 'gmres' | 'bicgstab' | 'minres';
 const RUNS = 5;
 const TIGHT = { rtol: 1e-12, atol: 0, maxiter: 500 };
@@ -32,7 +35,7 @@ function generalCase(method: Method, format: 'csr' | 'csc', trans: 0 | 1 | 2, dt
         k = rint(r, 0, 2);
       const A = build(randomNonsym(r, n, 'float64', 0.4), format) as unknown as Sp;
       const v0 = A.valuesTensor().cast(dt).on(device);
-      const opts = method === 'lu' ? { method, trans } : { method, trans, ...TIGHT };
+      const opts = method === 'lu' ? { method, trans: TRANS[trans] } : { method, trans: TRANS[trans], ...TIGHT };
       return {
         specs: [
           { shape: [A.nnz], dtype: dt, lo: -0.3, hi: 0.3 },
@@ -130,7 +133,7 @@ describe.each(DEVICES)('derivatives of spsolve on %s', (device) => {
                       { shape: [A.nnz], dtype: dt, lo: -0.3, hi: 0.3 },
                       { shape: k === 0 ? [n] : [n, k], dtype: dt },
                     ],
-                    f: (w, b) => rlx.sparse.spsolve(A.withValues(v0.add(w)) as never, b, { method: 'cholesky', trans }),
+                    f: (w, b) => rlx.sparse.spsolve(A.withValues(v0.add(w)) as never, b, { method: 'cholesky', trans: TRANS[trans] }),
                   };
                 },
               },
@@ -152,7 +155,7 @@ describe.each(DEVICES)('derivatives of spsolve on %s', (device) => {
             const wst = new Float64Array(n * L).map(() => 2 * r() - 1);
             const b = rlx.fromStorage(bst.slice(), [n], dt).on(device);
             const w = rlx.fromStorage(wst.slice(), [n], dt).on(device);
-            const opts = method === 'lu' ? { method, trans } : { method, trans, ...TIGHT };
+            const opts = method === 'lu' ? { method, trans: TRANS[trans] } : { method, trans: TRANS[trans], ...TIGHT };
             const loss = (v: Tensor) => w.mul(rlx.sparse.spsolve(A.withValues(v) as never, b, opts)).real().sum();
             const g = vals(rlx.grad(loss)(A.valuesTensor().on(device)) as Tensor);
             // Independent reference: x = op(A)⁻¹ b and the adjoint λ by dense elimination.

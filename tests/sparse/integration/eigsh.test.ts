@@ -46,7 +46,7 @@ describe('eigsh shift-invert (splu)', () => {
       const analytic: number[] = [];
       for (let i = 1; i <= n; i++) for (let j = 1; j <= n; j++) analytic.push(4 - 2 * Math.cos((i * Math.PI) / (n + 1)) - 2 * Math.cos((j * Math.PI) / (n + 1)));
       analytic.sort((a, b) => a - b);
-      const r = rlx.sparse.eigsh(A, 6, { sigma: 0 });
+      const r = rlx.sparse.raw.eigsh(A, 6, { sigma: 0 });
       expect(r.eigenvalues).toHaveLength(6);
       expect(Array.from(r.eigenvalues)).toBeAllclose(analytic.slice(0, 6), { rtol: 1e-10, atol: 1e-12 });
       expect(residual(A, r)).toBeLessThan(1e-8);
@@ -63,7 +63,7 @@ describe('eigsh shift-invert (splu)', () => {
     it(`poisson2d(6) stored as ${dtype}: the same lowest eigenvalues`, () => {
       const A = rlx.sparse.poisson2d(6).astype(dtype);
       const ref = dense(rlx.sparse.poisson2d(6)).slice(0, 4);
-      const r = rlx.sparse.eigsh(A, 4, { sigma: 0 });
+      const r = rlx.sparse.raw.eigsh(A, 4, { sigma: 0 });
       expect(Array.from(r.eigenvalues)).toBeAllclose(Array.from(ref), dtype === 'complex128' ? { rtol: 1e-10, atol: 1e-12 } : { rtol: 1e-5, atol: 1e-5 });
     });
 
@@ -74,15 +74,15 @@ describe('eigsh shift-invert (splu)', () => {
     const above = all.filter((e) => e > sigma).slice(0, 3);
     const below = all.filter((e) => e < sigma).slice(-3);
     for (const M of [A, A.tocsc(), A.tocoo()] as unknown as M[]) {
-      expect(Array.from(rlx.sparse.eigsh(M, 3, { sigma, which: 'LA' }).eigenvalues)).toBeAllclose(above, { rtol: 1e-10, atol: 1e-10 });
-      expect(Array.from(rlx.sparse.eigsh(M, 3, { sigma, which: 'SA' }).eigenvalues)).toBeAllclose(below, { rtol: 1e-10, atol: 1e-10 });
+      expect(Array.from(rlx.sparse.raw.eigsh(M, 3, { sigma, which: 'LA' }).eigenvalues)).toBeAllclose(above, { rtol: 1e-10, atol: 1e-10 });
+      expect(Array.from(rlx.sparse.raw.eigsh(M, 3, { sigma, which: 'SA' }).eigenvalues)).toBeAllclose(below, { rtol: 1e-10, atol: 1e-10 });
     }
   });
 
   it('poisson2d(12): an interior shift finds the 5 eigenvalues nearest sigma', () => {
     const A = rlx.sparse.poisson2d(12);
     const sigma = 3.1;
-    const r = rlx.sparse.eigsh(A, 5, { sigma });
+    const r = rlx.sparse.raw.eigsh(A, 5, { sigma });
     expect(Array.from(r.eigenvalues)).toBeAllclose(nearest(dense(A), sigma, 5), { rtol: 1e-10, atol: 1e-10 });
     expect(residual(A, r)).toBeLessThan(1e-8);
   });
@@ -99,7 +99,7 @@ describe('eigsh shift-invert (splu)', () => {
       const H = rlx.sparse.diags([new Array(N - 1).fill(-0.5 / (h * h)), xs.map((x) => 1 / (h * h) + V(x)), new Array(N - 1).fill(-0.5 / (h * h))], [-1, 0, 1]) as M;
       const ref = dense(H);
       const sigma = name === 'harmonic' ? 0 : -11; // below the spectrum: the 5 nearest are the 5 lowest
-      const r = rlx.sparse.eigsh(H, 5, { sigma });
+      const r = rlx.sparse.raw.eigsh(H, 5, { sigma });
       expect(Array.from(r.eigenvalues), name).toBeAllclose(Array.from(ref.slice(0, 5)), { rtol: 1e-9, atol: 1e-9 });
       expect(residual(H, r)).toBeLessThan(1e-7 * (1 / (h * h)));
       // the discretization is second order: the levels are within O(h²) of the exact ones
@@ -120,7 +120,7 @@ describe('eigsh shift-invert (splu)', () => {
     const all = dense(A);
     expect(all[0]! < 0 && all[n - 1]! > 0).toBe(true);
     const sigma = 0.1;
-    const res = rlx.sparse.eigsh(A, 4, { sigma });
+    const res = rlx.sparse.raw.eigsh(A, 4, { sigma });
     expect(res.dtype).toBe('complex128');
     expect(Array.from(res.eigenvalues)).toBeAllclose(nearest(all, sigma, 4), { rtol: 1e-9, atol: 1e-9 });
     expect(residual(A, res)).toBeLessThan(1e-8);
@@ -131,8 +131,8 @@ describe('eigsh shift-invert (splu)', () => {
 
   it('a shift on an eigenvalue (A − σI exactly singular) is a SingularMatrixError', () => {
     const A = rlx.sparse.diags([[1, 2, 3, 4, 5, 6]], [0]) as M;
-    expect(() => rlx.sparse.eigsh(A, 2, { sigma: 3 })).toThrow(rlx.sparse.SingularMatrixError);
+    expect(() => rlx.sparse.raw.eigsh(A, 2, { sigma: 3 })).toThrow(rlx.sparse.SingularMatrixError);
     // and the process goes on
-    expect(Array.from(rlx.sparse.eigsh(A, 2, { sigma: 3.2 }).eigenvalues)).toBeAllclose([3, 4], { rtol: 1e-12, atol: 1e-12 });
+    expect(Array.from(rlx.sparse.raw.eigsh(A, 2, { sigma: 3.2 }).eigenvalues)).toBeAllclose([3, 4], { rtol: 1e-12, atol: 1e-12 });
   });
 });
