@@ -7,6 +7,7 @@
 import { Tensor } from '../../tensor/tensor.js';
 import { TransformError } from '../../tensor/errors.js';
 import { bind } from '../primitives.js';
+import type { Attrs } from '../ir.js';
 import { flatten, unflatten, type PyTree } from './pytree.js';
 import { vjp as vjpFn } from './grad.js';
 
@@ -20,23 +21,27 @@ export interface CustomRules {
   vjp?: (primals: Tensor[], out: Tensor, ct: Tensor) => (Tensor | null)[];
 }
 
-const registry = new Map<number, CustomRules>();
+// Each customCall's rules, keyed by the one attrs object its nodes share: the
+// rules live exactly as long as the customCall or a node made by it (a
+// checkpoint(f) built per call leaves nothing behind), so the registry needs
+// no bound of its own. The id spells the rule in the compile-cache key.
+const RULES = new WeakMap<Attrs, CustomRules>();
 let nextRule = 1;
 
-/** The rules of a custom node (used by the JVP/VJP/batch rules of 'custom'). */
-export function customRules(id: number): CustomRules {
-  const r = registry.get(id);
-  if (!r) throw new Error(`internal: custom rule ${id} is not registered`);
+/** The rules of a custom node, from its attrs (used by the JVP/VJP/batch rules of 'custom'). */
+export function customRules(attrs: Attrs): CustomRules {
+  const r = RULES.get(attrs);
+  if (!r) throw new Error(`internal: custom rule ${String(attrs['rule'])} is not registered for these attrs`);
   return r;
 }
 
 export function customCall(f: (...xs: Tensor[]) => Tensor, rules: CustomRules) {
-  const id = nextRule++;
-  registry.set(id, rules);
+  const attrs: Attrs = Object.freeze({ rule: nextRule++ });
+  RULES.set(attrs, rules);
   return (...xs: Tensor[]): Tensor => {
     const y = f(...xs);
     if (!(y instanceof Tensor)) throw new TransformError('customJvp/customVjp: f must return one tensor');
-    return new Tensor(bind('custom', [...xs.map((x) => x.node), y.node], { rule: id }));
+    return new Tensor(bind('custom', [...xs.map((x) => x.node), y.node], attrs));
   };
 }
 

@@ -37,6 +37,14 @@ export interface Jitted {
   readonly hits: number;
 }
 
+/**
+ * Signatures (shapes, dtypes, static args) a jitted function keeps traced
+ * executables for, least recently used dropped first: a stream of distinct
+ * static values or shapes retraces instead of growing memory without bound.
+ * (The executables themselves stay in the compile cache, config.cacheSize.)
+ */
+export const MAX_JIT_SIGNATURES = 256;
+
 /** jit(f, {staticArgnums, dynamicAxes, device}) */
 export function jit(f: (...args: any[]) => PyTree, opts: JitOptions = {}): Jitted {
   const statics = new Set(opts.staticArgnums ?? []);
@@ -60,6 +68,10 @@ export function jit(f: (...args: any[]) => PyTree, opts: JitOptions = {}): Jitte
     if (!opts.device) device = leaves.find((l) => l.node.device !== undefined)?.node.device ?? defaultDevice();
     const key = `${device}|${sig}`;
     let e = cache.get(key);
+    if (e) {
+      cache.delete(key);
+      cache.set(key, e); // most recently used last
+    }
     if (!e) {
       compiles++;
       const proxies: Node[] = [];
@@ -82,6 +94,7 @@ export function jit(f: (...args: any[]) => PyTree, opts: JitOptions = {}): Jitte
       const outNodes = outs.map((o) => o.node);
       const r = executableFor(outNodes, device, proxies);
       e = { exe: r.exe, leaves: r.leaves, nIn: proxies.length, outDef: def, outNodes };
+      if (cache.size >= MAX_JIT_SIGNATURES) cache.delete(cache.keys().next().value!);
       cache.set(key, e);
     } else {
       hits++;

@@ -17,14 +17,14 @@ const zeros = (t: Tensor) => {
 };
 
 export const customJvpRule: JvpRule = ({ attrs, inputs }, ts) => {
-  const r = customRules(attrs['rule'] as number);
+  const r = customRules(attrs);
   const xs = inputs.slice(0, -1);
   if (!r.jvp) return ts[ts.length - 1] ?? null;
   return r.jvp(xs, xs.map((x, i) => ts[i] ?? zeros(x)));
 };
 
 export const customVjpRule: VjpRule = ({ attrs, inputs, out }, ct) => {
-  const r = customRules(attrs['rule'] as number);
+  const r = customRules(attrs);
   const xs = inputs.slice(0, -1);
   if (!r.vjp) return [...xs.map(() => null), ct];
   return [...r.vjp(xs, out, ct), null];
