@@ -78,6 +78,18 @@ describe.each(DEVICES)('literal parameters on %s', (dev) => {
     }
   });
 
+  it('a loop body closing over distinct scalars compiles once (the literal is lifted into an operand)', () => {
+    const x = rlx.tensor([1, -2]).on(dev);
+    let c0 = -1;
+    for (let i = 0; i < 6; i++) {
+      const r = 0.1 * i + 0.013;
+      const got = (rlx.forLoop(0, 3, (_k: rlx.Tensor, c: rlx.Tensor) => c.mul(r), x) as rlx.Tensor).toArray();
+      expect(Array.from(got)).toEqual([r * r * r, -2 * r * r * r]); // the carry times r, three times
+      if (c0 < 0) c0 = compiles();
+      else expect(compiles()).toBe(c0);
+    }
+  });
+
   it('a fold whose value is one a pass rewrites on is keyed by it: x * (2 * 0.5) is x', () => {
     const x = rlx.tensor([-0, 3]).on(dev);
     const y = x.mul(rlx.full([2], 2).on(dev).mul(0.5));
