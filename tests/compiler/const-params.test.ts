@@ -83,7 +83,7 @@ describe.each(DEVICES)('literal parameters on %s', (dev) => {
     let c0 = -1;
     for (let i = 0; i < 6; i++) {
       const r = 0.1 * i + 0.013;
-      const got = (rlx.forLoop(0, 3, (_k: rlx.Tensor, c: rlx.Tensor) => c.mul(r), x) as rlx.Tensor).toArray();
+      const got = (rlx.forLoop(0, 3, (_k: rlx.Tensor, c: rlx.PyTree) => (c as rlx.Tensor).mul(r), x) as rlx.Tensor).toArray();
       expect(Array.from(got)).toEqual([r * r * r, -2 * r * r * r]); // the carry times r, three times
       if (c0 < 0) c0 = compiles();
       else expect(compiles()).toBe(c0);
