@@ -1,5 +1,8 @@
-// The compile cache: executables keyed by graph structure + literals + device +
-// dtypes/shapes (see capture()). A hit does no graph rewriting at all.
+// The compile cache: executables keyed by graph structure + device +
+// dtypes/shapes + the few literal values passes rewrite on (see capture();
+// other literals are parameters passed at run time, compiler/const-params.ts).
+// A hit does no graph rewriting at all. At most config.cacheSize entries,
+// least recently used dropped first.
 
 import { config } from './config.js';
 import type { Executable } from './executable.js';
