@@ -52,12 +52,13 @@ const bicgstabCore: Core = (p, x, r, rnorm, budget, done) => {
     }
     if (p.M) p.M(r, shat);
     p.A(shat, t);
-    const tt = dot(cplx, t, t).re;
+    // ‖t‖ by the safe norm, and ω = (tᴴs/‖t‖)/‖t‖: tᴴt itself overflows for A with entries ≳ 1e154.
+    const tn = nrm2(t);
     const ts = dot(cplx, t, r);
-    if (tt === 0 || cabs(ts) <= EPS2 * Math.sqrt(tt) * snorm) {
+    if (tn === 0 || cabs(ts) <= EPS2 * tn * snorm) {
       return { status: 'breakdown', iterations: k, breakdown: 'omega', message: 'bicgstab: ω = tᴴs/tᴴt vanished (stabilization step stalls)' };
     }
-    omega = cdiv(ts, c(tt));
+    omega = { re: ts.re / tn / tn, im: ts.im / tn / tn };
     axpy(cplx, omega, shat, x);
     axpy(cplx, cneg(omega), t, r);
     rnorm = nrm2(r);

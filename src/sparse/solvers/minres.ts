@@ -12,9 +12,20 @@
 
 import type { OperatorLike } from './linear-operator.js';
 import { type Core, drive, setup, type SolveOptions, type SolveResult, type VectorLike } from './common.js';
-import { axpy, c, dot } from './vec.js';
+import { axpy, c, dot, nrm2 } from './vec.js';
 
 const EPS = Number.EPSILON;
+
+/**
+ * β = sqrt(rᴴ M r) with y = M r (y = r without M): then the safe ‖r‖ (nrm2), so
+ * that an A with entries ≳ 1e154 does not overflow rᴴr. NaN when not finite,
+ * −1 when rᴴ M r < 0 (M not positive definite).
+ */
+function mNorm(hasM: boolean, cplx: boolean, r: Float64Array, y: Float64Array): number {
+  if (!hasM) return nrm2(r);
+  const sq = dot(cplx, r, y).re;
+  return sq < 0 ? -1 : Math.sqrt(sq);
+}
 
 const minresCore: Core = (p, x, r, rnorm, budget, done) => {
   const cplx = p.cplx,
@@ -24,11 +35,14 @@ const minresCore: Core = (p, x, r, rnorm, budget, done) => {
     y = new Float64Array(len);
   if (p.M) p.M(r1, y);
   else y.set(r1);
-  const b1sq = dot(cplx, r1, y).re;
-  if (!Number.isFinite(b1sq)) return { status: 'breakdown', iterations: 0, breakdown: 'nonfinite', message: `minres: ${p.M ? 'rᴴ M r' : 'rᴴ r'} is not finite (${p.M ? 'the preconditioner returned NaN/Inf' : 'the residual overflowed or holds NaN'})` };
-  if (!(b1sq > 0)) return { status: 'breakdown', iterations: 0, breakdown: 'M', message: p.M ? 'minres: rᴴ M r ≤ 0: the preconditioner is not positive definite' : 'minres: rᴴ r underflowed to 0 with r ≠ 0' };
-  const beta1 = Math.sqrt(b1sq);
+  const beta1 = mNorm(p.M !== null, cplx, r1, y);
+  if (!Number.isFinite(beta1)) return { status: 'breakdown', iterations: 0, breakdown: 'nonfinite', message: `minres: ${p.M ? 'rᴴ M r' : '‖r‖'} is not finite (${p.M ? 'the preconditioner returned NaN/Inf' : 'the residual holds NaN/Inf'})` };
+  if (!(beta1 > 0)) return { status: 'breakdown', iterations: 0, breakdown: 'M', message: 'minres: rᴴ M r ≤ 0: the preconditioner is not positive definite' };
   const innerTarget = p.target * (beta1 / rnorm);
+  // Running estimate of ‖A‖ (the largest row norm of the Lanczos tridiagonal T met, overflow-safe):
+  // γ's floor is relative to it, so a singular step is caught at any scale of A (SciPy's absolute
+  // floor ε stalls the iteration for ‖A‖ ≲ ε, e.g. entries 1e-200).
+  let anorm = 0;
   let oldb = 0,
     beta = beta1,
     dbar = 0,
@@ -54,16 +68,16 @@ const minresCore: Core = (p, x, r, rnorm, budget, done) => {
     if (p.M) p.M(r2, y);
     else y.set(r2);
     oldb = beta;
-    const bsq = dot(cplx, r2, y).re;
-    if (!Number.isFinite(bsq)) return { status: 'breakdown', iterations: k - 1, breakdown: 'nonfinite', message: 'minres: a Lanczos vector became non-finite (A or M produced NaN/Inf)' };
-    if (bsq < 0) return { status: 'breakdown', iterations: k - 1, breakdown: 'M', message: 'minres: rᴴ M r < 0: the preconditioner is not positive definite' };
-    beta = Math.sqrt(bsq);
+    beta = mNorm(p.M !== null, cplx, r2, y);
+    if (!Number.isFinite(beta)) return { status: 'breakdown', iterations: k - 1, breakdown: 'nonfinite', message: 'minres: a Lanczos vector became non-finite (A or M produced NaN/Inf)' };
+    if (beta < 0) return { status: 'breakdown', iterations: k - 1, breakdown: 'M', message: 'minres: rᴴ M r < 0: the preconditioner is not positive definite' };
     const oldeps = epsln;
     const delta = cs * dbar + sn * alfa;
     const gbar = sn * dbar - cs * alfa;
     epsln = sn * beta;
     dbar = -cs * beta;
-    const gamma = Math.max(Math.hypot(gbar, beta), EPS);
+    anorm = Math.max(anorm, Math.hypot(alfa, k > 1 ? oldb : 0, beta)); // β₁ = ‖r₀‖ is not an entry of T
+    const gamma = Math.max(Math.hypot(gbar, beta), anorm > 0 ? EPS * anorm : EPS);
     cs = gbar / gamma;
     sn = beta / gamma;
     const phi = cs * phibar;

@@ -201,6 +201,30 @@ describe('b of any finite magnitude is solved (x scales with b)', () => {
   });
 });
 
+describe('A of any finite magnitude is solved (x scales inversely)', () => {
+  // Squared norms of A·v overflow for entries ≳ 1e154 (BiCGSTAB's tᴴt, MINRES's β²), and
+  // MINRES's absolute floor ε on γ stalled it for entries ≲ 1e-16.
+  const rows = U.poisson2d(6);
+  const n = rows.shape[0];
+  const b0 = U.randomVector(n, 13);
+  const xref = U.denseSolve(n, U.csrToDense(rows), b0);
+  for (const [name, solve] of SOLVERS)
+    for (const scale of [1e200, 1e-200, 1e160]) {
+      it(`${name}: A · ${scale}`, () => {
+        const As: CompressedArrays = { ...rows, data: rows.data.map((v) => v * scale) };
+        const r = solve(As, b0, { rtol: 1e-10, maxiter: 2000 });
+        expect(r.converged).toBe(true);
+        let err = 0,
+          ref = 0;
+        for (let i = 0; i < n; i++) {
+          err = Math.max(err, Math.abs(r.x[i]! * scale - xref[i]!));
+          ref = Math.max(ref, Math.abs(xref[i]!));
+        }
+        expect(err / ref).toBeLessThan(1e-8);
+      });
+    }
+});
+
 describe('nrm2: overflow- and underflow-safe', () => {
   it('matches the exact value where the plain sum of squares fails', () => {
     expect(nrm2(Float64Array.from([3e200, 4e200])) / 5e200).toBeCloseTo(1, 14);
