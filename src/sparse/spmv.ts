@@ -11,6 +11,8 @@
 // where op is the identity or the complex conjugate. Each dtype gets its own
 // function so V8 sees one typed-array type per loop (monomorphic, no allocation
 // per row): that is what keeps the TS kernel within a small factor of C.
+// Every entry point with an output refuses one that overlaps x or the matrix's
+// arrays (checkProductOutput: byte ranges, O(1)).
 
 import type { CompressedArrays, ValueArray } from './contract.js';
 import { ValueError } from '../tensor/errors.js';
