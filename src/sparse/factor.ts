@@ -16,10 +16,13 @@ import { jsCholesky, jsSplu } from './direct/index.js';
 import type { CompressedArrays, SparseDType, ValueArray } from './contract.js';
 import type { SparseMatrix } from './base.js';
 import { computeDType, solveOperands, tensorOfValues, type SolveOperands } from './graph/api.js';
-import { sparseSolveT } from './graph/ops.js';
+import { sparseSolveT, sparseSolveAttrs } from './graph/ops.js';
+import type { Attrs } from '../compiler/ir.js';
 import { registerFactor } from './graph/factors.js';
 import { csr, type CsrMatrix } from './csr.js';
 import { asDType } from './dtypes.js';
+import { firstNonFinite } from './solvers/finite.js';
+import { NonFiniteError } from '../linalg/errors.js';
 
 export type Trans = 'N' | 'T' | 'H';
 const TRANS_CODE: Record<string, 0 | 1 | 2> = { N: 0, T: 1, H: 2 };
@@ -104,7 +107,27 @@ function csrArrays(op: string, A: SparseMatrix): CompressedArrays {
   const M = A.tocsr();
   if (M.shape[0] !== M.shape[1]) throw new ShapeError(`sparse.${op}: the matrix must be square, got ${M.shape[0]}x${M.shape[1]}`);
   const c = M.sumDuplicates();
-  return { shape: c.shape, dtype: c.dtype, indptr: c.indptr, indices: c.indices, data: c.data };
+  const a: CompressedArrays = { shape: c.shape, dtype: c.dtype, indptr: c.indptr, indices: c.indices, data: c.data };
+  checkFiniteCsr(op, a);
+  return a;
+}
+
+/**
+ * NaN/±Inf in the values is a NonFiniteError at its [row, col] before any
+ * factorization: UMFPACK reports such a matrix as singular, and KLU and CHOLMOD
+ * return NaN or a wrong solution without a word.
+ */
+export function checkFiniteCsr(op: string, a: CompressedArrays): void {
+  if (firstNonFinite(a.data) < 0) return;
+  // Cholesky reads only the lower triangle (as the js one does): a value above it is never used.
+  const lower = op === 'cholesky';
+  const L = a.dtype === 'complex64' || a.dtype === 'complex128' ? 2 : 1;
+  for (let i = 0; i + 1 < a.indptr.length; i++)
+    for (let p = a.indptr[i]!; p < a.indptr[i + 1]!; p++) {
+      const j = a.indices[p]!;
+      if (lower && j > i) continue;
+      for (let l = 0; l < L; l++) if (!Number.isFinite(a.data[p * L + l]!)) throw new NonFiniteError(op, [i, j], a.data[p * L + l]!);
+    }
 }
 
 /** A factorization of a square sparse matrix: solve as often as needed, then dispose. */
@@ -113,6 +136,8 @@ export class SparseFactorization {
   #id: number;
   /** The factored matrix as the solve op sees it (pattern and values): derivatives with respect to its values. */
   #operands: SolveOperands;
+  /** The solve op's attrs per trans (built once: frozen attrs make repeated solves cheap to bind). */
+  #attrs = new Map<string, Attrs>();
   constructor(
     readonly method: 'umfpack' | 'klu' | 'cholmod' | 'js-lu' | 'js-cholesky',
     readonly n: number,
@@ -148,7 +173,13 @@ export class SparseFactorization {
     const vec = t.ndim === 1;
     const B = (vec ? t.reshape([this.n, 1]) : t).cast(d);
     const { pattern, values } = this.#operands;
-    const x = sparseSolveT(pattern, values.cast(d), B, { method: this.method.endsWith('cholesky') || this.method === 'cholmod' ? 'cholesky' : 'lu', trans, rtol: 0, atol: 0, maxiter: 0, factor: this.#id });
+    const key = `${trans}`;
+    let attrs = this.#attrs.get(key);
+    if (attrs === undefined) {
+      attrs = sparseSolveAttrs(pattern, { method: this.method.endsWith('cholesky') || this.method === 'cholmod' ? 'cholesky' : 'lu', trans, rtol: 0, atol: 0, maxiter: 0, factor: this.#id });
+      this.#attrs.set(key, attrs);
+    }
+    const x = sparseSolveT(pattern, values.dtype === d ? values : values.cast(d), B, attrs);
     return vec ? x.reshape([this.n]) : x;
   }
   /** The same on raw row-major Float64Array data (interleaved complex). */
@@ -169,6 +200,7 @@ export class SparseFactorization {
     f.refactor(values);
     // Solves bound before refactor referred to the old values: they become an error rather than silently use the new ones.
     this.#id = registerFactor(this);
+    this.#attrs.clear();
     this.#operands = { pattern: this.#operands.pattern, values: ArrayBuffer.isView(values) ? tensorOfValues(f.values!(), this.dtype) : solveOperands(values as SparseMatrix, 'lu').values };
   }
   /** Frees the factorization now (idempotent). */

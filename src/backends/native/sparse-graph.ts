@@ -7,8 +7,9 @@ import type { CompressedArrays, SparseDType, ValueArray } from '../../sparse/con
 import type { CsrView, SparseGraphKernels } from '../../sparse/graph/contract.js';
 import { provideLinalgKernels } from '../../compiler/linalg-registry.js';
 import { provideDirectSolver } from '../../sparse/graph/direct.js';
-import { jsSparseGraphKernels, csrOperator, krylovSolve } from '../../sparse/graph/js-kernels.js';
-import { cholmodFactor, registerNativeRawKernels, spmm, spmvH, umfpackFactor } from './sparse.js';
+import { jsSparseGraphKernels, krylovOperand, krylovSolve } from '../../sparse/graph/js-kernels.js';
+import { checkFiniteCsr } from '../../sparse/factor.js';
+import { cholmodFactor, registerNativeRawKernels, spmm, spmv, spmvH, umfpackFactor } from './sparse.js';
 
 const arraysOf = (dtype: SparseDType, a: CsrView): CompressedArrays => ({ shape: [a.rows, a.cols], dtype, indptr: a.indptr, indices: a.indices, data: a.data });
 const cplx = (d: SparseDType) => d === 'complex64' || d === 'complex128';
@@ -21,8 +22,10 @@ const conjugated = (v: ValueArray): ValueArray => {
 /** op(A) X on the native kernels: A X by spmm, Aᴴ x by spmvH, Aᵀ x = conj(Aᴴ conj x); several columns of a transpose fall back to js. */
 function csrMatmul(dtype: SparseDType, a: CsrView, x: ValueArray, k: number, out: ValueArray, trans: 0 | 1 | 2): void {
   const A = arraysOf(dtype, a);
-  out.fill(0);
-  if (trans === 0) spmm(A, x, k, out, 1, 0, { validated: false });
+  // beta = 0: the kernels write every output element without reading it. One column is
+  // the threaded SpMV, its indices checked inside the product (out is the graph's scratch).
+  if (trans === 0 && k === 1) spmv(A, x, out, 1, 0, { outputScratch: true });
+  else if (trans === 0) spmm(A, x, k, out, 1, 0, { validated: false });
   else if (k !== 1) jsSparseGraphKernels.csrMatmul(dtype, a, x, k, out, trans);
   else if (trans === 2 || !cplx(dtype)) spmvH(A, x, out, 1, 0, { validated: false });
   else {
@@ -33,8 +36,9 @@ function csrMatmul(dtype: SparseDType, a: CsrView, x: ValueArray, k: number, out
 
 /** op(A)⁻¹ B by UMFPACK (LU) or CHOLMOD (Cholesky; Aᵀ of a Hermitian A is conj(A)), or a Krylov method on native products. */
 function solve(dtype: SparseDType, a: CsrView, b: ValueArray, k: number, out: ValueArray, o: Parameters<SparseGraphKernels['solve']>[5]): void {
-  if (o.method !== 'lu' && o.method !== 'cholesky') return krylovSolve(dtype, csrOperator(dtype, a, o.trans, csrMatmul), b, k, out, o);
+  if (o.method !== 'lu' && o.method !== 'cholesky') return krylovSolve(dtype, krylovOperand(dtype, a, o.trans, csrMatmul), b, k, out, o);
   const A = arraysOf(dtype, a);
+  checkFiniteCsr(o.method === 'cholesky' ? 'cholesky' : 'splu', A);
   const f = o.method === 'cholesky' ? cholmodFactor(A) : umfpackFactor(A);
   try {
     if (o.method === 'cholesky' && o.trans === 1 && cplx(dtype)) out.set(conjugated(f.solve(conjugated(b)) as ValueArray));

@@ -6,6 +6,7 @@
 import type { SparseDType, ValueArray, RawOperator } from '../contract.js';
 import type { CsrView, SparseGraphKernels, SparseSolveOptions } from './contract.js';
 import { cg, bicgstab, gmres, minres } from '../solvers/index.js';
+import type { CsrLike } from '../solvers/index.js';
 import { ConvergenceError } from '../../linalg/errors.js';
 import { directSolver } from './direct.js';
 
@@ -107,9 +108,19 @@ export function csrOperator(dtype: SparseDType, a: CsrView, trans: 0 | 1 | 2, ma
 
 const KRYLOV = { cg, bicgstab, gmres, minres } as const;
 
+/**
+ * op(A) for the Krylov solvers: A itself (trans 0, float64 storage) as CSR
+ * arrays, which the solvers apply with the raw CSR kernels (the native
+ * threaded SpMV, CG's fused A·p + pᵀAp pass), else csrOperator's product.
+ */
+export function krylovOperand(dtype: SparseDType, a: CsrView, trans: 0 | 1 | 2, matmul = csrMatmul): RawOperator | CsrLike {
+  if (trans === 0 && a.data instanceof Float64Array) return { shape: [a.rows, a.cols], dtype, indptr: a.indptr, indices: a.indices, data: a.data, format: 'csr' };
+  return csrOperator(dtype, a, trans, matmul);
+}
+
 /** Column-by-column Krylov solve of op(A) X = B. */
-export function krylovSolve(dtype: SparseDType, op: RawOperator, b: ValueArray, k: number, out: ValueArray, o: SparseSolveOptions): void {
-  const n = op.shape[0];
+export function krylovSolve(dtype: SparseDType, op: RawOperator | CsrLike, b: ValueArray, k: number, out: ValueArray, o: SparseSolveOptions): void {
+  const n = op.shape[0]!;
   const lanes = cplx(dtype) ? 2 : 1;
   const solver = KRYLOV[o.method as keyof typeof KRYLOV];
   const col = new Float64Array(n * lanes);
@@ -123,7 +134,7 @@ export function krylovSolve(dtype: SparseDType, op: RawOperator, b: ValueArray, 
 
 function solve(dtype: SparseDType, a: CsrView, b: ValueArray, k: number, out: ValueArray, o: SparseSolveOptions): void {
   if (o.method === 'lu' || o.method === 'cholesky') return directSolver('js')(dtype, a, b, k, out, o);
-  krylovSolve(dtype, csrOperator(dtype, a, o.trans), b, k, out, o);
+  krylovSolve(dtype, krylovOperand(dtype, a, o.trans), b, k, out, o);
 }
 
 export const jsSparseGraphKernels: SparseGraphKernels = { csrMatmul, csrSddmm, solve };

@@ -18,6 +18,7 @@
 
 import { Tensor } from '../../tensor/tensor.js';
 import { registerLinalgOp, type LinalgRunArgs, type PartAval } from '../../compiler/linalg-registry.js';
+import type { Attrs } from '../../compiler/ir.js';
 import { DTypeError, ShapeError } from '../../tensor/errors.js';
 import { DTYPE_INFO, isComplex } from '../../tensor/dtype.js';
 import { fmtShape } from '../../tensor/shape.js';
@@ -48,8 +49,13 @@ export function csrSddmmT(p: CsrPattern, g: Tensor, x: Tensor): Tensor {
   return bindLinalg('csrSddmm', [p.indptr, p.indices, g, x], { rows: p.rows, cols: p.cols })[0]!;
 }
 
-export function sparseSolveT(p: CsrPattern, values: Tensor, b: Tensor, opts: SparseSolveOptions): Tensor {
-  return bindLinalg('sparseSolve', [p.indptr, p.indices, values, b], { rows: p.rows, cols: p.cols, ...opts })[0]!;
+export function sparseSolveT(p: CsrPattern, values: Tensor, b: Tensor, opts: SparseSolveOptions | Attrs): Tensor {
+  return bindLinalg('sparseSolve', [p.indptr, p.indices, values, b], Object.isFrozen(opts) ? (opts as Attrs) : { rows: p.rows, cols: p.cols, ...opts })[0]!;
+}
+
+/** The attrs of a sparseSolve, frozen: a caller that solves often with the same options binds them without rebuilding (and the layout memo keys on them). */
+export function sparseSolveAttrs(p: CsrPattern, opts: SparseSolveOptions): Attrs {
+  return Object.freeze({ rows: p.rows, cols: p.cols, ...opts });
 }
 
 function checkPattern(op: string, indptr: PartAval, indices: PartAval, rows: number): number {

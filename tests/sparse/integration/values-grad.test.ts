@@ -10,6 +10,7 @@ import { describe, expect, it } from 'vitest';
 import * as rlx from '../../../src/index.js';
 import type { Tensor } from '../../../src/index.js';
 import { prng } from './helpers.js';
+import { DEVICES } from '../../harness/devices.js';
 
 const { sparse } = rlx;
 type Build = (v: Tensor, w: Tensor) => Tensor;
@@ -179,5 +180,27 @@ describe('sparse: factor solves are lazy and differentiable', () => {
     F.dispose();
     expect(() => y.toArray()).toThrow(rlx.ValueError);
     expect(() => F.solve(T(b0.slice(), [4]))).toThrow(rlx.ValueError);
+  });
+});
+
+describe('sparse factorizations refuse non-finite values on every device (native KLU/CHOLMOD returned NaN)', () => {
+  for (const device of DEVICES as ('native' | 'js')[]) {
+    for (const [name, factor] of Object.entries({ splu: sparse.splu, klu: sparse.klu, cholesky: sparse.cholesky }))
+      for (const bad of [Infinity, NaN])
+        it(`${name} ${device}: ${bad} at [2, 1] is a NonFiniteError naming the position`, () => {
+          const A = sparse.fromTriplets([0, 1, 2, 2, 1], [0, 1, 2, 1, 2], [4, 5, 6, bad, bad], [3, 3]);
+          let err: unknown;
+          try {
+            factor(A, { device });
+          } catch (e) {
+            err = e;
+          }
+          expect(err).toBeInstanceOf(rlx.linalg.NonFiniteError);
+          expect((err as { position: number[] }).position).toEqual(name === 'cholesky' ? [2, 1] : [1, 2]);
+        });
+  }
+  it('spsolve (direct) refuses them too', () => {
+    const A = sparse.fromTriplets([0, 1], [0, 1], [1, Infinity], [2, 2]);
+    expect(() => sparse.spsolve(A, rlx.tensor([1, 1])).toArray()).toThrow(rlx.linalg.NonFiniteError);
   });
 });
