@@ -65,7 +65,7 @@ async function rlxJs(kind, args) {
   if (kind.startsWith('sp-')) {
     const sc = await import('../lib/sparse-cases.mjs');
     const c = sc.rlxSparseCase(rlx, kind.slice(3), args);
-    if (rlx.sparse.getSpmvKernel() !== null) throw new Error('rlx-js: the native SpMV is installed despite RLX_NATIVE=0');
+    if (rlx.backends().some((b) => b.name === 'native' && b.available)) throw new Error('rlx-js: the native backend is loaded despite RLX_NATIVE=0');
     c.before?.();
     return { fn: c.fn, result: c.result, info: c.info, versions: { rlx: JSON.parse(readFileSync(resolve(here, '../../package.json'), 'utf8')).version, backend: 'js (RLX_NATIVE=0)' } };
   }

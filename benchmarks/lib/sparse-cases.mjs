@@ -53,6 +53,12 @@ export function startVector(N) {
   return v;
 }
 
+/** I + dt·L for the 1-D Dirichlet Laplacian L = tridiag(−1, 2, −1)/h² on n points, dt/h² = 0.01: diagonal 1.02, off-diagonals −0.01 (CSC, as SciPy's splu wants). */
+export function heatMatrix(rlx, n) {
+  const sp = rlx.sparse;
+  return sp.diags([new Float64Array(n).fill(1.02), new Float64Array(n - 1).fill(-0.01), new Float64Array(n - 1).fill(-0.01)], [0, -1, 1]).tocsc();
+}
+
 const ms = (t0) => +(Number(process.hrtime.bigint() - t0) / 1e6).toFixed(1);
 
 export function rlxSparseCase(rlx, kind, args) {
@@ -60,9 +66,37 @@ export function rlxSparseCase(rlx, kind, args) {
   const { n } = args;
   const A = sp.poisson2d(n);
   const N = A.shape[0];
-  const kernel = () => sp.getSpmvKernel()?.name ?? 'js';
+  const kernel = () => (rlx.backends().some((b) => b.name === 'native' && b.available) ? 'native' : 'js');
   switch (kind) {
-    // y = A x on the raw Float64Array path (what the Krylov solvers call).
+    // y = A x through the Tensor API as a user calls it: a lazy product, realized.
+    case 'spmv-tensor': {
+      const x = rlx.tensor(rhs(N)).realize();
+      return { fn: () => A.matvec(x).realize(), result: (y) => y.toArray(), info: () => ({ kernel: kernel(), threads: kernel() === 'js' ? 1 : rlx.numThreads(), nnz: A.nnz }) };
+    }
+    // x = A⁻¹ b by CG through the Tensor API: sparse.cg (eager, with info) or the lazy spsolve op.
+    case 'cg-tensor':
+    case 'spsolve-cg': {
+      const b = rlx.tensor(rhs(N)).realize();
+      let last;
+      const fn = kind === 'cg-tensor' ? () => ((last = sp.cg(A, b, { rtol: args.rtol })), last.x.realize()) : () => sp.spsolve(A, b, { method: 'cg', rtol: args.rtol }).realize();
+      return { fn, result: (x) => x.toArray(), info: () => (last ? { iterations: last.iterations, converged: last.converged } : { method: 'cg' }) };
+    }
+    // Implicit heat steps: 1000 solves with one factorization of (I + dt·L) on n points, u ← F.solve(u) (Tensor API).
+    case 'heat-steps': {
+      const H = heatMatrix(rlx, n);
+      const F = sp.splu(H);
+      const u0 = rlx.tensor(rhs(n)).realize();
+      return {
+        fn: () => {
+          let u = u0;
+          for (let s = 0; s < args.steps; s++) u = F.solve(u).realize();
+          return u;
+        },
+        result: (u) => u.toArray(),
+        info: () => ({ method: F.method, steps: args.steps }),
+      };
+    }
+    // y = A x on the raw Float64Array path (sparse.raw: what the Krylov solvers call).
     case 'spmv': {
       const x = rhs(N);
       const y = new Float64Array(N);
@@ -79,7 +113,7 @@ export function rlxSparseCase(rlx, kind, args) {
           if (prev) rlx.setNumThreads(prev);
         },
         // alloc: a fresh y per call (like SciPy's A @ x); otherwise y is reused.
-        fn: args.alloc ? () => A.matvec(x) : () => A.matvec(x, y),
+        fn: args.alloc ? () => sp.raw.matvec(A, x) : () => sp.raw.matvec(A, x, y),
         result: (out) => out,
         info: () => ({ kernel: kernel(), threads: kernel() === 'js' ? 1 : used, nnz: A.nnz }),
       };
@@ -95,7 +129,7 @@ export function rlxSparseCase(rlx, kind, args) {
       }
       let last;
       return {
-        fn: () => (last = sp.cg(A, b, { rtol: args.rtol, M })),
+        fn: () => (last = sp.raw.cg(A, b, { rtol: args.rtol, M })),
         result: (r) => r.x,
         info: () => ({
           iterations: last.iterations,
@@ -136,7 +170,7 @@ export function rlxSparseCase(rlx, kind, args) {
       let last;
       return {
         fn: () => (last = sp.eigsh(A, args.k, { ...opts, v0 })),
-        result: (r) => r.eigenvalues,
+        result: (r) => r.eigenvalues.toArray(),
         info: () => ({ restarts: last.iterations, opCalls: last.matvecs }),
       };
     }

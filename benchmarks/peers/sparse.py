@@ -73,6 +73,24 @@ def case_spsolve(args):
     return (lambda: sl.spsolve(a, b, use_umfpack=False)), None, (lambda: {"method": "SuperLU COLAMD"})
 
 
+def case_heat(args):
+    import scipy.sparse as sp
+    import scipy.sparse.linalg as sl
+
+    n, steps = args["n"], args["steps"]
+    h = sp.diags([1.02, -0.01, -0.01], [0, -1, 1], shape=(n, n), format="csc")
+    lu = sl.splu(h)
+    u0 = ramp(n, 1)
+
+    def run():
+        u = u0
+        for _ in range(steps):
+            u = lu.solve(u)
+        return u
+
+    return run, None, (lambda: {"method": "SuperLU", "steps": steps})
+
+
 def case_eigsh(args):
     np = _bench.np
     import scipy.sparse.linalg as sl
@@ -110,6 +128,6 @@ def case_eigsh(args):
 
 if __name__ == "__main__":
     _bench.main(
-        {"scipy-spmv": case_spmv, "scipy-cg": case_cg, "scipy-spsolve": case_spsolve, "scipy-eigsh": case_eigsh},
+        {"scipy-spmv": case_spmv, "scipy-cg": case_cg, "scipy-spsolve": case_spsolve, "scipy-eigsh": case_eigsh, "scipy-heat": case_heat},
         requires=("numpy", "scipy"),
     )

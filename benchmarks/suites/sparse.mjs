@@ -25,7 +25,7 @@ const rows = [];
   const spmv = (suffix, args, what, peers) =>
     rows.push({
       id: `spmv-poisson2d-${n}${suffix}`,
-      description: `y = A.matvec(x${args.alloc ? '' : ', y'}) on raw Float64Arrays, ${what}; A = poisson2d(${n}) CSR float64 (N = ${N}, ${nnz} nonzeros; the native path range-checks the column indices on every call), x = ramp(N, 1). SciPy: A @ x (one thread, allocates y). Goal SciPy ÷ rlx ≥ 1.5; checksum: y`,
+      description: `y = sparse.raw.matvec(A, x${args.alloc ? '' : ', y'}) on raw Float64Arrays, ${what}; A = poisson2d(${n}) CSR float64 (N = ${N}, ${nnz} nonzeros; the native path range-checks the column indices on every call), x = ramp(N, 1). SciPy: A @ x (one thread, allocates y). Goal SciPy ÷ rlx ≥ 1.5; checksum: y`,
       timing,
       bytes,
       rlx: rlxSide('spmv', { n, ...args }),
@@ -34,6 +34,38 @@ const rows = [];
   spmv('-1t', { threads: 1 }, 'native kernel on 1 thread (rlx.setNumThreads(1)), y reused', { scipy: py('spmv', { n }), 'rlx-js': js('rlx-js', 'spmv', { n }) });
   spmv('-2t', { threads: 2 }, 'native kernel on 2 threads, y reused', { scipy: py('spmv', { n }) });
   spmv('-2t-alloc', { threads: 2, alloc: true }, 'native kernel on 2 threads, a fresh y per call (as SciPy\'s A @ x)', { scipy: py('spmv', { n }) });
+}
+
+// ---- The Tensor API as users call it (issue 13 §2: within 10% of the raw path) -----------
+{
+  const n = 1024;
+  rows.push({
+    id: `spmv-poisson2d-${n}-tensor`,
+    description: `y = A.matvec(x).realize() with x a realized float64 Tensor: the lazy product as a user calls it (native threaded SpMV, 2 threads, a fresh y); A = poisson2d(${n}). SciPy: A @ x. Compare with spmv-poisson2d-${n}-2t-alloc (raw). Checksum: y`,
+    timing: { warmup: 5, reps: 15, inner: 5, runs: 3 },
+    rlx: rlxSide('spmv-tensor', { n }),
+    peers: { scipy: py('spmv', { n }) },
+  });
+  const m = 512,
+    rtol = 1e-8;
+  for (const kind of ['cg-tensor', 'spsolve-cg']) {
+    rows.push({
+      id: `${kind}-poisson2d-${m}`,
+      description: `${kind === 'cg-tensor' ? 'sparse.cg(A, b, {rtol}).x.realize()' : "sparse.spsolve(A, b, {method: 'cg', rtol}).realize() (the lazy graph op)"} with b a realized Tensor; A = poisson2d(${m}), rtol ${rtol}, no preconditioner. SciPy: scipy.sparse.linalg.cg. Compare with cg-poisson2d-${m} (raw). Checksum: x`,
+      timing: { warmup: 1, reps: 3, inner: 1, runs: 2 },
+      rlx: rlxSide(kind, { n: m, rtol }),
+      peers: { scipy: py('cg', { n: m, rtol, precond: 'none' }) },
+    });
+  }
+  const h = 199,
+    steps = 1000;
+  rows.push({
+    id: `heat-${h}-${steps}-solves`,
+    description: `${steps} implicit heat steps u ← F.solve(u).realize() with one F = sparse.splu(I + dt·L) (n = ${h}, tridiagonal): the per-solve cost of a factor object through the Tensor API. SciPy: lu = splu(A); ${steps} × lu.solve(u). Goal SciPy ÷ rlx ≥ 1. Checksum: u`,
+    timing: { warmup: 3, reps: 10, inner: 1, runs: 3 },
+    rlx: rlxSide('heat-steps', { n: h, steps }),
+    peers: { scipy: py('heat', { n: h, steps }) },
+  });
 }
 
 // ---- CG: rtol 1e-8 from x0 = 0, n = 512 (N = 262,144) -----------------------------------
@@ -50,7 +82,7 @@ const rows = [];
     const args = { n, rtol, precond };
     rows.push({
       id: `cg-poisson2d-${n}${precond === 'none' ? '' : `-${precond}`}`,
-      description: `sparse.cg(A, b, {rtol: ${rtol}${precond === 'none' ? '' : ', M'}}), ${WHAT[precond]}; A = poisson2d(${n}) (N = ${n * n}), b = ramp(N, 1), stop at ‖b − A x‖ ≤ rtol‖b‖ (true residual). SciPy: scipy.sparse.linalg.cg(A, b, tol/rtol=${rtol}, atol=0, callback counting iterations). Notes: iteration counts of both sides. Goal SciPy ÷ rlx ≥ 1.0; checksum: x`,
+      description: `sparse.raw.cg(A, b, {rtol: ${rtol}${precond === 'none' ? '' : ', M'}}) on Float64Arrays, ${WHAT[precond]}; A = poisson2d(${n}) (N = ${n * n}), b = ramp(N, 1), stop at ‖b − A x‖ ≤ rtol‖b‖ (true residual). SciPy: scipy.sparse.linalg.cg(A, b, tol/rtol=${rtol}, atol=0, callback counting iterations). Notes: iteration counts of both sides. Goal SciPy ÷ rlx ≥ 1.0; checksum: x`,
       timing,
       rlx: rlxSide('cg', args),
       peers: { scipy: py('cg', args) },
@@ -116,6 +148,9 @@ export default {
   derived: [
     { id: 'spmv 1 thread ÷ 2 threads', num: 'spmv-poisson2d-1024-1t', den: 'spmv-poisson2d-1024-2t', goal: '> 1 (memory bound: < 2)' },
     { id: 'spmv fresh y ÷ reused y', num: 'spmv-poisson2d-1024-2t-alloc', den: 'spmv-poisson2d-1024-2t', goal: '≈ 1' },
+    { id: 'A.matvec(tensor) ÷ raw (fresh y)', num: 'spmv-poisson2d-1024-tensor', den: 'spmv-poisson2d-1024-2t-alloc', goal: '≤ 1.1' },
+    { id: 'sparse.cg (Tensor) ÷ raw cg', num: 'cg-tensor-poisson2d-512', den: 'cg-poisson2d-512', goal: '≤ 1.1' },
+    { id: "spsolve cg ÷ raw cg", num: 'spsolve-cg-poisson2d-512', den: 'cg-poisson2d-512', goal: '≤ 1.1' },
     { id: 'cg none ÷ ic0', num: 'cg-poisson2d-512', den: 'cg-poisson2d-512-ic0', goal: '> 1 (fewer iterations pay for the triangular solves)' },
     { id: 'splu ÷ cholesky', num: 'direct-poisson2d-512-splu', den: 'direct-poisson2d-512-cholesky', goal: '> 1' },
     { id: 'spsolve (graph op) ÷ splu', num: 'direct-poisson2d-512-spsolve', den: 'direct-poisson2d-512-splu', goal: '≈ 1' },

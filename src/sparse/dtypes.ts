@@ -9,6 +9,7 @@
 import type { SparseDType, ValueArray } from './contract.js';
 import { Tensor } from '../tensor/tensor.js';
 import { DTypeError } from '../tensor/errors.js';
+import { toDType } from '../tensor/dtype.js';
 import { SparseFormatError } from './errors.js';
 
 export const SPARSE_DTYPES: readonly SparseDType[] = ['float32', 'float64', 'complex64', 'complex128'];
@@ -35,12 +36,20 @@ export function promote(a: SparseDType, b: SparseDType): SparseDType {
 /** The complex dtype with the same precision. */
 export const complexOf = (d: SparseDType): SparseDType => (isSingle(d) ? 'complex64' : 'complex128');
 
-/** Accepts a user dtype name (and the usual aliases). */
+/**
+ * A user dtype name in the tensors' vocabulary (src/tensor/dtype.ts: 'float' is
+ * float32, 'double' float64, ...), which must be one of the sparse dtypes.
+ */
 export function toSparseDType(op: string, d: string): SparseDType {
-  const alias: Record<string, SparseDType> = { f32: 'float32', f64: 'float64', c64: 'complex64', c128: 'complex128', float: 'float64', complex: 'complex128' };
-  const r = (SPARSE_DTYPES as readonly string[]).includes(d) ? (d as SparseDType) : alias[d];
-  if (!r) throw new DTypeError(`${op}: dtype ${JSON.stringify(d)} is not a sparse dtype; expected one of ${SPARSE_DTYPES.join(', ')}`);
-  return r;
+  let r: string | undefined;
+  try {
+    r = typeof d === 'string' ? toDType(d) : undefined;
+  } catch {
+    r = undefined;
+  }
+  if (r === undefined || !(SPARSE_DTYPES as readonly string[]).includes(r))
+    throw new DTypeError(`${op}: dtype ${JSON.stringify(d)}${r !== undefined && r !== d ? ` (${r})` : ''} is not a sparse dtype; expected one of ${SPARSE_DTYPES.join(', ')} (or an alias: f32, float, f64, double, c64, c128, complex)`);
+  return r as SparseDType;
 }
 
 /** Dtype of a Tensor as a sparse dtype: int/bool become float64, float16/bfloat16 float32. */

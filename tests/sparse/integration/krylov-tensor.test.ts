@@ -48,3 +48,13 @@ describe('sparse Krylov solvers on Tensors', () => {
     expect(A.tocoo().rmatvec(bArr)).toBeInstanceOf(rlx.Tensor);
   });
 });
+
+describe('sparse dtype names are the tensors\' vocabulary', () => {
+  it("'float' is float32 for a sparse matrix as for a tensor; 'double' float64; int32 is refused", () => {
+    expect(rlx.tensor([1], { dtype: 'float' }).dtype).toBe('float32');
+    expect(sparse.eye(2, { dtype: 'float' }).dtype).toBe('float32');
+    expect(sparse.eye(2).astype('double').dtype).toBe('float64');
+    expect(() => sparse.eye(2, { dtype: 'int32' })).toThrow(rlx.DTypeError);
+    expect(() => sparse.eye(2, { dtype: 'nope' })).toThrow(rlx.DTypeError);
+  });
+});
