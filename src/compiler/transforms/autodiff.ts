@@ -31,7 +31,9 @@ function dependents(order: readonly Node[], sources: ReadonlySet<Node>): Set<Nod
 
 function checkSame(what: string, n: Node, t: Tensor): Tensor {
   if (!shapesEqual(t.node.shape, n.shape)) throw new Error(`internal: ${what} rule of '${producerOf(n)}' gave shape ${fmtShape(t.node.shape)} for a node of shape ${fmtShape(n.shape)}`);
-  return t.dtype === n.dtype ? t : t.cast(n.dtype);
+  const c = t.dtype === n.dtype ? t : t.cast(n.dtype);
+  // A tangent or cotangent lives where its primal does (a primal moved by .on(device) moves its derivative too).
+  return n.device !== undefined && c.node.device !== undefined && c.node.device !== n.device ? c.on(n.device) : c;
 }
 
 /** Tangents of `outs` given tangents of `wrt` (null = zero). */

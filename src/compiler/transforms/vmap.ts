@@ -95,6 +95,7 @@ export function vmap(f: (...args: any[]) => PyTree, opts: VmapOptions = {}) {
       return unflatten(def, proxies);
     });
     if (size === undefined) throw new TransformError('vmap: no argument is batched; pass axisSize');
+    const batchedDevice = [...env.values()].find((v) => v.t.device !== undefined)?.t.device;
     const out = f(...callArgs);
     const { leaves, def } = flatten(out);
     const res = batchGraph(leaves.map((l) => l.node), env);
@@ -108,7 +109,12 @@ export function vmap(f: (...args: any[]) => PyTree, opts: VmapOptions = {}) {
       const rank = r.t.ndim + (r.dim === null ? 1 : 0);
       const d = oa < 0 ? oa + rank : oa;
       if (d < 0 || d >= rank) throw new TransformError(`vmap: outAxes ${oa} is out of range for output ${i} of rank ${rank}`);
-      return r.dim === null ? moveAxis(batchFirst(r.t, null, size!), 0, d) : moveAxis(r.t, r.dim, d);
+      if (r.dim !== null) return moveAxis(r.t, r.dim, d);
+      // An output that does not depend on the batched arguments (a constant) is broadcast along
+      // the batch; it lives where they do (a literal alone has no device).
+      const t = moveAxis(batchFirst(r.t, null, size!), 0, d);
+      if (t.node.device === undefined && t.node !== r.t.node) t.node.device = batchedDevice;
+      return t;
     });
     return unflatten(def, final);
     }

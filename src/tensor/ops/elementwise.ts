@@ -29,6 +29,13 @@ function literal(v: number | boolean, d: DType, shape: readonly Dim[] = []): Nod
   return constNode(typeof v === 'boolean' ? Number(v) : v, d, shape);
 }
 
+/** Zeros of x's shape on x's device (imag of a real tensor: the device stays the input's). */
+function zerosOn(x: Tensor, d: DType): Tensor {
+  const z = literal(0, d, x.node.shape);
+  z.device = x.device;
+  return new Tensor(z);
+}
+
 // Ops whose result is inexact: integer inputs are first cast to the smallest float
 // that holds them (NumPy: bool → float16, int32 → float64).
 const FLOAT_UNARY = new Set<UnaryOp>(['exp', 'log', 'log1p', 'expm1', 'sqrt', 'rsqrt', 'sin', 'cos', 'tan', 'tanh', 'sinh', 'cosh', 'asin', 'acos', 'atan', 'erf', 'sigmoid', 'softplus', 'gelu', 'angle']);
@@ -46,10 +53,10 @@ export function unary(op: UnaryOp, x: Tensor): Tensor {
   if (d === 'bool' && (op === 'neg' || op === 'sign')) throw new DTypeError(`${op}: not supported for bool input (NumPy raises too); cast to int32 or a float first`);
   if (!isInexact(d)) {
     if (op === 'floor' || op === 'ceil' || op === 'round' || op === 'real' || op === 'conj') return x;
-    if (op === 'imag') return new Tensor(literal(0, d, n.shape));
+    if (op === 'imag') return zerosOn(x, d);
   } else if (!isComplex(d)) {
     if (op === 'real' || op === 'conj') return x;
-    if (op === 'imag') return new Tensor(literal(0, d, n.shape));
+    if (op === 'imag') return zerosOn(x, d);
   }
   if (FLOAT_UNARY.has(op)) n = castNode(n, floatFor(d));
   return new Tensor(bind(op, [n]));
