@@ -21,8 +21,7 @@ import type { Attrs } from '../compiler/ir.js';
 import { registerFactor } from './graph/factors.js';
 import { csr, type CsrMatrix } from './csr.js';
 import { asDType } from './dtypes.js';
-import { firstNonFinite } from './solvers/finite.js';
-import { NonFiniteError } from '../linalg/errors.js';
+import { checkFiniteCsr } from './finite.js';
 
 export type Trans = 'N' | 'T' | 'H';
 const TRANS_CODE: Record<string, 0 | 1 | 2> = { N: 0, T: 1, H: 2 };
@@ -112,23 +111,6 @@ function csrArrays(op: string, A: SparseMatrix): CompressedArrays {
   return a;
 }
 
-/**
- * NaN/±Inf in the values is a NonFiniteError at its [row, col] before any
- * factorization: UMFPACK reports such a matrix as singular, and KLU and CHOLMOD
- * return NaN or a wrong solution without a word.
- */
-export function checkFiniteCsr(op: string, a: CompressedArrays): void {
-  if (firstNonFinite(a.data) < 0) return;
-  // Cholesky reads only the lower triangle (as the js one does): a value above it is never used.
-  const lower = op === 'cholesky';
-  const L = a.dtype === 'complex64' || a.dtype === 'complex128' ? 2 : 1;
-  for (let i = 0; i + 1 < a.indptr.length; i++)
-    for (let p = a.indptr[i]!; p < a.indptr[i + 1]!; p++) {
-      const j = a.indices[p]!;
-      if (lower && j > i) continue;
-      for (let l = 0; l < L; l++) if (!Number.isFinite(a.data[p * L + l]!)) throw new NonFiniteError(op, [i, j], a.data[p * L + l]!);
-    }
-}
 
 /** A factorization of a square sparse matrix: solve as often as needed, then dispose. */
 export class SparseFactorization {

@@ -8,7 +8,7 @@ import type { CsrView, SparseGraphKernels } from '../../sparse/graph/contract.js
 import { provideLinalgKernels } from '../../compiler/linalg-registry.js';
 import { provideDirectSolver } from '../../sparse/graph/direct.js';
 import { jsSparseGraphKernels, krylovOperand, krylovSolve } from '../../sparse/graph/js-kernels.js';
-import { checkFiniteCsr } from '../../sparse/factor.js';
+import { checkFiniteCsr } from '../../sparse/finite.js';
 import { cholmodFactor, registerNativeRawKernels, spmm, spmv, spmvH, umfpackFactor } from './sparse.js';
 
 const arraysOf = (dtype: SparseDType, a: CsrView): CompressedArrays => ({ shape: [a.rows, a.cols], dtype, indptr: a.indptr, indices: a.indices, data: a.data });
