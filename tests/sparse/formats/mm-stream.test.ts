@@ -50,7 +50,7 @@ describe('long lines', () => {
     const A = sp.readMatrixMarket(path);
     const ms = performance.now() - t0;
     expect(A.toDense().tolist()).toEqual([[0, 0], [7.5, 0]]);
-    expect(ms).toBeLessThan(3000);
+    expect(ms).toBeLessThan(8000); // the quadratic reader took 11.7 s here; generous for a loaded CI machine
     // Peak growth while reading (an upper bound: an earlier higher peak only inflates it).
     expect(process.resourceUsage().maxRSS * 1024 - rss).toBeLessThan(64 << 20);
   });
