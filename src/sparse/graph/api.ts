@@ -10,6 +10,10 @@ import { DTypeError, ShapeError, ValueError } from '../../tensor/errors.js';
 import type { CompressedArrays, SparseDType, ValueArray } from '../contract.js';
 import { type CsrPattern, csrMatmulT, sparseSolveT } from './ops.js';
 import type { SparseSolveOptions } from './contract.js';
+import { registerHints, type SolveHints } from './solve-hints.js';
+import type { PreconditionerLike } from '../solvers/index.js';
+import { tensor } from '../../tensor/create.js';
+import { fmtShape } from '../../tensor/shape.js';
 
 const SPARSE: readonly DType[] = ['float32', 'float64', 'complex64', 'complex128'];
 
@@ -78,6 +82,10 @@ export interface SpsolveOptions {
   rtol?: number;
   atol?: number;
   maxiter?: number;
+  /** Iterative methods: a preconditioner M ≈ op(A)⁻¹ (jacobi(A), ic0(A), ...; not used by the derivative's adjoint solves). */
+  M?: PreconditionerLike;
+  /** Iterative methods: a start vector shaped like b (read when spsolve is called; no derivative flows to it). */
+  x0?: Tensor;
 }
 
 const TRANS_CODE = { N: 0, T: 1, H: 2 } as const;
@@ -107,6 +115,8 @@ export function solveTensor(A: Compressed, b: Tensor, opts: SpsolveOptions = {})
   const trans = TRANS_CODE[opts.trans ?? 'N'];
   // CSC arrays are the CSR arrays of B = Aᵀ: A = Bᵀ, Aᵀ = B, Aᴴ = conj(B).
   const o: SparseSolveOptions = { method: opts.method ?? 'lu', trans, rtol: opts.rtol ?? 1e-5, atol: opts.atol ?? 0, maxiter: opts.maxiter ?? 0 };
+  const hints = solveHints(o.method, opts, b, d);
+  if (hints) o.hints = hints.id;
   const v = A.valuesTensor().cast(d);
   if (o.method === 'cholesky') {
     const c = choleskyOperands(A, v);
@@ -119,7 +129,22 @@ export function solveTensor(A: Compressed, b: Tensor, opts: SpsolveOptions = {})
   else if (trans === 0) x = sparseSolveT(p, v, B, { ...o, trans: 1 });
   else if (trans === 1) x = sparseSolveT(p, v, B, { ...o, trans: 0 });
   else x = conj(sparseSolveT(p, v, conj(B), { ...o, trans: 0 }));
+  hints?.bind(x.node);
   return vec ? x.reshape([x.shape[0]!]) : x;
+}
+
+/** M and x0 of an iterative spsolve, registered for its kernel (graph/solve-hints.ts); undefined when neither is given. */
+function solveHints(method: string, opts: SpsolveOptions, b: Tensor, d: SparseDType) {
+  if (opts.M === undefined && opts.x0 === undefined) return undefined;
+  if (method === 'lu' || method === 'cholesky') throw new ValueError(`sparse.spsolve: M and x0 are options of the iterative methods, not of '${method}'`);
+  const h: SolveHints = {};
+  if (opts.M !== undefined) h.M = opts.M; // a sparse matrix is read as CSR arrays by the solvers (aslinearoperator)
+  if (opts.x0 !== undefined) {
+    const x0 = opts.x0 instanceof Tensor ? opts.x0 : tensor(opts.x0 as never);
+    if (x0.size !== b.size) throw new ShapeError(`sparse.spsolve: x0 ${fmtShape(x0.shape)} must have b's shape ${fmtShape(b.shape)}`);
+    h.x0 = x0.cast(isComplex(d) ? 'complex128' : 'float64').toArray() as Float64Array;
+  }
+  return registerHints(h);
 }
 
 /**

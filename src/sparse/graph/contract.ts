@@ -25,6 +25,8 @@ export interface SparseSolveOptions {
   maxiter: number;
   /** Solve with this registered factorization (graph/factors.ts) instead of factoring A. */
   factor?: number;
+  /** Iterative methods: a registered preconditioner / start vector (graph/solve-hints.ts). */
+  hints?: number;
 }
 
 export interface SparseGraphKernels {

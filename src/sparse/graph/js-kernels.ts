@@ -9,6 +9,7 @@ import { cg, bicgstab, gmres, minres } from '../solvers/index.js';
 import type { CsrLike } from '../solvers/index.js';
 import { ConvergenceError } from '../../linalg/errors.js';
 import { directSolver } from './direct.js';
+import { hintsById } from './solve-hints.js';
 
 const cplx = (d: SparseDType) => d === 'complex64' || d === 'complex128';
 
@@ -123,10 +124,17 @@ export function krylovSolve(dtype: SparseDType, op: RawOperator | CsrLike, b: Va
   const n = op.shape[0]!;
   const lanes = cplx(dtype) ? 2 : 1;
   const solver = KRYLOV[o.method as keyof typeof KRYLOV];
+  const hints = o.hints !== undefined ? hintsById(o.hints) : {};
   const col = new Float64Array(n * lanes);
+  const column = (v: ArrayLike<number>, j: number) => {
+    const c = new Float64Array(n * lanes);
+    for (let i = 0; i < n; i++) for (let l = 0; l < lanes; l++) c[i * lanes + l] = v[(i * k + j) * lanes + l]!;
+    return c;
+  };
   for (let j = 0; j < k; j++) {
     for (let i = 0; i < n; i++) for (let l = 0; l < lanes; l++) col[i * lanes + l] = b[(i * k + j) * lanes + l]!;
-    const r = solver(op, col, { rtol: o.rtol, atol: o.atol, ...(o.maxiter > 0 ? { maxiter: o.maxiter } : {}) });
+    const extra = { ...(hints.M !== undefined ? { M: hints.M } : {}), ...(hints.x0 !== undefined ? { x0: column(hints.x0, j) } : {}) };
+    const r = solver(op, col, { rtol: o.rtol, atol: o.atol, ...(o.maxiter > 0 ? { maxiter: o.maxiter } : {}), ...extra });
     if (!r.converged) throw new ConvergenceError(`sparse.${o.method}`, undefined, `column ${j}: ${r.message ?? `residual ${r.residualNorm.toExponential(3)} after ${r.iterations} iterations (info ${r.info})`}`);
     for (let i = 0; i < n; i++) for (let l = 0; l < lanes; l++) out[(i * k + j) * lanes + l] = r.x[i * lanes + l]!;
   }

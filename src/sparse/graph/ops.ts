@@ -170,7 +170,14 @@ const solveOpts = (attrs: Readonly<Record<string, unknown>>): SparseSolveOptions
   atol: attrs['atol'] as number,
   maxiter: attrs['maxiter'] as number,
   ...(attrs['factor'] !== undefined ? { factor: attrs['factor'] as number } : {}),
+  ...(attrs['hints'] !== undefined ? { hints: attrs['hints'] as number } : {}),
 });
+// The derivative solves (op(A)ᵀ, another right-hand side) use neither the forward's x0 nor its M (built for op(A)).
+const withoutHints = (o: SparseSolveOptions): SparseSolveOptions => {
+  if (o.hints === undefined) return o;
+  const { hints: _, ...rest } = o;
+  return rest;
+};
 
 registerLinalgOp('sparseSolve', {
   family: 'sparse',
@@ -208,7 +215,7 @@ registerLinalgOp('sparseSolve', {
   },
   jvp({ inputs, outs: [x], attrs }, [, , dv, db]) {
     const p = patternOf(inputs, attrs);
-    const o = solveOpts(attrs);
+    const o = withoutHints(solveOpts(attrs));
     let rhs: Tensor | null = db;
     if (dv) {
       const t = csrMatmulT(p, dv, x!, o.trans);
@@ -219,7 +226,7 @@ registerLinalgOp('sparseSolve', {
   vjp({ inputs, outs: [x], attrs }, [g]) {
     if (!g) return [null, null, null, null];
     const p = patternOf(inputs, attrs);
-    const o = solveOpts(attrs);
+    const o = withoutHints(solveOpts(attrs));
     const v = inputs[2]!;
     const bbar = o.trans === 2 ? conj(sparseSolveT(p, v, conj(g), { ...o, trans: 0 })) : sparseSolveT(p, v, g, { ...o, trans: o.trans === 0 ? 1 : 0 });
     const vbar = o.trans === 0 ? csrSddmmT(p, bbar, x!) : o.trans === 1 ? csrSddmmT(p, x!, bbar) : conj(csrSddmmT(p, x!, bbar));

@@ -58,3 +58,28 @@ describe('sparse dtype names are the tensors\' vocabulary', () => {
     expect(() => sparse.eye(2, { dtype: 'nope' })).toThrow(rlx.DTypeError);
   });
 });
+
+describe('spsolve with an iterative method takes M and x0', () => {
+  const b = rlx.tensor(bArr);
+  it('M = ic0(A) converges in fewer iterations and gives the same x (the solve counts through a callback-free check: maxiter)', () => {
+    const plain = sparse.raw.cg(A, bArr, { rtol: 1e-10 });
+    const pre = sparse.raw.cg(A, bArr, { rtol: 1e-10, M: sparse.ic0(A) });
+    expect(pre.iterations).toBeLessThan(plain.iterations);
+    // With maxiter just enough for the preconditioned solve, only a solve that uses M converges.
+    const x = sparse.spsolve(A, b, { method: 'cg', rtol: 1e-10, maxiter: pre.iterations, M: sparse.ic0(A) });
+    expect(x.toArray()).toBeAllclose(pre.x, { rtol: 1e-9, atol: 1e-12 });
+    expect(() => sparse.spsolve(A, b, { method: 'cg', rtol: 1e-10, maxiter: pre.iterations }).toArray()).toThrow(rlx.linalg.ConvergenceError);
+  });
+  it('x0 = the solution converges at once (0 iterations allowed by maxiter 1)', () => {
+    const exact = rlx.tensor(sparse.raw.cg(A, bArr, { rtol: 1e-13 }).x);
+    const x = sparse.spsolve(A, b, { method: 'cg', rtol: 1e-8, maxiter: 1, x0: exact });
+    expect(x.toArray()).toBeAllclose(exact.toArray(), { rtol: 1e-12, atol: 1e-14 });
+    expect(() => sparse.spsolve(A, b, { method: 'cg', rtol: 1e-8, maxiter: 1 }).toArray()).toThrow(rlx.linalg.ConvergenceError);
+  });
+  it('gradients with M still match the adjoint solve; M/x0 with a direct method is a ValueError', () => {
+    const w = rlx.tensor(Float64Array.from({ length: n }, (_, i) => Math.cos(3 * i)));
+    const g = rlx.grad((bb: Tensor) => sparse.spsolve(A, bb, { method: 'cg', rtol: 1e-12, M: sparse.jacobi(A) }).mul(w).sum())(b) as Tensor;
+    expect(g.toArray()).toBeAllclose(sparse.raw.cg(A, w.toArray() as Float64Array, { rtol: 1e-13 }).x, { rtol: 1e-8, atol: 1e-10 });
+    expect(() => sparse.spsolve(A, b, { M: sparse.jacobi(A) })).toThrow(rlx.ValueError);
+  });
+});
