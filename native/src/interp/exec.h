@@ -51,6 +51,19 @@ struct Plan {
 std::string planRun(const Program& P, const double* loop, size_t nLoop, const Buffer* slots, size_t nSlots, Plan& pl);
 std::string execute(const Plan& pl);
 
+// private_copy.cc: for a run leaving the main thread, points every load of
+// `pl` at a copy of the span it reads and the output at a scratch block (kept
+// in `keep`, which must outlive the run); the caller copies keep.out back
+// into the output array (keep.outBytes bytes from its start) if it is still
+// attached. elementBytes: bytes of one element of dtype d in its storage.
+struct PrivateCopies {
+  std::vector<std::vector<double>> loads;
+  std::vector<double> out;
+  size_t outBytes = 0;
+};
+void privatize(Plan& pl, PrivateCopies& keep);
+size_t elementBytes(int dtype);
+
 // Drops unit dims and merges neighbours whose strides chain (st[k] == st[k+1] * dim[k+1]) in every load.
 void collapse(Space& s, Geo* const* gs, int nG);
 void unravel(const Space& s, int64_t f, int64_t* idx);

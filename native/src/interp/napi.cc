@@ -16,13 +16,18 @@
 //   interpOpcodes(): string[]   interpVersion: number
 //
 // Every argument is checked before memory is touched; a problem throws a JS
-// Error ("rlx interpreter: ..."), never aborts. Only the slots the program
+// Error ("rlx interpreter: ...") carrying `rlxKind`, the rlx error class it
+// stands for (native/src/errors.h; src/backends/native/program.ts rethrows
+// it typed), never aborts. An async run works on private copies
+// (private_copy.cc): a buffer transferred away while it runs is never read or
+// written, and an output detached meanwhile rejects with a ValueError. Only the slots the program
 // reads or writes are looked at in `buffers`. The work runs synchronously on
 // the calling thread (or, for interpRunAsync, a libuv worker) plus the
 // interpreter's pool.
 
 #include "fp.h"
 #include <atomic>
+#include <cstring>
 #include <memory>
 #include <string>
 #include <vector>
@@ -35,9 +40,23 @@ namespace {
 
 const napi_type_tag kProgramTag = {0x726c7869696e7470ull, 0x70726f6772616d31ull};
 
-Napi::Value fail(Napi::Env env, const std::string& msg) {
-  Napi::Error::New(env, "rlx interpreter: " + msg).ThrowAsJavaScriptException();
+// kind: the rlx error class (src/tensor/errors.ts) the message stands for.
+Napi::Value fail(Napi::Env env, const std::string& msg, const char* kind = "ValueError") {
+  Napi::Error e = Napi::Error::New(env, "rlx interpreter: " + msg);
+  e.Value().Set("rlxKind", kind);
+  e.ThrowAsJavaScriptException();
   return env.Undefined();
+}
+
+// The class of a planRun message: a buffer of the wrong storage type is a
+// DTypeError, a missing/detached one or shared memory a ValueError, every
+// other (loop sizes, strides, spans beyond a buffer) a ShapeError.
+const char* planKind(const std::string& err) {
+  if (err.find("wrong TypedArray type") != std::string::npos) return "DTypeError";
+  if (err.find("missing or not a TypedArray") != std::string::npos || err.find("has no memory") != std::string::npos ||
+      err.find("shares memory") != std::string::npos)
+    return "ValueError";
+  return "ShapeError";
 }
 
 // A TypedArray argument's data and length; false if v is not `type`.
@@ -75,11 +94,11 @@ std::unique_ptr<Program> decode(Napi::Env env, napi_value prog, napi_value const
   void* cd = nullptr;
   size_t pn = 0, cn = 0;
   if (!typedArray(env, prog, napi_int32_array, &pd, &pn)) {
-    fail(env, "the program must be an Int32Array");
+    fail(env, "the program must be an Int32Array", "DTypeError");
     return nullptr;
   }
   if (!typedArray(env, consts, napi_float64_array, &cd, &cn)) {
-    fail(env, "the constants must be a Float64Array");
+    fail(env, "the constants must be a Float64Array", "DTypeError");
     return nullptr;
   }
   auto p = std::make_unique<Program>();
@@ -96,12 +115,12 @@ std::unique_ptr<Program> decode(Napi::Env env, napi_value prog, napi_value const
 std::atomic<int64_t> gAsyncThreshold{int64_t(1) << 21};
 
 // Reads the loop and the slots `p` uses and plans the run. On failure a JS
-// exception is pending and false is returned. `used` receives the buffers the
-// plan points into (to keep them alive while an async run is in flight).
-bool planWith(Napi::Env env, const Program& p, napi_value loopV, napi_value bufsV, Plan& pl, std::vector<napi_value>* used, napi_value constsV = nullptr) {
+// exception is pending and false is returned. `outV` receives the output array
+// (an async run writes its result there when it settles).
+bool planWith(Napi::Env env, const Program& p, napi_value loopV, napi_value bufsV, Plan& pl, napi_value* outV, napi_value constsV = nullptr) {
   void* ld = nullptr;
   size_t ln = 0;
-  if (!typedArray(env, loopV, napi_float64_array, &ld, &ln)) return fail(env, "the loop must be a Float64Array"), false;
+  if (!typedArray(env, loopV, napi_float64_array, &ld, &ln)) return fail(env, "the loop must be a Float64Array", "DTypeError"), false;
   std::vector<double> runConsts;
   if (constsV != nullptr) {
     napi_valuetype ct;
@@ -109,9 +128,9 @@ bool planWith(Napi::Env env, const Program& p, napi_value loopV, napi_value bufs
     if (ct != napi_undefined) {
       void* cd = nullptr;
       size_t cn = 0;
-      if (!typedArray(env, constsV, napi_float64_array, &cd, &cn)) return fail(env, "the constants must be a Float64Array"), false;
+      if (!typedArray(env, constsV, napi_float64_array, &cd, &cn)) return fail(env, "the constants must be a Float64Array", "DTypeError"), false;
       if (!cd) cn = 0;  // detached
-      if (cn != p.consts.size()) return fail(env, "the constants have " + std::to_string(cn) + " values but the program has " + std::to_string(p.consts.size())), false;
+      if (cn != p.consts.size()) return fail(env, "the constants have " + std::to_string(cn) + " values but the program has " + std::to_string(p.consts.size()), "ShapeError"), false;
       const double* c = static_cast<const double*>(cd);
       runConsts.assign(c, c + cn);
     }
@@ -156,21 +175,27 @@ bool planWith(Napi::Env env, const Program& p, napi_value loopV, napi_value bufs
   for (uint32_t s = 0; s < nSlots; s++)
     if (vals[s]) slots[s] = bufferOf(env, vals[s]);
   const std::string err = planRun(p, static_cast<const double*>(ld), ld ? ln : 0, slots, nSlots, pl);
-  if (!err.empty()) return fail(env, err), false;
+  if (!err.empty()) return fail(env, err, planKind(err)), false;
   pl.consts = std::move(runConsts);
-  if (used)
-    for (uint32_t s = 0; s < nSlots; s++)
-      if (vals[s]) used->push_back(vals[s]);
+  if (outV) *outV = vals[p.outSlot];  // planRun checked it is there
   return true;
 }
 
-/** Runs a planned program on the libuv pool; holds the program and the buffers alive until it settles. */
+/**
+ * Runs a planned program on the libuv pool on private copies of its loads and
+ * a scratch output (private_copy.cc); holds the program alive. When it
+ * settles, the result is copied into the output array only if that array is
+ * still attached and long enough; otherwise the promise rejects with a
+ * ValueError and nothing is written (its memory may belong to someone else now).
+ */
 class RunWorker : public Napi::AsyncWorker {
  public:
-  RunWorker(Napi::Env env, Plan plan, napi_value program, const std::vector<napi_value>& used)
+  RunWorker(Napi::Env env, Plan plan, napi_value program, napi_value out)
       : Napi::AsyncWorker(env, "rlx.interpRunAsync"), deferred_(Napi::Promise::Deferred::New(env)), plan_(std::move(plan)) {
-    keep_.push_back(Napi::Reference<Napi::Value>::New(Napi::Value(env, program), 1));
-    for (napi_value v : used) keep_.push_back(Napi::Reference<Napi::Value>::New(Napi::Value(env, v), 1));
+    program_ = Napi::Persistent(Napi::Value(env, program));
+    out_ = Napi::Persistent(Napi::Value(env, out));
+    outStorage_ = storageOf(plan_.P->outT);
+    privatize(plan_, copies_);
   }
   Napi::Promise promise() const { return deferred_.Promise(); }
   void Execute() override {  // worker thread: no JS here
@@ -182,13 +207,31 @@ class RunWorker : public Napi::AsyncWorker {
     }
     if (!err.empty()) SetError("rlx interpreter: " + err);
   }
-  void OnOK() override { deferred_.Resolve(Env().Undefined()); }
-  void OnError(const Napi::Error& e) override { deferred_.Reject(e.Value()); }
+  void OnOK() override {
+    Napi::Env env = Env();
+    const Buffer b = bufferOf(env, out_.Value());
+    if (b.storage != outStorage_ || !b.data || static_cast<size_t>(b.length) * scalarBytesOf(b.storage) < copies_.outBytes) {
+      Napi::Error e = Napi::Error::New(env, std::string("rlx interpreter: interpRunAsync: the output array was ") + (b.data ? "shrunk" : "detached (transferred)") +
+                                                " while the kernel ran; the result was dropped (keep the arrays of an awaited run until it settles)");
+      e.Value().Set("rlxKind", "ValueError");
+      deferred_.Reject(e.Value());
+      return;
+    }
+    if (copies_.outBytes) std::memcpy(b.data, copies_.out.data(), copies_.outBytes);
+    deferred_.Resolve(env.Undefined());
+  }
+  void OnError(const Napi::Error& e) override {
+    e.Value().Set("rlxKind", "DeviceError");
+    deferred_.Reject(e.Value());
+  }
 
  private:
+  static size_t scalarBytesOf(int32_t storage) { return storage == kU8 ? 1 : storage == kU16 ? 2 : storage == kF64 ? 8 : 4; }
   Napi::Promise::Deferred deferred_;
   Plan plan_;
-  std::vector<Napi::Reference<Napi::Value>> keep_;
+  PrivateCopies copies_;
+  Napi::Reference<Napi::Value> program_, out_;
+  int32_t outStorage_;
 };
 
 // interpRunAsync(prepared, loop, buffers): Promise<void> when the run is large
@@ -203,14 +246,19 @@ Napi::Value RunAsync(const Napi::CallbackInfo& info) {
   if (!tagged) return fail(env, "interpRunAsync(prepared, loop, buffers): the first argument is not a program from interpPrepare");
   const Program* p = static_cast<const Program*>(info[0].As<Napi::External<Program>>().Data());
   Plan pl;
-  std::vector<napi_value> used;
-  if (!planWith(env, *p, info[1], info[2], pl, &used, info.Length() == 4 ? static_cast<napi_value>(info[3]) : nullptr)) return env.Undefined();
+  napi_value out = nullptr;
+  if (!planWith(env, *p, info[1], info[2], pl, &out, info.Length() == 4 ? static_cast<napi_value>(info[3]) : nullptr)) return env.Undefined();
   if (pl.outN == 0 || pl.work < gAsyncThreshold.load(std::memory_order_relaxed)) {
     const std::string err = execute(pl);
-    if (!err.empty()) return fail(env, err);
+    if (!err.empty()) return fail(env, err, "DeviceError");
     return env.Undefined();
   }
-  auto* w = new RunWorker(env, std::move(pl), info[0], used);
+  RunWorker* w;
+  try {
+    w = new RunWorker(env, std::move(pl), info[0], out);
+  } catch (const std::bad_alloc&) {
+    return fail(env, "out of memory for the private copies of an async run", "DeviceError");
+  }
   Napi::Promise promise = w->promise();
   w->Queue();
   return promise;
@@ -231,7 +279,7 @@ Napi::Value runWith(Napi::Env env, const Program& p, napi_value loopV, napi_valu
   Plan pl;
   if (!planWith(env, p, loopV, bufsV, pl, nullptr, constsV)) return env.Undefined();
   const std::string err = execute(pl);
-  if (!err.empty()) return fail(env, err);
+  if (!err.empty()) return fail(env, err, "DeviceError");
   return env.Undefined();
 }
 

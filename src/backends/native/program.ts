@@ -41,6 +41,7 @@ import type { ElementwiseKernel, Expr, Load, ReduceKernel } from '../../compiler
 import type { ElementwiseOp, ReduceOp } from '../../compiler/primitives.js';
 import { resolveChain } from '../../compiler/view.js';
 import type { CompiledKernel, DimEnv } from '../backend.js';
+import { callNative, nativeError } from './errors.js';
 
 export const PROGRAM_MAGIC = 0x49584c52; // "RLXI"
 export const PROGRAM_VERSION = 1;
@@ -94,7 +95,9 @@ export interface InterpAddon {
   interpRun(prepared: unknown, loop: Float64Array, buffers: readonly (StorageArray | undefined)[], consts?: Float64Array): void;
   /**
    * Validates now; runs on the libuv pool (Promise) when the work reaches the
-   * async threshold, else at once on the calling thread (undefined).
+   * async threshold, else at once on the calling thread (undefined). The pool
+   * works on private copies: an output array detached while it runs rejects
+   * (ValueError) and is not written.
    */
   interpRunAsync(prepared: unknown, loop: Float64Array, buffers: readonly (StorageArray | undefined)[], consts?: Float64Array): Promise<void> | undefined;
   /** Work (elements x instructions) from which interpRunAsync leaves the main thread. */
@@ -357,6 +360,13 @@ export function encodeKernel(k: ElementwiseKernel | ReduceKernel, slotShapes: Sl
   return k.kind === 'elementwise' ? encodeElementwise(k, slotShapes) : encodeReduce(k, slotShapes);
 }
 
+/** A run's promise with its rejection (tagged by the addon) rethrown as an RlxError. */
+function typedAsync(p: Promise<void> | undefined): Promise<void> | undefined {
+  return p === undefined ? undefined : p.catch((e: unknown) => {
+    throw nativeError('interpRunAsync', e);
+  });
+}
+
 const envKey = (env: DimEnv) => (env.size === 0 ? '' : [...env].map(([key, v]) => `${key}=${v}`).join(','));
 
 /**
@@ -366,7 +376,9 @@ const envKey = (env: DimEnv) => (env.size === 0 ? '' : [...env].map(([key, v]) =
  */
 export function interpretedKernel(addon: InterpAddon, k: ElementwiseKernel | ReduceKernel, slotShapes: SlotShapes): CompiledKernel {
   const enc = encodeKernel(k, slotShapes);
-  const prepared = addon.interpPrepare(enc.program, enc.consts);
+  // Every call into the addon rethrows its errors (tagged with rlxKind,
+  // native/src/interp/napi.cc) as RlxErrors naming the function.
+  const prepared = callNative('interpPrepare', () => addon.interpPrepare(enc.program, enc.consts));
   let lastKey: string | undefined;
   let lastLoop: Float64Array = new Float64Array(0);
   const loopFor = (env: DimEnv): Float64Array => {
@@ -382,12 +394,16 @@ export function interpretedKernel(addon: InterpAddon, k: ElementwiseKernel | Red
     return {
       source: enc.text,
       run(buffers: StorageArray[], env: DimEnv) {
-        addon.interpRun(prepared, loopFor(env), buffers);
+        try {
+          addon.interpRun(prepared, loopFor(env), buffers);
+        } catch (e) {
+          throw nativeError('interpRun', e);
+        }
       },
       // Large runs go to the libuv pool; small ones run inline (no promise, no hop).
       // The addon copies the loop while validating, so lastLoop may change meanwhile.
       runAsync(buffers: StorageArray[], env: DimEnv) {
-        return addon.interpRunAsync(prepared, loopFor(env), buffers);
+        return typedAsync(callNative('interpRunAsync', () => addon.interpRunAsync(prepared, loopFor(env), buffers)));
       },
     };
   }
@@ -402,10 +418,16 @@ export function interpretedKernel(addon: InterpAddon, k: ElementwiseKernel | Red
   return {
     source: enc.text,
     run(buffers: StorageArray[], env: DimEnv, K?: Float64Array) {
-      addon.interpRun(prepared, loopFor(env), buffers, constsFor(K));
+      const c = constsFor(K);
+      try {
+        addon.interpRun(prepared, loopFor(env), buffers, c);
+      } catch (e) {
+        throw nativeError('interpRun', e);
+      }
     },
     runAsync(buffers: StorageArray[], env: DimEnv, K?: Float64Array) {
-      return addon.interpRunAsync(prepared, loopFor(env), buffers, constsFor(K));
+      const c = constsFor(K);
+      return typedAsync(callNative('interpRunAsync', () => addon.interpRunAsync(prepared, loopFor(env), buffers, c)));
     },
   };
 }

@@ -1,0 +1,69 @@
+// Private copies for an interpreter run that leaves the main thread
+// (interpRunAsync). A reference to a JS TypedArray keeps the object alive but
+// not its memory: while the run is on the libuv pool, user code may transfer
+// the buffer (postMessage or structuredClone with a transfer list,
+// ArrayBuffer.prototype.transfer) or shrink a resizable one, and the new owner
+// may free the memory. So, before queueing, every load is pointed at a copy of
+// the span it reads, and the output at a scratch block; the result is copied
+// into the output array on the main thread only if that array is still
+// attached and long enough (napi.cc's RunWorker). The copies cost O(elements
+// read + written) next to the run's O(elements x instructions); the
+// synchronous interpRun, where no JS runs meanwhile, reads the arrays as they are.
+
+#include <cstring>
+#include "exec.h"
+
+namespace rlx::interp {
+
+size_t elementBytes(int dtype) {
+  switch (storageOf(dtype)) {
+    case kU8: return 1;
+    case kU16: return 2 * lanesOf(dtype);
+    case kI32:
+    case kF32: return 4 * lanesOf(dtype);
+    default: return 8 * lanesOf(dtype);
+  }
+}
+
+namespace {
+
+/** Doubles enough for `bytes` (the vectors' storage is 8-byte aligned, enough for every element type). */
+std::vector<double> block(size_t bytes) { return std::vector<double>((bytes + sizeof(double) - 1) / sizeof(double) + 1, 0.0); }
+
+}  // namespace
+
+void privatize(Plan& pl, PrivateCopies& keep) {
+  const Program& P = *pl.P;
+  keep.loads.clear();
+  keep.loads.reserve(pl.geo.size());
+  for (size_t i = 0; i < pl.geo.size(); i++) {
+    Geo& g = pl.geo[i];
+    const Space& s = static_cast<int>(i) < P.nLoads0 ? pl.s0 : pl.s1;
+    // The span of elements the load reads (validated by planRun): [lo, hi].
+    // An invariant load reads one element, at off, even over an empty space.
+    bool empty = false;
+    for (int k = 0; k < s.nd; k++) empty = empty || s.dim[k] == 0;
+    const bool none = empty && !g.invariant;  // reads nothing: a one-element dummy
+    if (none) g.off = 0;
+    int64_t lo = g.off, hi = g.off;
+    for (int k = 0; k < s.nd && !g.invariant && !none; k++) {
+      if (s.dim[k] <= 1) continue;
+      const int64_t ext = g.st[k] * (s.dim[k] - 1);
+      if (ext < 0) lo += ext;
+      else hi += ext;
+    }
+    const size_t eb = elementBytes(g.dtype);
+    const size_t count = static_cast<size_t>(hi - lo + 1);
+    keep.loads.push_back(block(count * eb));
+    if (!none) std::memcpy(keep.loads.back().data(), g.base + static_cast<size_t>(lo) * eb, count * eb);
+    g.base = reinterpret_cast<const char*>(keep.loads.back().data());
+    g.off -= lo;
+    g.elems = static_cast<int64_t>(count);
+  }
+  // The output is written (outN elements from its start), never read.
+  keep.outBytes = static_cast<size_t>(pl.outN) * elementBytes(P.outT);
+  keep.out = block(keep.outBytes);
+  pl.out = reinterpret_cast<char*>(keep.out.data());
+}
+
+}  // namespace rlx::interp
