@@ -13,7 +13,9 @@
 //   interpSetAsyncThreshold(work) / interpGetAsyncThreshold()
 //   interpSetThreads(n) / interpGetThreads()
 //   interpSetThreshold(work) / interpGetThreshold()
-//   interpOpcodes(): string[]   interpVersion: number
+//   interpOpcodes(): string[]   interpVersion: number (the program format)
+//   interpApi: number (the calling convention; src/backends/native/interp-api.ts
+//     refuses an addon whose interpApi is not the one the TS was written for)
 //
 // Every argument is checked before memory is touched; a problem throws a JS
 // Error ("rlx interpreter: ...") carrying `rlxKind`, the rlx error class it
@@ -336,6 +338,15 @@ Napi::Value SetThreshold(const Napi::CallbackInfo& info) {
 
 Napi::Value GetThreshold(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), static_cast<double>(getParallelThreshold())); }
 
+// The calling convention's version, bumped with every change the TS side
+// relies on: 2 = per-run constants (the 4th argument of interpRun /
+// interpRunAsync with a prepared program), errors tagged with rlxKind, async
+// runs on private copies. An addon built before a change (a stale build)
+// would misread the new calls: with version 1, interpRun(prepared, loop,
+// buffers, consts) was taken for interpRun(program, consts, loop, buffers)
+// and failed with "the program must be an Int32Array".
+constexpr int32_t kApi = 2;
+
 Napi::Value Opcodes(const Napi::CallbackInfo& info) {
   Napi::Array a = Napi::Array::New(info.Env(), kNumOpcodes);
   for (int i = 0; i < kNumOpcodes; i++) a.Set(static_cast<uint32_t>(i), Napi::String::New(info.Env(), opName(i)));
@@ -358,4 +369,5 @@ void RegisterInterp(Napi::Env env, Napi::Object exports) {
   exports.Set("interpGetAsyncThreshold", Napi::Function::New(env, GetAsyncThreshold, "interpGetAsyncThreshold"));
   exports.Set("interpOpcodes", Napi::Function::New(env, Opcodes, "interpOpcodes"));
   exports.Set("interpVersion", Napi::Number::New(env, kVersion));
+  exports.Set("interpApi", Napi::Number::New(env, kApi));
 }

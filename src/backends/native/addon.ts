@@ -14,6 +14,7 @@ import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DeviceError } from '../../tensor/errors.js';
 import { coreTypeForThisMachine, withCoreType } from './openblas-core.js';
+import { interpApiProblem } from './interp-api.js';
 
 /** Whether the addon is loaded, and if not, why. */
 export interface NativeStatus {
@@ -212,6 +213,8 @@ function load(): { addon?: NativeAddon; status: NativeStatus } {
     for (const fn of ['version', 'blasInfo', 'setNumThreads', 'gemm', 'gemmAsync', 'gemmPlan'] as const) {
       if (typeof addon[fn] !== 'function') throw new Error(`it does not export ${fn}() (stale build? run npm run build:native)`);
     }
+    const stale = interpApiProblem(addon);
+    if (stale) throw new Error(stale);
     return { addon, status: { available: true, path, blasCoreChoice: core.reason } };
   } catch (e) {
     const msg = e instanceof Error ? e.message.split('\n')[0] : String(e);

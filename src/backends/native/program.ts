@@ -113,6 +113,8 @@ export interface InterpAddon {
   interpGetThreshold(): number;
   interpOpcodes(): string[];
   readonly interpVersion: number;
+  /** The calling convention's version (interp-api.ts checks it when the addon is loaded). */
+  readonly interpApi?: number;
 }
 
 // ---------------------------------------------------------------------------
