@@ -82,7 +82,12 @@ export class FileLines implements LineSource {
   private fill(): boolean {
     if (this.pos < this.len) return true;
     if (this.eof) return false;
-    this.len = readSync(this.fd, this.chunk, 0, this.chunk.length, null);
+    try {
+      this.len = readSync(this.fd, this.chunk, 0, this.chunk.length, null);
+    } catch (e) {
+      // A directory opens on Linux and fails here (EISDIR); so do I/O errors: typed, with the line reached.
+      throw new MatrixMarketError(this.no, `cannot read the file: ${(e as Error).message}`);
+    }
     this.pos = 0;
     if (this.len === 0) this.eof = true;
     return this.len > 0;

@@ -32,7 +32,13 @@ class Sink {
     if (this.fd !== undefined && this.size > 1 << 20) this.flush();
   }
   flush(): void {
-    if (this.fd !== undefined && this.parts.length) writeSync(this.fd, this.parts.join('\n') + '\n');
+    if (this.fd !== undefined && this.parts.length) {
+      try {
+        writeSync(this.fd, this.parts.join('\n') + '\n');
+      } catch (e) {
+        throw new ValueError(`writeMatrixMarket: cannot write: ${(e as Error).message}`);
+      }
+    }
     if (this.fd !== undefined) [this.parts, this.size] = [[], 0];
   }
   text(): string {
@@ -81,7 +87,12 @@ export function writeMatrixMarket(A: SparseMatrix, path?: string, opts: WriteOpt
     return field === 'complex' ? ` ${num(re)} ${num(im)}` : ` ${num(re)}`;
   };
   const keep = (i: number, j: number): boolean => sym === 'general' || j < i || (j === i && sym !== 'skew-symmetric');
-  const fd = path === undefined ? undefined : openSync(path, 'w');
+  let fd: number | undefined;
+  try {
+    fd = path === undefined ? undefined : openSync(path, 'w');
+  } catch (e) {
+    throw new ValueError(`writeMatrixMarket: cannot open ${JSON.stringify(path)} for writing: ${(e as Error).message}`);
+  }
   try {
     const out = new Sink(fd);
     out.line(`%%MatrixMarket matrix ${format} ${field} ${sym}`);

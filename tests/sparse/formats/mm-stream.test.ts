@@ -105,3 +105,19 @@ describe('number scanning is linear', () => {
     expect(sp.readMatrixMarket(H + '1 1 1\n' + '0'.repeat(100_000) + '1 1 1\n').toDense().tolist()).toEqual([[1]]);
   });
 });
+
+describe('paths that are not files', () => {
+  it('a directory (or a missing file) is a typed error for reading and writing', () => {
+    expect(() => sp.readMatrixMarket(dir)).toThrow(sp.MatrixMarketError);
+    expect(() => sp.readMatrixMarketHeader(dir)).toThrow(sp.MatrixMarketError);
+    expect(() => sp.readMatrixMarket(join(dir, 'missing', 'x.mtx'))).toThrow(sp.MatrixMarketError);
+    expect(() => sp.writeMatrixMarket(sp.eye(2), dir)).toThrow(/writeMatrixMarket: cannot open/);
+    let err: unknown;
+    try {
+      sp.writeMatrixMarket(sp.eye(2), dir);
+    } catch (e) {
+      err = e;
+    }
+    expect((err as Error).constructor.name).toBe('ValueError');
+  });
+});
