@@ -23,7 +23,7 @@ import { Tensor } from '../tensor/tensor.js';
 import { tensor } from '../tensor/create.js';
 import { sparseProduct, valuesFromTensor, tensorOfValues } from './graph/api.js';
 import { ShapeError, IndexError } from '../tensor/errors.js';
-import { isTraced, moved, selectedMap, gatherValues, sumValues, canonicalMap, transposedMap, unionMap, intersectionMap, productMap, catValues } from './tensor-values.js';
+import { isTraced, symbolicValues, moved, selectedMap, gatherValues, sumValues, canonicalMap, transposedMap, unionMap, intersectionMap, productMap, catValues } from './tensor-values.js';
 import type { NestedData, TensorData } from '../tensor/create.js';
 import { type Compressed, transposeCompressed, sortCompressed, sumDuplicatesSorted, eliminateZerosCompressed, sliceMajor, sliceMinor, diagonalCompressed, diagLength, indexFlags } from './kernels.js';
 import { addCompressed, multiplyCompressed, multiplyDenseCompressed, scaleCompressed, spgemm } from './arith.js';
@@ -85,7 +85,7 @@ export abstract class CompressedMatrix implements CompressedArrays {
   readonly tensorValued: boolean;
   /** Stored values (interleaved re, im for complex). */
   get data(): ValueArray {
-    if (!this.stored) this.stored = valuesFromTensor(this.valuesT!, this.dtype);
+    if (!this.stored) this.stored = valuesFromTensor(this.valuesT!, this.dtype, this.format);
     return this.stored!;
   }
   /** The values as a 1-D tensor [nnz] of `dtype` (the tensor given to withValues, or a view of the stored data). */
@@ -184,6 +184,7 @@ export abstract class CompressedMatrix implements CompressedArrays {
   /** Same matrix without explicitly stored zeros (order and duplicates unchanged). */
   eliminateZeros(): this {
     if (this.tensorValued) {
+      symbolicValues('eliminateZeros', this.valuesTensor());
       // Which entries are zero is read from the values; the kept ones stay differentiable
       // (a dropped entry is exactly zero, and so is its contribution from then on).
       const d = this.data,

@@ -11,7 +11,7 @@ import type { Compressed } from './kernels.js';
 import { type ValuesInput, type Scalar, toSparseDType, lanesOf, promote, asDType, castValues, allocValues, scalarParts, normalizeValues, sparseDTypeOfTensor } from './dtypes.js';
 import { denseRaw, storeAs, tensorFrom } from './dense.js';
 import { Tensor } from '../tensor/tensor.js';
-import { isTraced, gatherValues, catValues, kronMap } from './tensor-values.js';
+import { isTraced, symbolicValues, gatherValues, catValues, kronMap } from './tensor-values.js';
 import { ShapeError, ValueError } from '../tensor/errors.js';
 import { SparseFormatError } from './errors.js';
 
@@ -75,6 +75,7 @@ export function fromDense(t: DenseOperand, opts: { format?: 'csr' | 'csc' | 'coo
  */
 function fromDenseTraced(t: Tensor, dtype?: SparseDType | string): CsrMatrix {
   if (t.ndim !== 2) throw new ShapeError(`fromDense: expected a 2-D tensor, got shape [${t.shape.join(', ')}]`);
+  symbolicValues('fromDense', t);
   const [m, n] = t.shape as [number, number];
   const td = sparseDTypeOfTensor(t);
   const d = dtype !== undefined ? toSparseDType('fromDense', dtype) : td;

@@ -41,7 +41,7 @@ export class CooMatrix implements SparseMatrix {
   }
   /** Stored values (interleaved re, im for complex); reads a values tensor. */
   get data(): ValueArray {
-    if (!this.stored) this.stored = valuesFromTensor(this.valuesT!, this.dtype);
+    if (!this.stored) this.stored = valuesFromTensor(this.valuesT!, this.dtype, 'coo');
     return this.stored;
   }
   /** The values as a 1-D tensor [nnz] of `dtype`. */

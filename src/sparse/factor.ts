@@ -9,7 +9,7 @@
 
 import { Tensor } from '../tensor/tensor.js';
 import { tensor, type TensorData } from '../tensor/create.js';
-import { DeviceError, ShapeError, ValueError } from '../tensor/errors.js';
+import { DeviceError, ShapeError, TransformError, ValueError } from '../tensor/errors.js';
 import { defaultDevice, deviceNames } from '../backends/registry.js';
 import { cholmodFactor, kluFactor, umfpackFactor } from '../backends/native/sparse.js';
 import { jsCholesky, jsSplu } from './direct/index.js';
@@ -104,6 +104,8 @@ function pickDevice(op: string, opts: FactorOptions): 'native' | 'js' {
 
 function csrArrays(op: string, A: SparseMatrix): CompressedArrays {
   const M = A.tocsr();
+  if (M.tensorValued && M.valuesTensor().node.symbolic)
+    throw new TransformError(`sparse.${op}: factors the values as numbers, which a vmap/jit input does not have yet; use sparse.spsolve(A, b) (a lazy op) inside vmap/jit`);
   if (M.shape[0] !== M.shape[1]) throw new ShapeError(`sparse.${op}: the matrix must be square, got ${M.shape[0]}x${M.shape[1]}`);
   const c = M.sumDuplicates();
   const a: CompressedArrays = { shape: c.shape, dtype: c.dtype, indptr: c.indptr, indices: c.indices, data: c.data };

@@ -27,6 +27,7 @@ import type { Compressed } from './kernels.js';
 import { transposeCompressed, sortCompressed } from './kernels.js';
 import { kronCompressed } from './arith.js';
 import { SparseFormatError } from './errors.js';
+import { TransformError } from '../tensor/errors.js';
 
 /** A pattern with, per entry, where its value comes from (an entry number of the source). */
 export interface Mapped {
@@ -218,3 +219,8 @@ export function selectedMap(c: Compressed, keep: (p: number) => boolean): Mapped
 
 /** Is t a value being traced (differentiated, or a vmap/jit input)? Otherwise its numbers can simply be read. */
 export const isTraced = (t: Tensor): boolean => t.node.tracked || t.node.symbolic;
+
+/** A TransformError for an operation `op` that needs the values as numbers, when they are a vmap/jit input. */
+export function symbolicValues(op: string, v: Tensor): void {
+  if (v.node.symbolic) throw new TransformError(`sparse.${op}: the result's pattern depends on the values, which a vmap/jit input does not have yet; apply it outside vmap/jit`);
+}

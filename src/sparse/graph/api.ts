@@ -6,7 +6,7 @@ import { Tensor } from '../../tensor/tensor.js';
 import { fromStorage } from '../../tensor/create.js';
 import { cat } from '../../tensor/ops/movement.js';
 import { type DType, promoteTypes, isComplex } from '../../tensor/dtype.js';
-import { DTypeError, ShapeError, ValueError } from '../../tensor/errors.js';
+import { DTypeError, ShapeError, TransformError, ValueError } from '../../tensor/errors.js';
 import type { CompressedArrays, SparseDType, ValueArray } from '../contract.js';
 import { type CsrPattern, csrMatmulT, sparseSolveT } from './ops.js';
 import type { SparseSolveOptions } from './contract.js';
@@ -17,8 +17,9 @@ import { fmtShape } from '../../tensor/shape.js';
 
 const SPARSE: readonly DType[] = ['float32', 'float64', 'complex64', 'complex128'];
 
-/** The values of a tensor as the storage array of a sparse dtype (reads the tensor). */
-export function valuesFromTensor(t: Tensor, d: SparseDType): ValueArray {
+/** The values of a tensor as the storage array of a sparse dtype (reads the tensor; `who` names the matrix for the error a vmap/jit input gives). */
+export function valuesFromTensor(t: Tensor, d: SparseDType, who = 'matrix'): ValueArray {
+  if (t.node.symbolic) throw new TransformError(`sparse: an operation reads the ${who} values as numbers, which a vmap/jit input does not have yet (products, solves with spsolve and the structural operations work on traced values; factorizations, eliminateZeros, fromDense and printing need numbers)`);
   const c = t.dtype === d ? t : t.cast(d);
   return c.toArray() as ValueArray;
 }

@@ -204,3 +204,27 @@ describe('sparse factorizations refuse non-finite values on every device (native
     expect(() => sparse.spsolve(A, rlx.tensor([1, 1])).toArray()).toThrow(rlx.linalg.NonFiniteError);
   });
 });
+
+describe('sparse operations that need the values as numbers name themselves under vmap', () => {
+  const V = T(Float64Array.from({ length: 2 * NNZ }, (_, i) => 1 + i), [2, NNZ]);
+  const cases: [string, (v: Tensor) => unknown, RegExp][] = [
+    ['fromDense', (v) => sparse.fromDense(v.slice(rlx.s(rlx.rg(0, 4))).reshape([2, 2])).toDense(), /fromDense/],
+    ['eliminateZeros', (v) => csrOf(v).eliminateZeros().toDense(), /eliminateZeros/],
+    ['splu', (v) => sparse.splu(sparse.fromTriplets([0, 1], [0, 1], v.slice(rlx.s(rlx.rg(0, 2))), [2, 2])).solve(T(Float64Array.from([1, 2]), [2])), /splu/],
+    ['toString', (v) => csrOf(v).toString(), /reads the csr values/],
+  ];
+  for (const [name, f, msg] of cases)
+    it(name, () => {
+      expect(() => rlx.vmap((v: Tensor) => f(v) as Tensor)(V)).toThrow(rlx.TransformError);
+      expect(() => rlx.vmap((v: Tensor) => f(v) as Tensor)(V)).toThrow(msg);
+    });
+  it('products and solves do batch over the values', () => {
+    const x = T(Float64Array.from([1, -1, 2, 0.5, 3]), [5]);
+    const y = rlx.vmap((v: Tensor) => csrOf(v).T.tocsc().matmul(T(Float64Array.from([1, 2, 3, 4]), [4])))(V) as Tensor;
+    for (let b = 0; b < 2; b++) {
+      const vb = V.slice(rlx.s(rlx.ix(b)));
+      expect(vals(y.slice(rlx.s(rlx.ix(b))))).toEqual(vals(sparse.csr({ indptr: IP, indices: IX, data: vals(vb), shape: [4, 5] }).T.matvec(T(Float64Array.from([1, 2, 3, 4]), [4]))));
+    }
+    expect(x.shape).toEqual([5]);
+  });
+});
