@@ -8,33 +8,13 @@ import { expect, it } from 'vitest';
 import '../../src/index.js';
 import type { ElementwiseKernel, ReduceKernel } from '../../src/compiler/kernel.js';
 import { encodeElementwise, encodeReduce, OPCODES, type EncodedKernel } from '../../src/backends/native/program.js';
-import { describeInterp } from './interp-harness.js';
+import { describeInterp, addTimesTwo } from './interp-harness.js';
 
 const HEADER = 16,
   LOAD_W = 4,
   INSTR_W = 8;
 
-// out[i] = (a[i] + b[i]) * 2 over 6 float64 elements: slots a = 0, b = 1, out = 2.
-const ADD: ElementwiseKernel = {
-  kind: 'elementwise',
-  out: 2,
-  outDType: 'float64',
-  outShape: [6],
-  fused: ['add', 'mul'],
-  expr: {
-    loads: [
-      { slot: 0, dtype: 'float64', chain: [] },
-      { slot: 1, dtype: 'float64', chain: [] },
-    ],
-    instrs: [
-      { op: 'load', load: 0, dtype: 'float64' },
-      { op: 'load', load: 1, dtype: 'float64' },
-      { op: 'add', args: [0, 1], dtype: 'float64', attrs: {} },
-      { op: 'const', value: 2, dtype: 'float64' },
-      { op: 'mul', args: [2, 3], dtype: 'float64', attrs: {} },
-    ],
-  },
-};
+const ADD = addTimesTwo(6);
 // out[i] = sum_j x[i, j] over x: [2, 3] float64 in slot 0, out (slot 1) [2].
 const SUM: ReduceKernel = {
   kind: 'reduce',

@@ -17,6 +17,7 @@ import { interpretedKernel, type InterpAddon } from '../../src/backends/native/p
 import { jsBackend } from '../../src/backends/js/index.js';
 import { registerBackend } from '../../src/backends/registry.js';
 import type { Backend } from '../../src/backends/backend.js';
+import type { ElementwiseKernel } from '../../src/compiler/kernel.js';
 
 function load(): { addon?: InterpAddon; reason: string } {
   const override = process.env['RLX_INTERP_ADDON'];
@@ -126,4 +127,32 @@ export function maxUlps(got: ArrayLike<number>, want: ArrayLike<number>, f32: bo
     m = Math.max(m, Math.abs(g - w) / ulp);
   }
   return m;
+}
+
+/**
+ * out[i] = (a[i] + b[i]) * 2 over n float64 elements (slots a = 0, b = 1, out =
+ * 2): the smallest kernel with two loads and a literal, which the interpreter
+ * tests break argument by argument. `param`: the literal is per-run constant 0.
+ */
+export function addTimesTwo(n: number, param?: number): ElementwiseKernel {
+  return {
+    kind: 'elementwise',
+    out: 2,
+    outDType: 'float64',
+    outShape: [n],
+    fused: ['add', 'mul'],
+    expr: {
+      loads: [
+        { slot: 0, dtype: 'float64', chain: [] },
+        { slot: 1, dtype: 'float64', chain: [] },
+      ],
+      instrs: [
+        { op: 'load', load: 0, dtype: 'float64' },
+        { op: 'load', load: 1, dtype: 'float64' },
+        { op: 'add', args: [0, 1], dtype: 'float64', attrs: {} },
+        param === undefined ? { op: 'const', value: 2, dtype: 'float64' } : { op: 'const', value: 2, dtype: 'float64', param },
+        { op: 'mul', args: [2, 3], dtype: 'float64', attrs: {} },
+      ],
+    },
+  };
 }

@@ -9,32 +9,12 @@ import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { STATUS, describeNative } from './native-harness.js';
 import { encodeElementwise } from '../../src/backends/native/program.js';
-import type { ElementwiseKernel } from '../../src/compiler/kernel.js';
+import { addTimesTwo } from './interp-harness.js';
 
 const FIXTURE = fileURLToPath(new URL('./fixtures/interp-transfer.mjs', import.meta.url));
 const N = 1 << 20;
 
-// out[i] = (a[i] + b[i]) * 2: slots a = 0, b = 1, out = 2.
-const ADD: ElementwiseKernel = {
-  kind: 'elementwise',
-  out: 2,
-  outDType: 'float64',
-  outShape: [N],
-  fused: ['add', 'mul'],
-  expr: {
-    loads: [
-      { slot: 0, dtype: 'float64', chain: [] },
-      { slot: 1, dtype: 'float64', chain: [] },
-    ],
-    instrs: [
-      { op: 'load', load: 0, dtype: 'float64' },
-      { op: 'load', load: 1, dtype: 'float64' },
-      { op: 'add', args: [0, 1], dtype: 'float64', attrs: {} },
-      { op: 'const', value: 2, dtype: 'float64' },
-      { op: 'mul', args: [2, 3], dtype: 'float64', attrs: {} },
-    ],
-  },
-};
+const ADD = addTimesTwo(N);
 
 describeNative('interpRunAsync on arrays transferred while it runs', () => {
   it('an output transferred away rejects with a ValueError and is not written; inputs transferred and freed leave the result right', () => {

@@ -11,37 +11,16 @@
 
 import { expect, it } from 'vitest';
 import '../../src/index.js';
-import type { ElementwiseKernel } from '../../src/compiler/kernel.js';
 import { interpretedKernel, type InterpAddon } from '../../src/backends/native/program.js';
 import type { StorageArray } from '../../src/tensor/dtype.js';
 import { DTypeError, DeviceError, RlxError, ShapeError, ValueError } from '../../src/tensor/errors.js';
-import { describeInterp } from './interp-harness.js';
+import { describeInterp, addTimesTwo } from './interp-harness.js';
 
 const HEADER = 16,
   LOAD_W = 4,
   INSTR_W = 8;
 
-// out[i] = (a[i] + b[i]) * 2 over 6 float64 elements: slots a = 0, b = 1, out = 2.
-const ADD: ElementwiseKernel = {
-  kind: 'elementwise',
-  out: 2,
-  outDType: 'float64',
-  outShape: [6],
-  fused: ['add', 'mul'],
-  expr: {
-    loads: [
-      { slot: 0, dtype: 'float64', chain: [] },
-      { slot: 1, dtype: 'float64', chain: [] },
-    ],
-    instrs: [
-      { op: 'load', load: 0, dtype: 'float64' },
-      { op: 'load', load: 1, dtype: 'float64' },
-      { op: 'add', args: [0, 1], dtype: 'float64', attrs: {} },
-      { op: 'const', value: 2, dtype: 'float64', param: 0 },
-      { op: 'mul', args: [2, 3], dtype: 'float64', attrs: {} },
-    ],
-  },
-};
+const ADD = addTimesTwo(6, 0);
 const SHAPES = [[6], [6], [6]];
 const bufs = (): StorageArray[] => [Float64Array.from([1, 2, 3, 4, 5, 6]), Float64Array.from([10, 20, 30, 40, 50, 60]), new Float64Array(6)];
 const K = Float64Array.from([2]);

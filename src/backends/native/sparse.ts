@@ -9,10 +9,9 @@
 // (Float32Array for float32/complex64, Float64Array otherwise; complex
 // interleaved); y is written in place and returned (a new zero array when
 // omitted). alpha and beta are numbers or [re, im] for complex dtypes.
-// Column indices are range-checked in C++ on every call (O(nnz)) unless
-// `validated: true` is passed: only for matrices whose arrays were checked when
-// they were built and have not been changed since (a lie there means
-// out-of-bounds memory access). spmv checks them inside its own loop (about 15%
+// Column indices are range-checked in C++ on every call (O(nnz)), `validated:
+// true` or not (the addon does not trust it: JS may have written the array
+// since it was checked). spmv checks them inside its own loop (about 15%
 // faster than a separate scan) when y is fresh (omitted) or `outputScratch` says
 // the caller does not need y intact when it throws; a user's y is otherwise
 // untouched by a failed call. spmvDot(A, x, y) is y = A x with xᵀy returned,

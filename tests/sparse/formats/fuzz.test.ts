@@ -12,6 +12,9 @@ import * as sp from '../../../src/sparse/index.js';
 import { expectValid, arbCase, build, DTYPES } from './helpers.js';
 import { MM_SEEDS, mutate as mutateMM, prng as prngMM, readOutcome as outcomeMM } from './mm-fuzz-core.js';
 
+// scripts/fuzz.mjs runs these property fuzzes longer (RLX_FUZZ_SCALE times the CI-sized budget).
+const SCALE = Math.max(1, Number(process.env['RLX_FUZZ_SCALE']) || 1);
+
 const here = dirname(fileURLToPath(import.meta.url));
 
 function prng(seed: number): () => number {
@@ -109,7 +112,7 @@ describe('fuzz', () => {
       fc.property(fc.constantFrom('coordinate real general', 'array complex general', 'coordinate integer symmetric'), fc.string({ maxLength: 60 }), (kind, body) => {
         readOutcome(`%%MatrixMarket matrix ${kind}\n${body}`);
       }),
-      { numRuns: 2000, seed: 7 },
+      { numRuns: 2000 * SCALE, seed: 7 },
     );
   });
 
@@ -163,7 +166,7 @@ describe('fuzz', () => {
         expectValid(A.tocsc());
         expectValid(A.transpose().tocsr());
       }),
-      { numRuns: 4000, seed: 11 },
+      { numRuns: 4000 * SCALE, seed: 11 },
     );
     expect(ok).toBeGreaterThan(400);
     expect(rejected).toBeGreaterThan(1000);
