@@ -150,11 +150,21 @@ class UmfHandle final : public DirectHandle {
     return 0;
   }
 
-  /** y = op⁻¹ rhs, one column (op = A for sys UMFPACK_Aat, Aᵀ for UMFPACK_A), no refinement. */
+  /**
+   * y = op⁻¹ rhs, one column (op = A for sys UMFPACK_Aat, Aᵀ for UMFPACK_A), no
+   * refinement. Through *_wsolve with this thread's workspace: *_solve mallocs
+   * and frees it on every call, a large part of a small solve (n = 199: ~1 µs).
+   */
   void solve1(int sys, const double* rhs, double* y) {
     double info[UMFPACK_INFO];
-    const int st = cplx() ? umfpack_zi_solve(sys, c.p.data(), c.i.data(), c.x.data(), nullptr, y, nullptr, rhs, nullptr, numeric, control, info)
-                          : umfpack_di_solve(sys, c.p.data(), c.i.data(), c.x.data(), y, rhs, numeric, control, info);
+    thread_local std::vector<int> Wi;
+    thread_local std::vector<double> W;
+    if (Wi.size() < static_cast<size_t>(n)) Wi.resize(n);
+    // Without UMFPACK's own refinement (IRSTEP = 0): n doubles (real), 4n (complex).
+    const size_t wlen = static_cast<size_t>(n) * (cplx() ? 4 : 1);
+    if (W.size() < wlen) W.resize(wlen);
+    const int st = cplx() ? umfpack_zi_wsolve(sys, c.p.data(), c.i.data(), c.x.data(), nullptr, y, nullptr, rhs, nullptr, numeric, control, info, Wi.data(), W.data())
+                          : umfpack_di_wsolve(sys, c.p.data(), c.i.data(), c.x.data(), y, rhs, numeric, control, info, Wi.data(), W.data());
     if (st < 0) umf_fail("solve", st);
   }
 
@@ -174,8 +184,10 @@ class UmfHandle final : public DirectHandle {
     const bool h = trans == 2 && cplx();
     const int sys = trans == 0 ? UMFPACK_Aat : UMFPACK_A;
     const size_t len = static_cast<size_t>(n) * per;
-    std::vector<double> bc(len), xc(len), r, d, w;
-    if (refine > 0) r.resize(len), d.resize(len), w.resize(n);
+    // Per-thread scratch, grown once (a small solve's allocations cost as much as the solve).
+    thread_local std::vector<double> bc, xc, r, d, w;
+    if (bc.size() < len) bc.resize(len), xc.resize(len);
+    if (refine > 0 && r.size() < len) r.resize(len), d.resize(len), w.resize(len);
     for (int64_t col = 0; col < nrhs; col++) {
       for (int i = 0; i < n; i++) {
         const double* s = b + (i * nrhs + col) * per;
