@@ -17,16 +17,6 @@ const SCALE = Math.max(1, Number(process.env['RLX_FUZZ_SCALE']) || 1);
 
 const here = dirname(fileURLToPath(import.meta.url));
 
-function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const SEEDS: string[] = [
   ...readdirSync(join(here, 'fixtures')).map((f) => readFileSync(join(here, 'fixtures', f), 'utf8')),
@@ -79,7 +69,7 @@ function readOutcome(text: string): 'ok' | 'error' {
 
 describe('fuzz', () => {
   it('12,000 mutated Matrix Market texts: a matrix or a MatrixMarketError', () => {
-    const rnd = prng(20240611);
+    const rnd = prngMM(20240611);
     const counts = { ok: 0, error: 0 };
     const t0 = performance.now();
     for (let i = 0; i < 12000; i++) counts[readOutcome(mutate(SEEDS[i % SEEDS.length]!, rnd))]++;
