@@ -8,7 +8,9 @@
 // its size reported to V8). Methods after dispose() throw a ValueError.
 
 import { Tensor } from '../tensor/tensor.js';
-import { tensor, type TensorData } from '../tensor/create.js';
+import { fromStorage, tensor, type TensorData } from '../tensor/create.js';
+import { config } from '../compiler/config.js';
+import { isTraced } from './tensor-values.js';
 import { DeviceError, ShapeError, TransformError, ValueError } from '../tensor/errors.js';
 import { defaultDevice, deviceNames } from '../backends/registry.js';
 import { cholmodFactor, kluFactor, umfpackFactor } from '../backends/native/sparse.js';
@@ -25,6 +27,7 @@ import { checkFiniteCsr } from './finite.js';
 
 export type Trans = 'N' | 'T' | 'H';
 const TRANS_CODE: Record<string, 0 | 1 | 2> = { N: 0, T: 1, H: 2 };
+const TRANS = ['N', 'T', 'H'] as const;
 
 export interface FactorOptions {
   /** 'native' (SuiteSparse; the default when built) or 'js' (the TypeScript solvers). */
@@ -85,7 +88,8 @@ export interface LogDet {
 }
 
 interface Backing {
-  solve(b: Float64Array, trans: Trans): Float64Array;
+  /** x = op(A)⁻¹ b, written to `out` when the backing can (the native factors), else a new array. */
+  solve(b: Float64Array, trans: Trans, out?: Float64Array): Float64Array;
   /** KLU: the canonical values last factored. */
   values?(): ValueArray;
   logDet?(): LogDet;
@@ -153,10 +157,19 @@ export class SparseFactorization {
     const letter = opts.trans ?? 'N';
     const trans = typeof letter === 'string' && Object.hasOwn(TRANS_CODE, letter) ? TRANS_CODE[letter] : undefined;
     if (trans === undefined) throw new ValueError(`sparse.${this.method}.solve: trans must be 'N', 'T' or 'H', got ${String(opts.trans)}`);
-    this.backing('solve');
+    const backing = this.backing('solve');
+    const { pattern, values } = this.#operands;
+    // Concrete float64 numbers that nothing traces: solved at once, as a lone linalg op is realized
+    // (compiler/direct-linalg.ts), without building and realizing three nodes. The result is the
+    // same, and a derivative would see a constant either way. (Half the cost of a small solve.)
+    if (config.directLinalg && (d === 'float64' || d === 'complex128') && t.node.op === 'buffer' && t.dtype === d && !t.node.tracked && !isTraced(values)) {
+      const b64 = t.node.data as Float64Array;
+      const out = new Float64Array(b64.length);
+      const x = backing.solve(b64, TRANS[trans], out);
+      return fromStorage(x === out || x !== b64 ? x : x.slice(), t.shape as number[], d, t.node.device);
+    }
     const vec = t.ndim === 1;
     const B = (vec ? t.reshape([this.n, 1]) : t).cast(d);
-    const { pattern, values } = this.#operands;
     const key = `${trans}`;
     let attrs = this.#attrs.get(key);
     if (attrs === undefined) {
@@ -166,10 +179,17 @@ export class SparseFactorization {
     const x = sparseSolveT(pattern, values.dtype === d ? values : values.cast(d), B, attrs);
     return vec ? x.reshape([this.n]) : x;
   }
-  /** The same on raw row-major Float64Array data (interleaved complex). */
-  solveRaw(b: Float64Array, trans: Trans = 'N'): Float64Array {
+  /**
+   * The same on raw row-major Float64Array data (interleaved complex); into
+   * `out` (b's length, not overlapping b) when given, which is returned.
+   */
+  solveRaw(b: Float64Array, trans: Trans = 'N', out?: Float64Array): Float64Array {
     if (trans !== 'N' && trans !== 'T' && trans !== 'H') throw new ValueError(`sparse.${this.method}.solve: trans must be 'N', 'T' or 'H', got ${String(trans)}`);
-    return this.backing('solve').solve(b, trans);
+    if (out === undefined) return this.backing('solve').solve(b, trans);
+    if (!(out instanceof Float64Array) || out.length !== b.length) throw new ShapeError(`sparse.${this.method}.solveRaw: out must be a Float64Array of length ${b.length}`);
+    const x = this.backing('solve').solve(b, trans, out);
+    if (x !== out) out.set(x);
+    return out;
   }
   /** log|det A| and the sign (phase for complex); sign 0 and −inf for a singular matrix. */
   logDet(): LogDet {
@@ -207,7 +227,7 @@ export function splu(A: SparseMatrix, opts: SpluOptions = {}): SparseFactorizati
   const ops = solveOperands(A, 'lu');
   if (pickDevice('splu', opts) === 'native') {
     const f = umfpackFactor(a, controls);
-    return new SparseFactorization('umfpack', a.shape[0], a.dtype, { solve: (b, t) => f.solve(b, { trans: t }), logDet: nativeLogDet(f, cplx), dispose: () => f.dispose() }, ops);
+    return new SparseFactorization('umfpack', a.shape[0], a.dtype, { solve: (b, t, out) => f.solve(b, out ? { trans: t, out } : { trans: t }), logDet: nativeLogDet(f, cplx), dispose: () => f.dispose() }, ops);
   }
   const f = jsSplu({ ...a, format: 'csr' });
   return new SparseFactorization('js-lu', a.shape[0], a.dtype, { solve: (b, t) => f.solve(b, { trans: t }), logDet: () => f.logDet() as LogDet, dispose: () => f.dispose() }, ops);
@@ -226,7 +246,7 @@ export function klu(A: SparseMatrix, opts: FactorOptions = {}): SparseFactorizat
       a.shape[0],
       a.dtype,
       {
-        solve: (b, t) => f.solve(b, { trans: t }),
+        solve: (b, t, out) => f.solve(b, out ? { trans: t, out } : { trans: t }),
         logDet: nativeLogDet(f, isCplx(a.dtype)),
         refactor: (v) => f.refactor((current = values(v))),
         values: () => current,

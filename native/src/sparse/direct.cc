@@ -257,6 +257,7 @@ RLX_REGISTER(sparse_direct) {
     o.Set("disposed", h->disposed);
     o.Set("bytes", static_cast<double>(h->disposed ? 0 : h->bytes()));
     o.Set("method", h->disposed ? std::string() : h->method());
+    o.Set("solves", h->disposed ? "" : h->solves());
     return o;
   });
 }

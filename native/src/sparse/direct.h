@@ -40,6 +40,8 @@ class DirectHandle {
   virtual void logdet(double out[3]) { throw std::runtime_error(std::string(kind()) + " does not compute determinants"); }
   /** How it factored (e.g. CHOLMOD's "supernodal LL'"), for directInfo. */
   virtual std::string method() const { return ""; }
+  /** What the triangular solves run on: the library's own solve ("library") or factors copied out of it ("extracted"). */
+  virtual const char* solves() const { return "library"; }
   /** Bytes the factorization holds now (for V8's external memory accounting). */
   virtual int64_t bytes() const = 0;
 

@@ -27,6 +27,8 @@
 // directLogDet returns sign 0, log|det| = -Infinity. Errors (out of memory,
 // invalid matrix, ...) throw with UMFPACK's status named.
 #include <cmath>
+#include <complex>
+#include <cstdlib>
 #include <memory>
 #include <string>
 #include <vector>
@@ -36,6 +38,7 @@
 #include "register.h"
 #include "sparse/csr.h"
 #include "sparse/direct.h"
+#include "sparse/lu_solve.h"
 #include "sparse/umf_order.h"
 
 extern "C" {
@@ -81,19 +84,22 @@ class UmfHandle final : public DirectHandle {
   bool singular = false;
   std::string used;  // strategy and ordering that ran (directInfo's method)
   int64_t numeric_bytes = 0;
+  ExtractedLU lu;  // small factors only: solved without UMFPACK's solve (lu_solve.h)
 
   bool cplx() const { return is_cplx(dtype); }
   const char* kind() const override { return "UMFPACK"; }
   std::string method() const override { return used; }
+  const char* solves() const override { return lu.empty() ? "library" : "extracted"; }
   ~UmfHandle() override { release(); }
   void release() override {
     if (numeric) cplx() ? umfpack_zi_free_numeric(&numeric) : umfpack_di_free_numeric(&numeric);
     if (symbolic) cplx() ? umfpack_zi_free_symbolic(&symbolic) : umfpack_di_free_symbolic(&symbolic);
     numeric = symbolic = nullptr;
     c = Canonical();
+    lu = ExtractedLU();
   }
   int64_t bytes() const override {
-    return numeric_bytes + static_cast<int64_t>(c.p.capacity() * sizeof(int) + c.i.capacity() * sizeof(int) + c.x.capacity() * sizeof(double));
+    return numeric_bytes + lu.bytes() + static_cast<int64_t>(c.p.capacity() * sizeof(int) + c.i.capacity() * sizeof(int) + c.x.capacity() * sizeof(double));
   }
 
   static std::string describe(const double* info, const UmfOrder& given) {
@@ -132,7 +138,10 @@ class UmfHandle final : public DirectHandle {
                : umfpack_di_numeric(c.p.data(), c.i.data(), c.x.data(), symbolic, &numeric, control, info);
     if (s < 0) umf_fail("numeric factorization", s);
     numeric_bytes = static_cast<int64_t>(info[UMFPACK_NUMERIC_SIZE] * info[UMFPACK_SIZE_OF_UNIT]);
-    if (s != UMFPACK_WARNING_singular_matrix) return -1;
+    if (s != UMFPACK_WARNING_singular_matrix) {
+      extract();
+      return -1;
+    }
     singular = true;
     std::vector<int> Q(n);
     std::vector<double> D(static_cast<size_t>(n) * (cplx() ? 2 : 1));
@@ -150,6 +159,47 @@ class UmfHandle final : public DirectHandle {
     return 0;
   }
 
+  /** Copies small factors into lu (see lu_solve.h); leaves lu empty when they are large or UMFPACK cannot give them. */
+  void extract() {
+    int lnz = 0, unz = 0, nr = 0, nc = 0, udiag = 0;
+    int s = cplx() ? umfpack_zi_get_lunz(&lnz, &unz, &nr, &nc, &udiag, numeric) : umfpack_di_get_lunz(&lnz, &unz, &nr, &nc, &udiag, numeric);
+    // RLX_UMFPACK_EXTRACT_MAX (entries of L + U) moves the limit: tests run both solves on one matrix with it.
+    const char* env = std::getenv("RLX_UMFPACK_EXTRACT_MAX");
+    const int64_t most = env && *env ? std::strtoll(env, nullptr, 10) : ExtractedLU::kMaxEntries;
+    if (s < 0 || nr != n || nc != n || int64_t(lnz) + unz > most) return;
+    const int L = cplx() ? 2 : 1;
+    ExtractedLU e;
+    e.n = n, e.complex = cplx();
+    e.Lp.resize(n + 1), e.Lj.resize(lnz), e.Lx.resize(size_t(lnz) * L);
+    e.Up.resize(n + 1), e.Ui.resize(unz), e.Ux.resize(size_t(unz) * L);
+    e.P.resize(n), e.Q.resize(n);
+    std::vector<double> D(size_t(n) * L), Rs(n);
+    int recip = 0;
+    s = cplx() ? umfpack_zi_get_numeric(e.Lp.data(), e.Lj.data(), e.Lx.data(), nullptr, e.Up.data(), e.Ui.data(), e.Ux.data(), nullptr, e.P.data(), e.Q.data(),
+                                        D.data(), nullptr, &recip, Rs.data(), numeric)
+               : umfpack_di_get_numeric(e.Lp.data(), e.Lj.data(), e.Lx.data(), e.Up.data(), e.Ui.data(), e.Ux.data(), e.P.data(), e.Q.data(), D.data(),
+                                        &recip, Rs.data(), numeric);
+    if (s < 0) return;
+    // The solves take the diagonal as the last entry of each L row / U column: check rather than assume.
+    for (int k = 0; k < n; k++) {
+      if (e.Lp[k + 1] <= e.Lp[k] || e.Lj[e.Lp[k + 1] - 1] != k) return;
+      if (e.Up[k + 1] <= e.Up[k] || e.Ui[e.Up[k + 1] - 1] != k) return;
+    }
+    e.scaleP.assign(size_t(n) * L, 0.0);
+    e.invDiag.resize(size_t(n) * L);
+    for (int k = 0; k < n; k++) {
+      const double r = Rs[e.P[k]];
+      e.scaleP[size_t(k) * L] = recip ? r : 1 / r;
+      if (L == 1) {
+        e.invDiag[k] = 1 / D[k];
+      } else {
+        const std::complex<double> inv = 1.0 / std::complex<double>(D[2 * k], D[2 * k + 1]);
+        e.invDiag[2 * k] = inv.real(), e.invDiag[2 * k + 1] = inv.imag();
+      }
+    }
+    lu = std::move(e);
+  }
+
   /**
    * y = op⁻¹ rhs, one column (op = A for sys UMFPACK_Aat, Aᵀ for UMFPACK_A), no
    * refinement. Through *_wsolve with this thread's workspace: *_solve mallocs
@@ -159,10 +209,11 @@ class UmfHandle final : public DirectHandle {
     double info[UMFPACK_INFO];
     thread_local std::vector<int> Wi;
     thread_local std::vector<double> W;
-    if (Wi.size() < static_cast<size_t>(n)) Wi.resize(n);
     // Without UMFPACK's own refinement (IRSTEP = 0): n doubles (real), 4n (complex).
     const size_t wlen = static_cast<size_t>(n) * (cplx() ? 4 : 1);
     if (W.size() < wlen) W.resize(wlen);
+    if (!lu.empty()) return lu.solve(sys == UMFPACK_Aat, rhs, y, W.data());
+    if (Wi.size() < static_cast<size_t>(n)) Wi.resize(n);
     const int st = cplx() ? umfpack_zi_wsolve(sys, c.p.data(), c.i.data(), c.x.data(), nullptr, y, nullptr, rhs, nullptr, numeric, control, info, Wi.data(), W.data())
                           : umfpack_di_wsolve(sys, c.p.data(), c.i.data(), c.x.data(), y, rhs, numeric, control, info, Wi.data(), W.data());
     if (st < 0) umf_fail("solve", st);

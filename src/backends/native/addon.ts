@@ -127,7 +127,7 @@ export interface SparseNativeAddon {
   sparseVecCgStep?(a: number, p: Float64Array, q: Float64Array, x: Float64Array, r: Float64Array): number;
   sparseVecGemv?(trans: boolean, rows: number, cols: number, A: Float64Array, x: Float64Array, y: Float64Array, alpha: number, beta: number): void;
   sparseVecGemmTN?(rows: number, p: number, cols: number, S: Float64Array, A: Float64Array, C: Float64Array, alpha: number, beta: number): void;
-  directInfo(handle: DirectHandle): { kind: string; dtype: SparseAddonDType; n: number; disposed: boolean; bytes: number; method: string };
+  directInfo(handle: DirectHandle): { kind: string; dtype: SparseAddonDType; n: number; disposed: boolean; bytes: number; method: string; solves: string };
 }
 
 /** The addon's exports. Other features (the kernel interpreter) add their own entries. */

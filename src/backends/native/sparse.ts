@@ -243,6 +243,8 @@ export interface LogDet {
 export interface SolveOptions {
   /** 'N': A x = b (default), 'T': Aᵀ x = b, 'H': Aᴴ x = b. */
   trans?: Trans;
+  /** Where x is written (length of b, not overlapping it): saves allocating the result, a large part of a small solve. */
+  out?: Float64Array;
 }
 
 /** What every factor object has. */
@@ -303,7 +305,9 @@ class Factor implements SparseFactor {
     }
     const nrhs = col === 0 ? 1 : b.length / col;
     const b64 = b instanceof Float64Array ? b : Float64Array.from(b);
-    return this.native.directSolve(h, b64, new Float64Array(b.length), nrhs, TRANS[trans]);
+    const out = opts?.out;
+    if (out !== undefined && (!(out instanceof Float64Array) || out.length !== b.length)) throw new ShapeError(`${this.op}: solve: out must be a Float64Array of length ${b.length}, got ${typeName(out)}${ArrayBuffer.isView(out) ? ` of length ${(out as Float64Array).length}` : ''}`);
+    return this.native.directSolve(h, b64, out ?? new Float64Array(b.length), nrhs, TRANS[trans]);
   }
   logDet(): LogDet {
     const [sign, signIm, logabsdet] = this.native.directLogDet(this.handle('logDet'));

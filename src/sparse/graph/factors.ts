@@ -10,7 +10,8 @@ import { ValueError } from '../../tensor/errors.js';
 export interface SolvingFactor {
   readonly method: string;
   readonly disposed: boolean;
-  solveRaw(b: Float64Array, trans?: 'N' | 'T' | 'H'): Float64Array;
+  /** x = op(A)⁻¹ b, written to `out` (b's length, not overlapping b) when given. */
+  solveRaw(b: Float64Array, trans?: 'N' | 'T' | 'H', out?: Float64Array): Float64Array;
 }
 
 const FACTORS = new Map<number, WeakRef<SolvingFactor>>();

@@ -205,8 +205,10 @@ registerLinalgOp('sparseSolve', {
       const out = outEntry(a.outs[0] as ValueArray, b, size);
       if (factor !== undefined) {
         // A factor object's solve: the factorization exists already (the values are inputs only for the derivative rules).
-        const x = factorById(factor).solveRaw(rhs instanceof Float64Array ? rhs : Float64Array.from(rhs), TRANS[a.attrs['trans'] as Trans]);
-        out.set(x);
+        const F = factorById(factor);
+        const b64 = rhs instanceof Float64Array ? rhs : Float64Array.from(rhs);
+        if (out instanceof Float64Array) F.solveRaw(b64, TRANS[a.attrs['trans'] as Trans], out);
+        else out.set(F.solveRaw(b64, TRANS[a.attrs['trans'] as Trans]));
         continue;
       }
       const A: CsrView = { rows: n, cols: n, indptr: ip as Int32Array, indices: ix as Int32Array, data: v as ValueArray };

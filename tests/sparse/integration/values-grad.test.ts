@@ -172,14 +172,35 @@ describe('sparse: factor solves are lazy and differentiable', () => {
       });
     }
   }
-  it('solve is lazy: reading after dispose is a typed error, reading before is not', () => {
+  it('solve of a lazy b is lazy: reading after dispose is a typed error, reading before is not', () => {
     const F = sparse.splu(sparse.fromTriplets(SR, SC, base, [4, 4]));
-    const x = F.solve(T(b0.slice(), [4]));
-    const y = F.solve(T(b0.slice(), [4]));
+    // b = 2·b0, not yet computed: the solve is a node of the graph.
+    const x = F.solve(T(b0.slice(), [4]).mul(2));
+    const y = F.solve(T(b0.slice(), [4]).mul(2));
+    expect(y.node.op).toBe('reshape');
     expect(vals(x).length).toBe(4);
     F.dispose();
     expect(() => y.toArray()).toThrow(rlx.ValueError);
     expect(() => F.solve(T(b0.slice(), [4]))).toThrow(rlx.ValueError);
+  });
+  it('solve of a concrete, untraced float64 b is computed at once, equal to the lazy solve', () => {
+    for (const device of DEVICES as ('native' | 'js')[]) {
+      const F = sparse.splu(sparse.fromTriplets(SR, SC, base, [4, 4]), { device });
+      for (const trans of ['N', 'T'] as const) {
+        const eager = F.solve(T(b0.slice(), [4]), { trans });
+        const lazy = F.solve(T(b0.slice(), [4]).mul(1), { trans });
+        expect(eager.node.op).toBe('buffer');
+        expect(vals(eager)).toEqual(vals(lazy));
+      }
+      // b [4, 2] = [b0, −b0] row-major: x = [x0, −x0].
+      const X = F.solve(T(Float64Array.from(Array.from(b0).flatMap((v) => [v, -v])), [4, 2]));
+      expect(X.node.op).toBe('buffer');
+      const col = vals(F.solve(T(b0.slice(), [4]).mul(1)));
+      vals(X).forEach((v, i) => expect(v).toBeCloseTo((i % 2 ? -1 : 1) * col[i >> 1]!, 13));
+      const after = F.solve(T(b0.slice(), [4]));
+      F.dispose();
+      expect(vals(after).length).toBe(4);
+    }
   });
 });
 
