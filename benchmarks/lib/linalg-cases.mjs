@@ -100,7 +100,7 @@ export function normalizeR(r, n, complex) {
 }
 
 /** Which matrix each op factors. */
-export const INPUT_OF = { solve: 'general', cholesky: 'hpd', qr: 'general', eigh: 'hpd', svd: 'general', eig: 'general', inv: 'general', det: 'general' };
+export const INPUT_OF = { solve: 'general', cholesky: 'hpd', qr: 'general', eigh: 'hpd', svd: 'general', eig: 'general', inv: 'general', det: 'general', norm: 'general' };
 
 export function rlxLinalgCase(rlx, device, op, args) {
   const { n, dtype, scale } = args;
@@ -172,6 +172,8 @@ export function rlxLinalgCase(rlx, device, op, args) {
       return { fn: () => la.inv(a).realize(), result: arr };
     case 'det':
       return { fn: () => la.det(a).realize(), result: arr };
+    case 'norm':
+      return { fn: () => la.norm(a).realize(), result: arr };
     default:
       throw new Error(`no rlx linalg case ${op}`);
   }

@@ -50,7 +50,7 @@ def hpd(n, dtype):
 
 
 INPUT_OF = {"solve": "general", "cholesky": "hpd", "qr": "general", "eigh": "hpd",
-            "svd": "general", "eig": "general", "inv": "general", "det": "general"}
+            "svd": "general", "eig": "general", "inv": "general", "det": "general", "norm": "general"}
 
 
 def matrix(op, args):
@@ -99,6 +99,9 @@ def scipy_case(op):
         if op == "det":
             np = _bench.np
             return (lambda: sl.det(a, **kw)), (lambda d: flat(np.asarray([d])))
+        if op == "norm":
+            np = _bench.np
+            return (lambda: sl.norm(a, check_finite=False)), (lambda v: flat(np.asarray([v])))
         raise KeyError(op)
 
     return make
@@ -113,6 +116,8 @@ def numpy_case(op):
             return (lambda: np.linalg.solve(a, b)), flat
         if op == "inv":
             return (lambda: np.linalg.inv(a)), flat
+        if op == "norm":
+            return (lambda: np.linalg.norm(a)), (lambda v: flat(np.asarray([v])))
         if op == "det":
             return (lambda: np.linalg.det(a)), (lambda d: flat(np.asarray([d])))
         if op == "eigh":
@@ -130,7 +135,7 @@ def numpy_case(op):
     return make
 
 
-OPS = ["solve", "cholesky", "qr", "eigh", "svd", "eig", "inv", "det"]
+OPS = ["solve", "cholesky", "qr", "eigh", "svd", "eig", "inv", "det", "norm"]
 
 if __name__ == "__main__":
     import sys

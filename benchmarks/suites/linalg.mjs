@@ -42,10 +42,11 @@ const WHAT = {
   eig: 'eigenvalues + right eigenvectors of A (geev); SciPy eig(left=False)',
   inv: 'inv(A); rlx getrf + getri (as SciPy; NumPy solves against I with gesv)',
   det: 'det(A) (getrf of a copy read as Aᵀ, scaled product of the pivots, pivot sign; SciPy det: getrf of a copy, plain product)',
+  norm: 'norm(A), the Frobenius norm of all n² entries, safe from overflow/underflow (rlx: a max pass, then a fused sum of (x·2^-e)²); SciPy linalg.norm (BLAS dnrm2, also safe), NumPy linalg.norm (sqrt(dot(x, x)): one pass, overflows above ~1e154)',
 };
 const CHECKED = {
   solve: 'x', cholesky: 'L', qr: 'R with rows scaled by the conjugate phase of their diagonal', eigh: 'eigenvalues',
-  svd: 'singular values', eig: 'eigenvalues (order-free sums)', inv: 'A⁻¹', det: 'det',
+  svd: 'singular values', eig: 'eigenvalues (order-free sums)', inv: 'A⁻¹', det: 'det', norm: 'the norm',
 };
 
 const js = (lib, op, args) => ({ script: 'peer.mjs', case: `${lib}:la-${op}`, args, runs: 2 });
@@ -60,8 +61,8 @@ const JAX_JS = { solve: 512, cholesky: 512, eigh: 128, svd: 128, inv: 512, det: 
 function row(op, n, dtype) {
   const args = { n, dtype, scale: scaleOf(n, dtype) };
   const peers = { scipy: py('scipy', op, args) };
-  if (op === 'solve' || op === 'inv') peers.numpy = py('numpy', op, args);
-  if (n <= 128) peers['rlx-js'] = js('rlx-js', op, args);
+  if (op === 'solve' || op === 'inv' || op === 'norm') peers.numpy = py('numpy', op, args);
+  if (n <= 128 || op === 'norm') peers['rlx-js'] = js('rlx-js', op, args);
   if (dtype === 'float64') {
     if (ML_MATRIX.has(op) && n <= 512) peers['ml-matrix'] = js('ml-matrix', op, args);
     if (MATHJS[op] && n <= MATHJS[op]) peers.mathjs = js('mathjs', op, args);
@@ -82,6 +83,8 @@ function row(op, n, dtype) {
 
 const rows = [];
 for (const op of OPS) for (const dtype of DTYPES) for (const n of SIZES) rows.push(row(op, n, dtype));
+// A memory-bound reduction rather than a factorization: one size, 10⁶ entries.
+rows.push(row('norm', 1000, 'float64'));
 
 export default {
   name: 'linalg',

@@ -2,8 +2,9 @@
 
 import type { Tensor } from '../tensor/tensor.js';
 import { ShapeError, ValueError } from '../tensor/errors.js';
-import { DTYPE_INFO, realDType } from '../tensor/dtype.js';
+import { DTYPE_INFO, isComplex, realDType } from '../tensor/dtype.js';
 import { fmtShape } from '../tensor/shape.js';
+import { full } from '../tensor/create.js';
 import { type MatrixLike, asTensor, linalgDTypeOf } from './input.js';
 import { svdRaw } from './ops/svd.js';
 import { inv } from './solvers.js';
@@ -34,28 +35,51 @@ function vectorNorm(x: Tensor, ord: number, axis: number, keepdims: boolean): Te
   if (ord === -Infinity) return a.min(axis, keepdims);
   if (ord === 0) return a.ne(0).cast(a.dtype).sum(axis, keepdims);
   if (ord === 1) return a.sum(axis, keepdims);
-  if (ord > 0) return scaledPowerNorm(a, ord, [axis], keepdims);
+  if (ord > 0) return scaledPowerNorm(x, ord, [axis], keepdims);
   return a.pow(ord).sum(axis, keepdims).pow(1 / ord);
 }
 
 /**
- * (Σ a^p)^(1/p) over `axes` of a = |x|, p > 0, without the overflow and
- * underflow of the plain sum (squares overflow above ~1e154 in float64, ~1e19
- * in float32, and flush to 0 below ~1e-154 / ~1e-19). Single precision sums
- * in float64, whose range holds every float32 square: one fused pass, as fast
- * as the plain sum. Double precision scales like LAPACK's nrm2,
- * m (Σ (a/m)^p)^(1/p) with m = max a: one max pass more (the ranges of a^p for
- * every p rule out fixed scalings). m is a constant to differentiation (the
- * result is homogeneous in m); the clip keeps an all-zero (m = 0) or infinite
- * (m = inf) slice from 0/0 or inf/inf.
+ * (Σ |x|^p)^(1/p) over `axes`, p > 0, without the overflow and underflow of
+ * the plain sum (squares overflow above ~1e154 in float64, ~1e19 in float32,
+ * and flush to 0 below ~1e-154 / ~1e-19). Single precision sums in float64,
+ * whose range holds every float32 square: one fused pass, as fast as the plain
+ * sum. Double precision scales like LAPACK's nrm2, by the max m = max |x|, but
+ * with a power of two s ≈ 1/(2m) instead of a division by m: x·s is exact (no
+ * rounding added), a multiply instead of a divide, and |x s| ≤ 1 so no power
+ * overflows for any p. That is a max pass and a fused scaled sum; |x| is not
+ * shared between them (a shared |x| is materialized: a third pass and a
+ * buffer of x's size). Above p = 64, (1/4)^p could underflow: there x is
+ * divided by m itself. s is a constant to differentiation (the result is
+ * homogeneous in s); its exponent is clipped so that s stays finite and
+ * nonzero for an all-zero (m = 0), subnormal or infinite slice.
  */
-function scaledPowerNorm(a: Tensor, p: number, axes: number[], keepdims: boolean): Tensor {
-  const root = (s: Tensor) => (p === 2 ? s.sqrt() : s.pow(1 / p));
-  const powSum = (q: Tensor, kd: boolean) => (p === 2 ? q.square() : q.pow(p)).sum(axes, kd);
-  if (DTYPE_INFO[a.dtype].itemsize === 4) return root(powSum(a.cast('float64'), keepdims)).cast(a.dtype);
-  if (axes.some((ax) => a.shape[ax] === 0)) return root(powSum(a, keepdims)); // no max of nothing; the sum is 0
-  const m = stopGradient(a.max(axes, true)).clip(2 ** -1022, Number.MAX_VALUE);
-  const out = root(powSum(a.div(m), true)).mul(m);
+function scaledPowerNorm(x: Tensor, p: number, axes: number[], keepdims: boolean): Tensor {
+  const root = (t: Tensor) => (p === 2 ? t.sqrt() : t.pow(1 / p));
+  // |y|^p summed; a real y squares without the abs.
+  const powSum = (y: Tensor, kd: boolean) => {
+    const real = !isComplex(y.dtype);
+    const t = p === 2 ? (real ? y : y.abs()).square() : y.abs().pow(p);
+    return t.sum(axes, kd);
+  };
+  if (DTYPE_INFO[x.dtype].itemsize === 4 || (isComplex(x.dtype) && DTYPE_INFO[x.dtype].itemsize === 8)) {
+    const wide = x.cast(isComplex(x.dtype) ? 'complex128' : 'float64');
+    return root(powSum(wide, keepdims)).cast(isComplex(x.dtype) ? 'float32' : x.dtype);
+  }
+  if (axes.some((ax) => x.shape[ax] === 0)) return root(powSum(x, keepdims)); // no max of nothing; the sum is 0
+  const m = stopGradient(x.abs().max(axes, true));
+  let out: Tensor;
+  if (p <= 64) {
+    // e ≥ log2(m) + 1 even when the log is off by an ulp: 1/4 ≤ max |x s| < 1, whose p-th power
+    // neither overflows nor underflows for p ≤ 64. The clip keeps 2^-e finite and nonzero.
+    const e = m.log().div(Math.LN2).floor().add(2).clip(-1020, 1026);
+    const scale = full([], 2, { dtype: m.dtype }).pow(e.neg());
+    out = root(powSum(x.mul(scale), true)).div(scale);
+  } else {
+    // Larger p: (1/4)^p would underflow; divide by m itself (the largest term is exactly 1).
+    const mm = m.clip(2 ** -1022, Number.MAX_VALUE);
+    out = root(powSum(x.div(mm), true)).mul(mm);
+  }
   return keepdims ? out : out.squeeze(axes);
 }
 
@@ -69,7 +93,7 @@ function matrixNorm(x: Tensor, ord: NormOrder, r: number, c: number, keepdims: b
   const a = x.abs();
   let out: Tensor;
   const rowAxisAfter = (ax: number, removed: number) => (ax > removed ? ax - 1 : ax);
-  if (ord === null || ord === 'fro') out = scaledPowerNorm(a, 2, [r, c], false);
+  if (ord === null || ord === 'fro') out = scaledPowerNorm(x, 2, [r, c], false);
   else if (ord === 'nuc') out = singularValues(x, r, c).sum(-1);
   else if (ord === 2) out = singularValues(x, r, c).max(-1);
   else if (ord === -2) out = singularValues(x, r, c).min(-1);
@@ -96,7 +120,7 @@ export function norm(xIn: MatrixLike, opts: NormOptions = {}): Tensor {
   if (axis === null) {
     if (ord === null) {
       const flat = x.reshape([-1]);
-      const v = scaledPowerNorm(flat.abs(), 2, [0], false);
+      const v = scaledPowerNorm(flat, 2, [0], false);
       return keepdims ? v.reshape(x.shape.map(() => 1)) : v;
     }
     if (x.ndim === 1) axis = 0;

@@ -68,6 +68,37 @@ describe.each(DEVICES)('norm scaling on %s', (device) => {
   });
 });
 
+describe.each(DEVICES)('norm scaling at the ends of the float64 range on %s', (device) => {
+  const t = (v: number[]) => rlx.tensor(v, { dtype: 'float64' }).on(device);
+  it('subnormal, near-overflow and mixed-scale entries; a large p', () => {
+    // Subnormals: 3e-320 and [3, 4]·2^-1070 (exact in subnormals) without flushing to 0.
+    expect(L.norm(t([3e-320])).item()).toBe(3e-320);
+    rel(L.norm(t([3 * 2 ** -1070, 4 * 2 ** -1070])).item() as number, 5 * 2 ** -1070, 1e-15);
+    // Near the top: [3, 4]·2^1020 has norm 5·2^1020 < MAX; its squares overflow 30 times over.
+    rel(L.norm(t([3 * 2 ** 1020, -4 * 2 ** 1020])).item() as number, 5 * 2 ** 1020, 1e-15);
+    // The true norm above MAX is +inf, not NaN.
+    expect(L.norm(t([1.7e308, 1.7e308])).item()).toBe(Infinity);
+    // 1e300 and 1e-300 together: the small one adds nothing, the big one is kept exactly.
+    expect(L.norm(t([1e300, 1e-300])).item()).toBe(1e300);
+    // p = 2000: 2^2000 overflows; the norm of [1, 1] is 2^(1/2000).
+    rel(L.norm(t([1, 1]), { ord: 2000 }).item() as number, 2 ** (1 / 2000), 1e-15);
+    rel(L.norm(t([1e300, 1e300]), { ord: 2000 }).item() as number, 1e300 * 2 ** (1 / 2000), 1e-14);
+  });
+  it('complex128 at scale 1e200: |3 + 4i|·1e200', () => {
+    const z = rlx.complex(rlx.tensor([3e200, 0], { dtype: 'float64' }), rlx.tensor([4e200, 1e200], { dtype: 'float64' })).on(device);
+    rel(L.norm(z).item() as number, Math.sqrt(26) * 1e200, 1e-14);
+  });
+  it('reads x twice and allocates nothing of its size (|x| is not materialized)', () => {
+    const n = 4096;
+    const x = rlx.tensor(Float64Array.from({ length: n }, (_, i) => Math.sin(i)), { dtype: 'float64' }).on(device).realize();
+    const plan = rlx.explain(L.norm(x), { print: false });
+    expect(plan.buffers.every((b) => (b.bytes ?? Infinity) < 8 * n)).toBe(true);
+    let want = 0;
+    for (let i = 0; i < n; i++) want += Math.sin(i) ** 2;
+    rel(L.norm(x).item() as number, Math.sqrt(want), 1e-14);
+  });
+});
+
 describe('norm scaling: derivatives', () => {
   it('grad of the 2-norm is x / ‖x‖ at ordinary and huge scale', () => {
     for (const s of [1, 1e200]) {
