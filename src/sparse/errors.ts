@@ -1,4 +1,4 @@
-// Typed errors of the sparse module. Both extend ValueError so callers that
+// Typed errors of the sparse module. All extend ValueError so callers that
 // catch the generic "bad input values" class of rlx also catch these.
 
 import { ValueError } from '../tensor/errors.js';
@@ -22,5 +22,19 @@ export class MatrixMarketError extends ValueError {
     detail: string,
   ) {
     super(line > 0 ? `matrix market: line ${line}: ${detail}` : `matrix market: ${detail}`);
+  }
+}
+
+/**
+ * Malformed or unsupported Harwell–Boeing / Rutherford–Boeing input. `line` is the
+ * 1-based line number of the offending line (0 when the problem is the input as a
+ * whole, e.g. a path that cannot be opened); the message starts with "line N:".
+ */
+export class HarwellBoeingError extends ValueError {
+  constructor(
+    readonly line: number,
+    detail: string,
+  ) {
+    super(line > 0 ? `harwell-boeing: line ${line}: ${detail}` : `harwell-boeing: ${detail}`);
   }
 }

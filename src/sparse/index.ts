@@ -1,8 +1,9 @@
-// rlx.sparse: sparse matrix formats, constructors, builders and Matrix Market I/O.
+// rlx.sparse: sparse matrix formats, constructors, builders, Matrix Market I/O and
+// the Harwell–Boeing / Rutherford–Boeing reader.
 // This file only re-exports.
 
 export type { SparseDType, ValueArray, CompressedArrays, RawOperator, RawPreconditioner } from './contract.js';
-export { SparseFormatError, MatrixMarketError } from './errors.js';
+export { SparseFormatError, MatrixMarketError, HarwellBoeingError } from './errors.js';
 export { CompressedMatrix, isSparse } from './base.js';
 export type { SparseMatrix, DenseOperand } from './base.js';
 export { CsrMatrix, csr } from './csr.js';
@@ -18,6 +19,8 @@ export { readMatrixMarket, readMatrixMarketHeader } from './mm-read.js';
 export type { MMHeader, MMFormat, MMField, MMSymmetry, ReadOptions } from './mm-read.js';
 export { writeMatrixMarket } from './mm-write.js';
 export type { WriteOptions } from './mm-write.js';
+export { readHarwellBoeing, readHarwellBoeingHeader } from './hb-read.js';
+export type { HBHeader, HBValueType, HBStructure, HBReadOptions } from './hb-read.js';
 
 // Products and solves with tensors go through IR ops (lazy, differentiable).
 import './graph/register.js';
