@@ -10,8 +10,9 @@
 //      hb_read reads this way, and its hb_write writes E fields one character
 //      narrower than the width it declares, so a negative value slides into the
 //      field before it and (1) fails on its sign;
-//   3. fields one character narrower than declared (SciPy's writer again, when a
-//      three-digit exponent leaves no blank between values).
+//   3. for E formats, fields one character narrower than declared, each a whole
+//      d.dddE±xx (SciPy's writer again, when a three-digit exponent leaves no blank
+//      between values; the shape check keeps a value cut in two from passing).
 // The readings cannot disagree silently: a field that holds parts of two values has
 // an inner blank or an invalid tail, so (1) fails whenever the columns are shifted.
 //
@@ -123,7 +124,7 @@ const scanField = (kind: FieldKind, tok: string): number | undefined => {
 export const quote = (tok: string): string => (tok.length > 40 ? JSON.stringify(tok.slice(0, 40)) + `… (${tok.length} characters)` : JSON.stringify(tok));
 
 /** Fixed-width fields of `width`; undefined when all k parse, else what is wrong. */
-function fixedFields(line: string, f: FortranFormat, width: number, k: number, out: Float64Array): string | undefined {
+function fixedFields(line: string, f: FortranFormat, width: number, k: number, out: Float64Array, sciPy = false): string | undefined {
   const n = line.length;
   const what = f.kind === 'I' ? 'an integer' : 'a number';
   for (let q = 0; q < k; q++) {
@@ -133,7 +134,8 @@ function fixedFields(line: string, f: FortranFormat, width: number, k: number, o
     while (e > s && isBlank(line.charCodeAt(e - 1))) e--;
     if (s === e) return `field ${q + 1} of ${k} (${cols} of ${f.text}) is ${q * width >= n ? 'missing: the line ends before it' : 'blank'}`;
     const tok = line.slice(s, e);
-    const v = scanField(f.kind, tok);
+    // SciPy's narrower fields always hold d.dddE±xx: a field cut from another value would lack the point or the E.
+    const v = sciPy && !/^[-+]?\d\.\d+E[-+]\d+$/.test(tok) ? undefined : scanField(f.kind, tok);
     if (v === undefined) return `field ${q + 1} of ${k} (${cols} of ${f.text}) ${quote(tok)} is not ${what}`;
     out[q] = v;
   }
@@ -165,6 +167,6 @@ function separatedFields(line: string, f: FortranFormat, k: number, out: Float64
 export function readRecord(line: string, f: FortranFormat, k: number, out: Float64Array): string | undefined {
   const bad = fixedFields(line, f, f.width, k, out);
   if (bad === undefined || separatedFields(line, f, k, out)) return undefined;
-  if (f.kind !== 'I' && f.width > 1 && fixedFields(line, f, f.width - 1, k, out) === undefined) return undefined;
+  if (f.kind === 'E' && f.width > 1 && fixedFields(line, f, f.width - 1, k, out, true) === undefined) return undefined;
   return bad;
 }

@@ -215,7 +215,7 @@ function readBody(src: RawLines, opts: HBReadOptions): CsrMatrix {
 
   let colptr = new Int32Array(0);
   readSection(src, ptr, cols + 1, 'column pointers', (v, k) => {
-    const prev = k > 0 ? colptr[k - 1]! : 1;
+    const prev = k > 0 ? colptr[k - 1]! + 1 : 1; // colptr holds 0-based pointers
     if (k === 0 && v !== 1) throw new HarwellBoeingError(src.no, `the first column pointer must be 1, got ${v}`);
     if (v < prev) throw new HarwellBoeingError(src.no, `column pointer ${k + 1} = ${v} is less than the one before (${prev}): pointers must not decrease`);
     if (v > nnz + 1 || (k === cols && v !== nnz + 1)) throw new HarwellBoeingError(src.no, `column pointer ${k + 1} = ${v}, but the ${k === cols ? 'last one must be' : 'pointers end at'} NNZERO + 1 = ${nnz + 1}`);
