@@ -13,6 +13,7 @@ import { diagonalOf, identity } from './matrix.js';
 import { luRaw } from './ops/lu.js';
 import { square } from './ops/common.js';
 import { stopGradient } from '../compiler/transforms/custom.js';
+import { nrm2Raw } from './ops/nrm2.js';
 
 export type NormOrder = number | 'fro' | 'nuc' | null;
 
@@ -35,8 +36,25 @@ function vectorNorm(x: Tensor, ord: number, axis: number, keepdims: boolean): Te
   if (ord === -Infinity) return a.min(axis, keepdims);
   if (ord === 0) return a.ne(0).cast(a.dtype).sum(axis, keepdims);
   if (ord === 1) return a.sum(axis, keepdims);
+  if (ord === 2) return twoNorm(x, [axis], keepdims);
   if (ord > 0) return scaledPowerNorm(x, ord, [axis], keepdims);
   return a.pow(ord).sum(axis, keepdims).pow(1 / ord);
+}
+
+/**
+ * The 2-norm over `axes`. Double precision: the nrm2 op (one kernel pass, safe
+ * from overflow and underflow) on x with those axes moved last and flattened
+ * (a free reshape when they already are last, as for the default norm);
+ * single precision keeps its one fused pass summing in float64.
+ */
+function twoNorm(x: Tensor, axes: number[], keepdims: boolean): Tensor {
+  const core = axes.map((a) => x.shape[a]);
+  if ((x.dtype !== 'float64' && x.dtype !== 'complex128') || !core.every((d): d is number => typeof d === 'number')) return scaledPowerNorm(x, 2, axes, keepdims);
+  const rest = [...Array(x.ndim).keys()].filter((i) => !axes.includes(i));
+  const perm = [...rest, ...axes];
+  const moved = perm.every((p, i) => p === i) ? x : x.transpose(perm);
+  const out = nrm2Raw(moved.reshape([...rest.map((i) => x.shape[i]!), core.reduce((p, d) => p * d, 1)]));
+  return keepdims ? out.reshape(x.shape.map((d, i) => (axes.includes(i) ? 1 : d))) : out;
 }
 
 /**
@@ -44,7 +62,8 @@ function vectorNorm(x: Tensor, ord: number, axis: number, keepdims: boolean): Te
  * the plain sum (squares overflow above ~1e154 in float64, ~1e19 in float32,
  * and flush to 0 below ~1e-154 / ~1e-19). Single precision sums in float64,
  * whose range holds every float32 square: one fused pass, as fast as the plain
- * sum. Double precision scales like LAPACK's nrm2, by the max m = max |x|, but
+ * sum. Double precision (p ≠ 2 here: twoNorm takes p = 2 to the nrm2 op, and
+ * comes here only for symbolic dims) scales by the max m = max |x|, but
  * with a power of two s ≈ 1/(2m) instead of a division by m: x·s is exact (no
  * rounding added), a multiply instead of a divide, and |x s| ≤ 1 so no power
  * overflows for any p. That is a max pass and a fused scaled sum; |x| is not
@@ -93,7 +112,7 @@ function matrixNorm(x: Tensor, ord: NormOrder, r: number, c: number, keepdims: b
   const a = x.abs();
   let out: Tensor;
   const rowAxisAfter = (ax: number, removed: number) => (ax > removed ? ax - 1 : ax);
-  if (ord === null || ord === 'fro') out = scaledPowerNorm(x, 2, [r, c], false);
+  if (ord === null || ord === 'fro') out = twoNorm(x, [r, c], false);
   else if (ord === 'nuc') out = singularValues(x, r, c).sum(-1);
   else if (ord === 2) out = singularValues(x, r, c).max(-1);
   else if (ord === -2) out = singularValues(x, r, c).min(-1);
@@ -120,7 +139,7 @@ export function norm(xIn: MatrixLike, opts: NormOptions = {}): Tensor {
   if (axis === null) {
     if (ord === null) {
       const flat = x.reshape([-1]);
-      const v = scaledPowerNorm(flat, 2, [0], false);
+      const v = twoNorm(flat, [0], false);
       return keepdims ? v.reshape(x.shape.map(() => 1)) : v;
     }
     if (x.ndim === 1) axis = 0;

@@ -156,6 +156,8 @@ export interface NativeAddon extends SparseNativeAddon {
   linalgSvd(dtype: GemmDType, b: number, m: number, n: number, a: LinalgArray, s: LinalgArray, u: LinalgArray | null, vh: LinalgArray | null, full: boolean): Int32Array;
   linalgEig(dtype: GemmDType, b: number, n: number, a: LinalgArray, w: LinalgArray, vr: LinalgArray | null): Int32Array;
   linalgLstsq(dtype: GemmDType, b: number, m: number, n: number, k: number, a: LinalgArray, rhs: LinalgArray, x: LinalgArray, s: LinalgArray, rank: Int32Array, rcond: number): Int32Array;
+  /** Row 2-norms of x [b, n] (float64 / complex128) into out [b] (native/src/lapack/nrm2.cc). */
+  linalgNrm2(dtype: 'float64' | 'complex128', b: number, n: number, x: Float64Array, out: Float64Array): void;
   readonly [feature: string]: unknown;
 }
 

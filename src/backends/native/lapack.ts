@@ -11,7 +11,7 @@ import type { NativeAddon } from './addon.js';
 import { typedErrors } from './errors.js';
 
 const DTYPES: readonly LinalgDType[] = ['float32', 'float64', 'complex64', 'complex128'];
-const FUNCTIONS = ['linalgCholesky', 'linalgTriangularSolve', 'linalgLu', 'linalgSolve', 'linalgDet', 'linalgInv', 'linalgQr', 'linalgEigh', 'linalgSvd', 'linalgEig', 'linalgLstsq'] as const;
+const FUNCTIONS = ['linalgCholesky', 'linalgTriangularSolve', 'linalgLu', 'linalgSolve', 'linalgDet', 'linalgInv', 'linalgQr', 'linalgEigh', 'linalgSvd', 'linalgEig', 'linalgLstsq', 'linalgNrm2'] as const;
 const MAX_DIM = 2 ** 31 - 1;
 
 type Ctor = Float32ArrayConstructor | Float64ArrayConstructor | Int32ArrayConstructor;
@@ -206,6 +206,18 @@ export function nativeLinalgKernels(addon: NativeAddon): LinalgKernels {
       c.array('s', s, c.storage, b * Math.min(m, n), true), c.array('rank', rank, Int32Array, b, true);
       c.disjoint();
       return addon.linalgLstsq(dtype, b, m, n, k, a, rhs, x, s, rank, rcond);
+    },
+
+    nrm2(dtype, b, n, x, out) {
+      if (okSize(b) && okSize(n) && (dtype === 'float64' || dtype === 'complex128') && isMat(dtype, x, b * n) && isMat('float64', out, b) && out.buffer !== x.buffer) {
+        return addon.linalgNrm2(dtype, b, n, x as Float64Array, out as Float64Array);
+      }
+      const c = new Check('nrm2', dtype);
+      if (dtype !== 'float64' && dtype !== 'complex128') throw new DTypeError(`nrm2: dtype must be float64 or complex128, got ${dtype}`);
+      c.size('b', b), c.size('n', n);
+      c.mat('x', x, b * n, false), c.array('out', out, Float64Array, b, true);
+      c.disjoint();
+      return addon.linalgNrm2(dtype, b, n, x as Float64Array, out as Float64Array);
     },
 
     gemm(dtype, m, k, n, a, b, out) {

@@ -99,6 +99,18 @@ export interface LinalgKernels {
    */
   lstsq(dtype: LinalgDType, b: number, m: number, n: number, k: number, a: FloatArray, rhs: FloatArray, x: FloatArray, s: FloatArray, rank: Int32Array, rcond: number): Int32Array;
 
+  /**
+   * Euclidean norms of the b rows of x: [b, n] float64 or complex128 (other dtypes throw).
+   * out: [b] float64. Safe from overflow and underflow (the answer is finite whenever the
+   * exact norm is representable; subnormal entries count); an infinite entry gives inf, a
+   * NaN entry NaN (also beside an inf, as NumPy). n = 0 gives 0. Both implementations
+   * compute the same bits: one pass of the sum of squares in 8 lanes (element i to lane
+   * i % 8, lanes added ((0+1)+(2+3))+((4+5)+(6+7))), and only when that sum overflowed or
+   * is below N·2^-1021 (N reals in the row) a max pass and the sum of (x·2^e)² in the same
+   * lanes, 2^e = 2^-k for max = f·2^k (f in [0.5, 1)), e clipped to [-1021, 1022].
+   */
+  nrm2(dtype: LinalgDType, b: number, n: number, x: FloatArray, out: FloatArray): void;
+
   /** out [m, n] = a [m, k] @ b [k, n], one contiguous row-major product (the building block of expm's kernel). */
   gemm(dtype: LinalgDType, m: number, k: number, n: number, a: FloatArray, b: FloatArray, out: FloatArray): void;
 }

@@ -14,5 +14,6 @@ import { svd } from './svd.js';
 import { triangularSolve } from './triangular.js';
 import { gemm } from './gemm.js';
 import { det, inv } from './det.js';
+import { nrm2 } from './nrm2.js';
 
-export const jsLinalgKernels: LinalgKernels = { cholesky, triangularSolve, lu, solve, det, inv, qr, eigh, svd, eig, lstsq, gemm };
+export const jsLinalgKernels: LinalgKernels = { cholesky, triangularSolve, lu, solve, det, inv, qr, eigh, svd, eig, lstsq, gemm, nrm2 };
