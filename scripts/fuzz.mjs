@@ -8,7 +8,8 @@
 // 2. The native boundary: the fixture of tests/native/boundary-fuzz.test.ts (shared,
 //    detached, short, mistyped and overlapping arguments to every addon export) in a
 //    child process per seed, 20,000 calls each, for a third of the time.
-// 3. Sparse constructors and Matrix Market strings (tests/sparse/formats/fuzz.test.ts)
+// 3. Sparse constructors and Matrix Market strings (tests/sparse/formats/fuzz.test.ts),
+//    Harwell–Boeing files (tests/sparse/formats/hb-fuzz.test.ts)
 //    and the shape/index/operand property tests (tests/ops) at RLX_FUZZ_SCALE = 20,
 //    RLX_FC_RUNS = 2000.
 
@@ -58,7 +59,7 @@ if (!status.available || !status.path) {
   }
 }
 
-run('sparse constructors, shapes, indices, operands', 'npx', ['vitest', 'run', 'tests/sparse/formats/fuzz.test.ts', 'tests/ops/index-bounds.test.ts', 'tests/ops/shape-args.test.ts', 'tests/ops/array-operands.test.ts'], { RLX_FUZZ_SCALE: '20', RLX_FC_RUNS: '2000' });
+run('sparse constructors, Harwell–Boeing files, shapes, indices, operands', 'npx', ['vitest', 'run', 'tests/sparse/formats/fuzz.test.ts', 'tests/sparse/formats/hb-fuzz.test.ts', 'tests/ops/index-bounds.test.ts', 'tests/ops/shape-args.test.ts', 'tests/ops/array-operands.test.ts'], { RLX_FUZZ_SCALE: '20', RLX_FC_RUNS: '2000' });
 
 console.log(failed ? 'FAILED' : 'ok: no crash, no hang, no untyped error');
 process.exit(failed ? 1 : 0);
