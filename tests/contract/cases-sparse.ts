@@ -173,6 +173,7 @@ const factorCases: Table = {
 const namespaceCases: Table = {
   'sparse.SparseFormatError': { none: 'error' },
   'sparse.MatrixMarketError': { none: 'error' },
+  'sparse.HarwellBoeingError': { none: 'error' },
   'sparse.NoConvergenceError': { none: 'error' },
   'sparse.SingularMatrixError': { none: 'error' },
   'sparse.NotPositiveDefiniteError': { none: 'error' },
@@ -203,6 +204,8 @@ const namespaceCases: Table = {
   'sparse.readMatrixMarket': { none: 'io' },
   'sparse.readMatrixMarketHeader': { none: 'io' },
   'sparse.writeMatrixMarket': { none: 'io' },
+  'sparse.readHarwellBoeing': { none: 'io' },
+  'sparse.readHarwellBoeingHeader': { none: 'io' },
 
   'sparse.csr': [
     { specs: [vals()], f: (v) => dense(sparse.csr({ indptr: INDPTR, indices: INDICES, data: v, shape: [4, 4] })) },
