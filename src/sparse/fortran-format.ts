@@ -2,7 +2,7 @@
 // Rutherford–Boeing files use them (hb-read.ts): a format such as (8I10),
 // (3E26.18), (1P,4D20.12) or (5F16.8) says how many fields a line holds and how
 // wide each is. Fields are cut by width, not by blanks, because Fortran writers let
-// values run into each other: RBio's (8E9.1) writes -1.0E+100 in all nine columns.
+// values run into each other: an E9.1 field holds -1.0E+100 in all nine columns.
 //
 // A line is read in up to three ways, the first that gives every field as a number:
 //   1. fixed-width fields (Fortran's reading);
@@ -18,10 +18,10 @@
 //
 // Numbers: an optional sign, digits with an optional point, an exponent with E, D
 // (1.0D+01) or no letter at all (1.0-101: Fortran's E output drops the letter when
-// the exponent needs three digits), or nan/inf. As in SciPy and SuiteSparse's
-// RBio, a field's text is its value: Fortran's implied decimal point (a field
+// the exponent needs three digits), or nan/inf. As in SciPy (which splits on
+// blanks), a field's text is its value: Fortran's implied decimal point (a field
 // without '.' under Ew.d) and its input scale factor (kP without an exponent) are
-// not applied — every writer puts the point and the exponent in.
+// not applied — the writers put the point and the exponent in.
 
 import { MAX_LINE, scanInteger, scanReal } from './mm-scan.js';
 
