@@ -5,7 +5,7 @@
 // right-hand sides (ignored) — each with the matrix written out by hand from the
 // file — and the typed errors with their line numbers.
 
-import { mkdtempSync, rmSync } from 'node:fs';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, expect, it } from 'vitest';
@@ -200,5 +200,34 @@ describe('typed errors with the line', () => {
     }
     fails('x'.repeat(2 << 20) + '\n', 1, /line longer than 1048576 characters/);
     expect(() => sp.readHarwellBoeing(hb(RSA), { dtype: 'int7' })).toThrow(/int7/);
+  });
+});
+
+describe('files larger than the 1 MiB read chunk', () => {
+  it('a 60,000×60,000 diagonal RUA file (2.8 MB, lines across chunk boundaries) reads exactly', () => {
+    const n = 60000;
+    const ints = (a: number[], per: number, w: number): string[] => {
+      const out: string[] = [];
+      for (let i = 0; i < a.length; i += per) out.push(a.slice(i, i + per).map((v) => String(v).padStart(w)).join(''));
+      return out;
+    };
+    const ptr = ints(Array.from({ length: n + 1 }, (_, k) => k + 1), 8, 10);
+    const ind = ints(Array.from({ length: n }, (_, k) => k + 1), 8, 10);
+    // Value k is k + 0.5, written as (3E26.18): exact in float64.
+    const vals = ints([], 1, 1);
+    for (let k = 0; k < n; k += 3) vals.push([k, k + 1, k + 2].filter((v) => v < n).map((v) => (v + 0.5).toExponential(18).replace('e', 'E').replace(/E([+-])(\d)$/, 'E$10$2').padStart(26)).join(''));
+    const text = hb({ cards: [ptr.length + ind.length + vals.length, ptr.length, ind.length, vals.length], type: 'RUA', dims: [n, n, n, 0], fmts: ['(8I10)', '(8I10)', '(3E26.18)'], data: [...ptr, ...ind, ...vals] });
+    expect(text.length).toBeGreaterThan(2 << 20);
+    const dir = mkdtempSync(join(tmpdir(), 'rlx-hb-big-'));
+    try {
+      writeFileSync(join(dir, 'd.rua'), text);
+      const A = sp.readHarwellBoeing(join(dir, 'd.rua'));
+      expect(A.shape).toEqual([n, n]);
+      expect(Array.from(A.indptr)).toEqual(Array.from({ length: n + 1 }, (_, k) => k));
+      expect(Array.from(A.indices)).toEqual(Array.from({ length: n }, (_, k) => k));
+      expect(Array.from(A.data)).toEqual(Array.from({ length: n }, (_, k) => k + 0.5));
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });
