@@ -13,7 +13,7 @@ import { diagonalOf, identity } from './matrix.js';
 import { luRaw } from './ops/lu.js';
 import { square } from './ops/common.js';
 import { stopGradient } from '../compiler/transforms/custom.js';
-import { nrm2Raw } from './ops/nrm2.js';
+import { NRM2_MAX_CORE, nrm2Raw } from './ops/nrm2.js';
 
 export type NormOrder = number | 'fro' | 'nuc' | null;
 
@@ -43,17 +43,23 @@ function vectorNorm(x: Tensor, ord: number, axis: number, keepdims: boolean): Te
 
 /**
  * The 2-norm over `axes`. Double precision: the nrm2 op (one kernel pass, safe
- * from overflow and underflow) on x with those axes moved last and flattened
- * (a free reshape when they already are last, as for the default norm);
- * single precision keeps its one fused pass summing in float64.
+ * from overflow and underflow) on x with those axes moved last (no movement
+ * when they already are, as for the default norm); the op takes up to
+ * NRM2_MAX_CORE trailing axes as they are, more are flattened. Single
+ * precision keeps its one fused pass summing in float64.
  */
 function twoNorm(x: Tensor, axes: number[], keepdims: boolean): Tensor {
   const core = axes.map((a) => x.shape[a]);
   if ((x.dtype !== 'float64' && x.dtype !== 'complex128') || !core.every((d): d is number => typeof d === 'number')) return scaledPowerNorm(x, 2, axes, keepdims);
   const rest = [...Array(x.ndim).keys()].filter((i) => !axes.includes(i));
   const perm = [...rest, ...axes];
-  const moved = perm.every((p, i) => p === i) ? x : x.transpose(perm);
-  const out = nrm2Raw(moved.reshape([...rest.map((i) => x.shape[i]!), core.reduce((p, d) => p * d, 1)]));
+  let moved = perm.every((p, i) => p === i) ? x : x.transpose(perm);
+  let rank = axes.length;
+  if (rank > NRM2_MAX_CORE) {
+    moved = moved.reshape([...rest.map((i) => x.shape[i]!), core.reduce((p, d) => p * d, 1)]);
+    rank = 1;
+  }
+  const out = nrm2Raw(moved, rank);
   return keepdims ? out.reshape(x.shape.map((d, i) => (axes.includes(i) ? 1 : d))) : out;
 }
 
@@ -138,8 +144,9 @@ export function norm(xIn: MatrixLike, opts: NormOptions = {}): Tensor {
   let axis = opts.axis ?? null;
   if (axis === null) {
     if (ord === null) {
-      const flat = x.reshape([-1]);
-      const v = twoNorm(flat, [0], false);
+      // All entries: the axes as they are (no reshape) unless there are none or too many.
+      if (x.ndim >= 1 && x.ndim <= NRM2_MAX_CORE) return twoNorm(x, [...Array(x.ndim).keys()], keepdims);
+      const v = twoNorm(x.reshape([-1]), [0], false);
       return keepdims ? v.reshape(x.shape.map(() => 1)) : v;
     }
     if (x.ndim === 1) axis = 0;

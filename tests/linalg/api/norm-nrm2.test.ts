@@ -197,6 +197,20 @@ describe.each(DEVICES)('nrm2: structure on %s', (device) => {
     }
   });
 
+  it('the Frobenius / default norm of a realized 2-D or 3-D tensor inside a larger graph: one nrm2 kernel, no copy of the input', () => {
+    const x = rlx.fromStorage(Float64Array.from({ length: 24 }, (_, i) => i - 7), [2, 3, 4], 'float64').on(device).realize();
+    const m = x.reshape([6, 4]).realize();
+    for (const y of [L.norm(x).mul(2), L.norm(m).mul(2), L.norm(m, { ord: 'fro' }).mul(2), L.norm(x, { axis: [1, 2] }).mul(2)]) {
+      const plan = rlx.explain(y, { print: false });
+      expect(plan.kernels.map((k) => k.kind)).toEqual(['linalg', 'elementwise']);
+      expect(linalgOps(y).every((o) => o.startsWith('nrm2'))).toBe(true);
+    }
+    let ss = 0;
+    for (let i = 0; i < 24; i++) ss += (i - 7) ** 2;
+    expect(L.norm(x).mul(2).item()).toBe(2 * Math.sqrt(ss));
+    expect(vals(L.norm(x, { axis: [1, 2] }))).toEqual([0, 1].map((b) => Math.sqrt(Array.from({ length: 12 }, (_, i) => (b * 12 + i - 7) ** 2).reduce((p, q) => p + q, 0))));
+  });
+
   it('float32, complex64 and p ≠ 2 keep their paths (no nrm2)', () => {
     const x = rlx.tensor([3, 4], { dtype: 'float32' }).on(device);
     expect(linalgOps(L.norm(x))).toEqual([]);
