@@ -55,7 +55,7 @@ function twoNorm(x: Tensor, axes: number[], keepdims: boolean): Tensor {
   const perm = [...rest, ...axes];
   let moved = perm.every((p, i) => p === i) ? x : x.transpose(perm);
   let rank = axes.length;
-  if (rank > NRM2_MAX_CORE) {
+  if (rank === 0 || rank > NRM2_MAX_CORE) {
     moved = moved.reshape([...rest.map((i) => x.shape[i]!), core.reduce((p, d) => p * d, 1)]);
     rank = 1;
   }

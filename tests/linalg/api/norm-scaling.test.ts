@@ -88,7 +88,7 @@ describe.each(DEVICES)('norm scaling at the ends of the float64 range on %s', (d
     const z = rlx.complex(rlx.tensor([3e200, 0], { dtype: 'float64' }), rlx.tensor([4e200, 1e200], { dtype: 'float64' })).on(device);
     rel(L.norm(z).item() as number, Math.sqrt(26) * 1e200, 1e-14);
   });
-  it('reads x twice and allocates nothing of its size (|x| is not materialized)', () => {
+  it('allocates nothing of x\'s size (|x| is not materialized)', () => {
     const n = 4096;
     const x = rlx.tensor(Float64Array.from({ length: n }, (_, i) => Math.sin(i)), { dtype: 'float64' }).on(device).realize();
     const plan = rlx.explain(L.norm(x), { print: false });
