@@ -214,6 +214,7 @@ describe.each(DEVICES)('nrm2: structure on %s', (device) => {
   it('float32, complex64 and p ≠ 2 keep their paths (no nrm2)', () => {
     const x = rlx.tensor([3, 4], { dtype: 'float32' }).on(device);
     expect(linalgOps(L.norm(x))).toEqual([]);
+    expect(linalgOps(L.norm(rlx.fromStorage(new Float32Array([3, 4]), [1], 'complex64').on(device)))).toEqual([]);
     expect(linalgOps(L.norm(tens([3, 4], device), { ord: 3 }))).toEqual([]);
   });
 });
