@@ -101,7 +101,9 @@ def scipy_case(op):
             return (lambda: sl.det(a, **kw)), (lambda d: flat(np.asarray([d])))
         if op == "norm":
             np = _bench.np
-            return (lambda: sl.norm(a, check_finite=False)), (lambda v: flat(np.asarray([v])))
+            # 1-D input: SciPy calls BLAS nrm2 (for a 2-D array it would use NumPy's unscaled dot).
+            v = a.ravel()
+            return (lambda: sl.norm(v, check_finite=False)), (lambda r: flat(np.asarray([r])))
         raise KeyError(op)
 
     return make
