@@ -1,5 +1,6 @@
-// UMFPACK factors small enough are solved with rlx's own triangular solves on
-// factors copied out of UMFPACK (native/src/sparse/lu_solve.h); large ones with
+// UMFPACK factors small enough, once solved with 8 times, are solved with rlx's
+// own triangular solves on factors copied out of UMFPACK
+// (native/src/sparse/lu_solve.h); large ones, and the first solves, with
 // UMFPACK's solve. RLX_UMFPACK_EXTRACT_MAX=0 forces UMFPACK's solve, so every
 // matrix here is solved both ways: the two must agree and each must have a
 // small residual against the dense matrix. The matrices need row pivoting
@@ -36,11 +37,17 @@ afterEach(() => {
   else process.env['RLX_UMFPACK_EXTRACT_MAX'] = saved;
 });
 
-function factorBoth(a: CompressedArrays) {
+/** The same matrix factored twice: `own` solved kExtractAfter = 8 times (so it has extracted its factors), `lib` kept on UMFPACK's solve. */
+function factorBoth(a: CompressedArrays, n: number, width: number) {
   delete process.env['RLX_UMFPACK_EXTRACT_MAX'];
   const own = umfpackFactor(a);
+  const b = new Float64Array(n * width).fill(1);
+  for (let i = 0; i < 7; i++) own.solve(b);
+  expect(solvesOf(own)).toBe('library'); // nothing extracted before the 8th solve
+  own.solve(b);
   process.env['RLX_UMFPACK_EXTRACT_MAX'] = '0';
   const lib = umfpackFactor(a);
+  for (let i = 0; i < 8; i++) lib.solve(b);
   return { own, lib };
 }
 
@@ -51,7 +58,7 @@ describeNative('UMFPACK: own triangular solves on extracted factors agree with U
     for (const n of [1, 2, 7, 60, 250])
       it(`${dtype} n = ${n}: trans N/T/H, 1 and 3 right-hand sides`, () => {
         const { a, dense } = pivoting(n, dtype, 17 * n + dtype.length);
-        const { own, lib } = factorBoth(a);
+        const { own, lib } = factorBoth(a, n, per(dtype));
         expect(solvesOf(own)).toBe('extracted');
         expect(solvesOf(lib)).toBe('library');
         const single = dtype === 'float32' || dtype === 'complex64';
@@ -75,13 +82,15 @@ describeNative('UMFPACK: own triangular solves on extracted factors agree with U
 
   it('a factor above the limit uses UMFPACK solve, and both give the same x', () => {
     const a = poisson2d(30);
+    const b = Float64Array.from({ length: 900 }, (_, i) => Math.sin(i));
     process.env['RLX_UMFPACK_EXTRACT_MAX'] = '100';
     const big = umfpackFactor(a);
+    for (let i = 0; i < 9; i++) big.solve(b);
     expect(solvesOf(big)).toBe('library');
     delete process.env['RLX_UMFPACK_EXTRACT_MAX'];
     const small = umfpackFactor(a);
+    for (let i = 0; i < 9; i++) small.solve(b);
     expect(solvesOf(small)).toBe('extracted');
-    const b = Float64Array.from({ length: 900 }, (_, i) => Math.sin(i));
     const x1 = small.solve(b),
       x2 = big.solve(b);
     expect(maxDiff(x1, x2) / maxAbs(x2)).toBeLessThan(1e-12);
