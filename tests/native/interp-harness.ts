@@ -18,6 +18,7 @@ import { jsBackend } from '../../src/backends/js/index.js';
 import { registerBackend } from '../../src/backends/registry.js';
 import type { Backend } from '../../src/backends/backend.js';
 import type { ElementwiseKernel } from '../../src/compiler/kernel.js';
+export { mulberry32 as rng } from '../harness/prng.js';
 
 function load(): { addon?: InterpAddon; reason: string } {
   const override = process.env['RLX_INTERP_ADDON'];
@@ -70,18 +71,6 @@ export function useInterpDevice(addon: InterpAddon): string {
   if (!registered) registerBackend(interpBackend(addon));
   registered = true;
   return 'interp';
-}
-
-/** mulberry32, uniform in [0, 1). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export interface Tol {

@@ -8,6 +8,7 @@ import { describe, it } from 'vitest';
 import * as rlx from '../../src/index.js';
 import { nativeStatus } from '../../src/backends/native/addon.js';
 import type { GemmDType, GemmOperandSpec } from '../../src/backends/native/gemm.js';
+import { mulberry32 } from '../harness/prng.js';
 
 export const STATUS = nativeStatus();
 export const REQUIRE_NATIVE = process.env['RLX_REQUIRE_NATIVE'] === '1';
@@ -28,16 +29,10 @@ export function describeNative(name: string, body: () => void): void {
   } else describe.skip(`${name} [skipped: native addon ${STATUS.reason}]`, body);
 }
 
-/** mulberry32: a small seeded generator, values uniform in [-1, 1). */
+/** Uniform in [-1, 1): the shared mulberry32, scaled. */
 export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return (((t ^ (t >>> 14)) >>> 0) / 4294967296) * 2 - 1;
-  };
+  const r = mulberry32(seed);
+  return () => r() * 2 - 1;
 }
 
 export const isComplexD = (d: GemmDType): boolean => d === 'complex64' || d === 'complex128';

@@ -26,21 +26,11 @@ import { expect } from 'vitest';
 import * as rlx from '../../src/index.js';
 import type { Tensor } from '../../src/index.js';
 import '../harness/allclose.js';
+import { mulberry32 as prng } from '../harness/prng.js';
+export { prng };
 
 export type Real = 'float64';
 export type DT = 'float64' | 'complex128';
-
-/** mulberry32: a tiny deterministic PRNG seeded from fast-check. */
-export function prng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 const sizeOf = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
 const lanes = (d: DT) => (d === 'complex128' ? 2 : 1);

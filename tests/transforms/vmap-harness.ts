@@ -12,6 +12,8 @@ import fc from 'fast-check';
 import { expect } from 'vitest';
 import * as rlx from '../../src/index.js';
 import { vmap } from '../../src/compiler/transforms/vmap.js';
+import { mulberry32 as rng } from '../harness/prng.js';
+export { rng };
 
 export type Ax = number | null;
 
@@ -19,18 +21,6 @@ const envRuns = Number(process.env['RLX_FC_RUNS']);
 /** Runs per property (RLX_FC_RUNS scales them, as in the ops suite). */
 export const RUNS = Number.isFinite(envRuns) && envRuns > 0 ? Math.max(5, Math.round(envRuns / 2)) : 50;
 export const runs = (n = RUNS) => ({ numRuns: n });
-
-/** mulberry32: a small seeded generator (fast-check draws the seed, so failures replay). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export interface ValueKind {
   /** Include NaN / ±Infinity / -0 now and then. */

@@ -6,6 +6,7 @@
 
 import { expect } from 'vitest';
 import * as rlx from '../../../src/index.js';
+export { mulberry32 as rng } from '../../harness/prng.js';
 
 export type LDT = 'float32' | 'float64' | 'complex64' | 'complex128';
 export const LDTYPES: readonly LDT[] = ['float32', 'float64', 'complex64', 'complex128'];
@@ -150,18 +151,6 @@ export function expectNear(got: H, want: H, tol: number, what: string, scaleRef?
 }
 
 // ---- seeded random matrices --------------------------------------------------
-
-/** mulberry32: a small deterministic PRNG (fast-check draws the seed). */
-export function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 /** Entries uniform in [-1, 1] (imaginary parts too when complex). */
 export function hrand(r: () => number, shape: number[], complex: boolean): H {

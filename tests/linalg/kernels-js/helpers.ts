@@ -3,6 +3,7 @@
 // re/im arrays, and per-dtype tolerances.
 
 import type { FloatArray, LinalgDType } from '../../../src/linalg/kernels/contract.js';
+export { mulberry32 } from '../../harness/prng.js';
 
 export const DTYPES: LinalgDType[] = ['float32', 'float64', 'complex64', 'complex128'];
 export const isCplx = (d: LinalgDType): boolean => d === 'complex64' || d === 'complex128';
@@ -21,17 +22,6 @@ export interface M {
   c: number;
   re: Float64Array;
   im: Float64Array;
-}
-
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
 }
 
 export function randM(r: number, c: number, cplx: boolean, rnd: () => number): M {

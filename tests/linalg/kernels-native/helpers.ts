@@ -6,6 +6,7 @@ import { describe } from 'vitest';
 import { nativeAddon, nativeStatus } from '../../../src/backends/native/addon.js';
 import { nativeLinalgKernels } from '../../../src/backends/native/lapack.js';
 import type { FloatArray, LinalgDType, LinalgKernels } from '../../../src/linalg/kernels/contract.js';
+import { mulberry32 } from '../../harness/prng.js';
 
 export const DTYPES: readonly LinalgDType[] = ['float32', 'float64', 'complex64', 'complex128'];
 export const isComplex = (d: LinalgDType) => d === 'complex64' || d === 'complex128';
@@ -132,15 +133,10 @@ export function tri(a: M, lower: boolean, unit = false): M {
   return t;
 }
 
+/** Uniform in [-0.5, 0.5): the shared mulberry32, shifted. */
 export function rng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296 - 0.5;
-  };
+  const r = mulberry32(seed);
+  return () => r() - 0.5;
 }
 
 /** Uniform(-0.5, 0.5) entries (imaginary parts only for complex dtypes), rounded to the dtype's precision. */

@@ -5,20 +5,10 @@
 // here calls the code under test.
 
 import type { CompressedArrays, SparseDType } from '../../../src/sparse/contract.js';
+export { mulberry32 } from '../../harness/prng.js';
 
 export type Fmt = 'csr' | 'csc';
 export type Input = CompressedArrays & { format: Fmt };
-
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 export const isCplx = (d: SparseDType) => d === 'complex64' || d === 'complex128';
 

@@ -185,7 +185,8 @@ describe('typed errors with the line', () => {
     const text = hb({ cards: [ptr + ind + val, ptr, ind, val], type: 'RUA', dims: [60000000, 60000000, 2147483647, 0], fmts: ['(8I10)', '(8I10)', '(3E26.18)'], data: ['         1         1'] });
     const t0 = performance.now();
     fails(text, 5, /pointers: field 3 of 8 .* is missing/);
-    expect(performance.now() - t0).toBeLessThan(200);
+    // Allocating for the declared counts would take gigabytes and seconds; a loaded CI machine can pause 0.2 s.
+    expect(performance.now() - t0).toBeLessThan(2000);
   });
 
   it('inputs that are not HB text or a readable path', () => {

@@ -8,17 +8,7 @@
 
 import * as sp from '../../../src/sparse/index.js';
 import { validateCompressed } from '../../../src/sparse/validate.js';
-
-export function prng(seed: number): () => number {
-  let s = seed >>> 0;
-  return () => {
-    s = (s + 0x6d2b79f5) >>> 0;
-    let t = s;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 as prng } from '../../harness/prng.js';
 
 export const MM_SEEDS: string[] = [
   '%%MatrixMarket matrix coordinate real general\n3 3 4\n1 1 1\n2 2 -2.5e3\n3 1 4\n1 3 .5\n',

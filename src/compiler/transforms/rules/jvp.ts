@@ -35,6 +35,10 @@ const binaryRule = (op: ScaledBinary): JvpRule => (c, [ta, tb]) => {
   return x && y ? x.add(y) : (x ?? y);
 };
 
+/** { op: rule(op) } for every op of a scale table. */
+const byOp = <K extends string>(table: Readonly<Record<K, unknown>>, rule: (op: K) => JvpRule): Record<K, JvpRule> =>
+  Object.fromEntries(Object.keys(table).map((op) => [op, rule(op as K)])) as Record<K, JvpRule>;
+
 /** A linear op applied to the tangent with the primal's attrs (movement and opaque ops). */
 const sameOp = (op: RulePrimitive): JvpRule => ({ attrs }, [t]) => prim(op, [t!], attrs);
 
@@ -42,6 +46,10 @@ const tangentOrZeros = (t: Tensor | null, like: Tensor): Tensor => t ?? zerosOf(
 
 /** Forward-mode rules: every primitive has one (the type makes a missing rule a compile error). */
 export const JVP_RULES: { readonly [P in RulePrimitive]: JvpRule } = {
+  // The unary and binary ops whose rule is a scale of the tangent (ad-elementwise.ts): one table serves
+  // forward and reverse mode, so an op added there gets both rules.
+  ...byOp(UNARY_SCALE, scaled),
+  ...byOp(BINARY_SCALE, binaryRule),
   // ---- unary elementwise ----
   neg: (_c, [t]) => t!.neg(),
   abs: ({ inputs: [x] }, [t]) => (isComplex(x!.dtype) ? x!.sign().conj().mul(t!).real() : t!.mul(x!.sign())),
@@ -50,25 +58,6 @@ export const JVP_RULES: { readonly [P in RulePrimitive]: JvpRule } = {
     const s = x!.sign();
     return mulI(s).mul(s.conj().mul(t!).imag().mul(recipOrZero(x!.abs())));
   },
-  exp: scaled('exp'),
-  log: scaled('log'),
-  log1p: scaled('log1p'),
-  expm1: scaled('expm1'),
-  sqrt: scaled('sqrt'),
-  rsqrt: scaled('rsqrt'),
-  sin: scaled('sin'),
-  cos: scaled('cos'),
-  tan: scaled('tan'),
-  tanh: scaled('tanh'),
-  sinh: scaled('sinh'),
-  cosh: scaled('cosh'),
-  asin: scaled('asin'),
-  acos: scaled('acos'),
-  atan: scaled('atan'),
-  erf: scaled('erf'),
-  sigmoid: scaled('sigmoid'),
-  softplus: scaled('softplus'),
-  gelu: scaled('gelu'),
   floor: none,
   ceil: none,
   round: none,
@@ -86,14 +75,6 @@ export const JVP_RULES: { readonly [P in RulePrimitive]: JvpRule } = {
   cast: ({ inputs: [x], node }, [t]) => (isInexact(x!.dtype) && isInexact(node.dtype) ? t!.cast(node.dtype) : null),
 
   // ---- binary elementwise ----
-  add: binaryRule('add'),
-  sub: binaryRule('sub'),
-  mul: binaryRule('mul'),
-  div: binaryRule('div'),
-  pow: binaryRule('pow'),
-  maximum: binaryRule('maximum'),
-  minimum: binaryRule('minimum'),
-  atan2: binaryRule('atan2'),
   eq: none,
   ne: none,
   lt: none,

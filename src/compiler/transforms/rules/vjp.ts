@@ -40,10 +40,18 @@ const binaryRule = (op: ScaledBinary): VjpRule => (c, g) => {
   return [da(c, g), db(c, g)];
 };
 
+/** { op: rule(op) } for every op of a scale table. */
+const byOp = <K extends string>(table: Readonly<Record<K, unknown>>, rule: (op: K) => VjpRule): Record<K, VjpRule> =>
+  Object.fromEntries(Object.keys(table).map((op) => [op, rule(op as K)])) as Record<K, VjpRule>;
+
 const axesOf = (attrs: Readonly<Record<string, unknown>>) => attrs['axes'] as number[];
 
 /** Reverse-mode rules: every primitive has one (the type makes a missing rule a compile error). */
 export const VJP_RULES: { readonly [P in RulePrimitive]: VjpRule } = {
+  // The unary and binary ops whose rule is a scale of the tangent (ad-elementwise.ts): one table serves
+  // forward and reverse mode, so an op added there gets both rules.
+  ...byOp(UNARY_SCALE, scaled),
+  ...byOp(BINARY_SCALE, binaryRule),
   // ---- unary elementwise ----
   neg: (_c, g) => [g.neg()],
   // real: ct·sign(x); complex: ct·conj(z)/|z| = ct·conj(sign z).
@@ -53,25 +61,6 @@ export const VJP_RULES: { readonly [P in RulePrimitive]: VjpRule } = {
     const s = x!.sign();
     return [mulI(s.conj()).mul(s.mul(g).imag().mul(recipOrZero(x!.abs())))];
   },
-  exp: scaled('exp'),
-  log: scaled('log'),
-  log1p: scaled('log1p'),
-  expm1: scaled('expm1'),
-  sqrt: scaled('sqrt'),
-  rsqrt: scaled('rsqrt'),
-  sin: scaled('sin'),
-  cos: scaled('cos'),
-  tan: scaled('tan'),
-  tanh: scaled('tanh'),
-  sinh: scaled('sinh'),
-  cosh: scaled('cosh'),
-  asin: scaled('asin'),
-  acos: scaled('acos'),
-  atan: scaled('atan'),
-  erf: scaled('erf'),
-  sigmoid: scaled('sigmoid'),
-  softplus: scaled('softplus'),
-  gelu: scaled('gelu'),
   floor: none,
   ceil: none,
   round: none,
@@ -87,14 +76,6 @@ export const VJP_RULES: { readonly [P in RulePrimitive]: VjpRule } = {
   cast: ({ inputs: [x] }, g) => [isInexact(x!.dtype) ? g.cast(x!.dtype) : null],
 
   // ---- binary elementwise ----
-  add: binaryRule('add'),
-  sub: binaryRule('sub'),
-  mul: binaryRule('mul'),
-  div: binaryRule('div'),
-  pow: binaryRule('pow'),
-  maximum: binaryRule('maximum'),
-  minimum: binaryRule('minimum'),
-  atan2: binaryRule('atan2'),
   eq: none,
   ne: none,
   lt: none,
