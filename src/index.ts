@@ -34,6 +34,8 @@ export type { ScanOptions } from './compiler/control/scan.js';
 export { config } from './compiler/config.js';
 export { backends } from './backends/registry.js';
 export { setNumThreads, numThreads } from './backends/native/threads.js';
+export { nativeStatus, blasInfo } from './backends/native/info.js';
+export type { NativeStatus, BlasInfo } from './backends/native/info.js';
 export type { Backend, BackendStatus, DispatchChoice } from './backends/backend.js';
 export * as linalg from './linalg/index.js';
 export * as sparse from './sparse/index.js';

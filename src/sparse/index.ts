@@ -11,6 +11,7 @@ export type { CompressedInit } from './csr.js';
 export { CscMatrix, csc } from './csc.js';
 export { CooMatrix, coo } from './coo.js';
 export type { CooInit } from './coo.js';
+export { add, sub, multiply, scale } from './functions.js';
 export { fromTriplets, fromDense, eye, identity, zeros, diags, kron, kronsum } from './construct.js';
 export { poisson1d, poisson2d, poisson3d, diffusion2d, convectionDiffusion2d, helmholtz2d } from './builders.js';
 export type { BoundaryCondition, PoissonOptions } from './builders.js';

@@ -100,4 +100,6 @@ export const otherCases: Table = {
   backends: { none: 'device' },
   setNumThreads: { none: 'device' },
   numThreads: { none: 'device' },
+  nativeStatus: { none: 'device' },
+  blasInfo: { none: 'device' },
 };

@@ -218,6 +218,17 @@ const namespaceCases: Table = {
   'sparse.fromDense': { specs: [{ shape: [3, 4], lo: 0.5, hi: 2 }], f: (d) => dense(sparse.fromDense(d)), vmap: 'throws' },
   'sparse.diags': { specs: [vec(4), vec(3)], f: (d0, d1) => dense(sparse.diags([d0, d1], [0, 1], [4, 4])) },
   'sparse.kron': { specs: [vals(), vals()], f: (v, w) => dense(sparse.kron(gen('csr', v).rows(0, 2), gen('csc', w).cols(1, 3))) },
+  // The function forms call the methods (src/sparse/functions.ts); a COO first operand gives CSR.
+  'sparse.add': { specs: [vals(), vals()], f: (v, w) => dense(sparse.add(gen('csr', v), pattern('csc').withValues(w))) },
+  'sparse.sub': { specs: [vals(), vals()], f: (v, w) => dense(sparse.sub(COO(v), gen('csr', w))) },
+  'sparse.multiply': [
+    { label: 'sparse', specs: [vals(), vals()], f: (v, w) => dense(sparse.multiply(gen('csc', v), pattern('csr').withValues(w))) },
+    { label: 'dense', specs: [vals(), { shape: [4, 4] }], f: (v, d) => dense(sparse.multiply(gen('csr', v), d)) },
+  ],
+  'sparse.scale': [
+    { specs: [vals()], f: (v) => dense(sparse.scale(gen('csr', v), 2.5)) },
+    { label: 'complex alpha', specs: [vals()], f: (v) => dense(sparse.scale(COO(v), [0.5, -2])) },
+  ],
   'sparse.kronsum': { specs: [vals(), vals()], f: (v, w) => dense(sparse.kronsum(gen('csr', v), gen('csr', w))) },
 
   'sparse.spsolve': [
