@@ -10,11 +10,11 @@
 
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { dirname, join, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { join, resolve } from 'node:path';
 import { DeviceError } from '../../tensor/errors.js';
 import { coreTypeForThisMachine, withCoreType } from './openblas-core.js';
 import { interpApiProblem } from './interp-api.js';
+import { packageRoot } from '../../package-root.js';
 
 /** Whether the addon is loaded, and if not, why. */
 export interface NativeStatus {
@@ -164,24 +164,6 @@ export interface NativeAddon extends SparseNativeAddon {
 const ADDON_FILE = join('Release', 'rlx_native.node');
 const INSTALL_HINT = 'run scripts/install-system-deps.sh, then npm run build:native';
 
-/** The package root: the nearest directory above this file with native/ or package.json naming rlx. */
-function packageRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (;;) {
-    const pj = join(dir, 'package.json');
-    if (existsSync(pj)) {
-      try {
-        if ((JSON.parse(readFileSync(pj, 'utf8')) as { name?: string }).name === 'rlx') return dir;
-      } catch {
-        // unreadable package.json: keep looking
-      }
-    }
-    const up = dirname(dir);
-    if (up === dir) return resolve(dirname(fileURLToPath(import.meta.url)), '..', '..', '..');
-    dir = up;
-  }
-}
-
 /** The build directory (scripts/build-native.mjs writes status.json and Release/ there). */
 function buildDir(root: string): string {
   const d = process.env['RLX_NATIVE_BUILD_DIR'];
@@ -211,7 +193,10 @@ function load(): { addon?: NativeAddon; status: NativeStatus } {
   }
   const core = coreTypeForThisMachine();
   try {
-    const addon = withCoreType(core, () => createRequire(import.meta.url)(path) as NativeAddon);
+    // A require() rooted at the package: the ESM and CommonJS builds share
+    // Node's one CommonJS module cache, keyed by the .node file's path, so a
+    // process that loads both builds gets the one addon instance, not two.
+    const addon = withCoreType(core, () => createRequire(join(packageRoot(), 'package.json'))(path) as NativeAddon);
     for (const fn of ['version', 'blasInfo', 'setNumThreads', 'gemm', 'gemmAsync', 'gemmPlan'] as const) {
       if (typeof addon[fn] !== 'function') throw new Error(`it does not export ${fn}() (stale build? run npm run build:native)`);
     }
