@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Installs the system packages the native backend builds against (Debian/Ubuntu):
 # a C++ compiler, CMake, OpenBLAS (cblas), LAPACKE, SuiteSparse; FFTW3 is optional
-# (pass --with-fftw). Run as root or with sudo, then: npm run build:native
+# (pass --with-fftw). --with-jupyter adds Jupyter's notebook runner, which the
+# tslab notebook test (tests/loading/tslab.test.ts) executes; CI passes it.
+# Run as root or with sudo, then: npm run build:native
 set -euo pipefail
 
 pkgs=(g++ make cmake libopenblas-dev liblapacke-dev libsuitesparse-dev)
 for arg in "$@"; do
   case "$arg" in
     --with-fftw) pkgs+=(libfftw3-dev) ;;
-    -h|--help) sed -n '2,4p' "$0"; exit 0 ;;
+    --with-jupyter) pkgs+=(jupyter-nbconvert python3-nbclient python3-ipykernel) ;;
+    -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
     *) echo "unknown option: $arg" >&2; exit 2 ;;
   esac
 done
