@@ -45,7 +45,7 @@ function expectRight(r: { add: number[][]; matmul: number[][]; solve: number[]; 
 }
 
 const nativeBuilt = existsSync(join(ROOT, 'native', 'build', 'Release', 'rlx_native.node'));
-const DEVICES = [
+const DEVICES: { device: string; env: Record<string, string> }[] = [
   { device: 'js', env: { RLX_NATIVE: '0' } },
   ...(nativeBuilt || process.env['RLX_REQUIRE_NATIVE'] === '1' ? [{ device: 'native', env: {} }] : []),
 ];
