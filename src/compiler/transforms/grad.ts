@@ -4,13 +4,13 @@
 // only its uses inside f count (a closure over the same tensor is a constant, as
 // in JAX) and realizing inside f keeps the history autodiff needs.
 
-import { Tensor } from '../../tensor/tensor.js';
+import { Tensor , setTensorGrad } from '../../tensor/tensor.js';
 import { TransformError } from '../../tensor/errors.js';
 import { fmtShape } from '../../tensor/shape.js';
 import { isComplex } from '../../tensor/dtype.js';
 import { bind } from '../primitives.js';
 import type { Node } from '../ir.js';
-import { flatten, unflatten, type PyTree } from './pytree.js';
+import { flatten, unflatten, type PyTree, type TensorTree, type TensorTreeLike } from './pytree.js';
 import { forwardMode, reverseMode, requireDifferentiable } from './autodiff.js';
 import { constNode } from '../primitives.js';
 
@@ -31,21 +31,37 @@ export function wrap(t: Tensor): Tensor {
 }
 
 type Fn = (...args: any[]) => PyTree;
+/** A function to differentiate: a real scalar Tensor out (or [value, aux] with hasAux). */
+type ScalarFn = (...args: any[]) => Tensor;
+type AuxFn = (...args: any[]) => readonly [Tensor, PyTree];
+
+/**
+ * The gradient's type for argnums N of F: the differentiated argument's
+ * structure with Tensor leaves (N a number), or a tuple of those (N a list).
+ */
+export type GradOf<F extends (...args: any[]) => unknown, N> = N extends number
+  ? TensorTree<Parameters<F>[N]>
+  : N extends readonly number[]
+    ? { -readonly [K in keyof N]: TensorTree<Parameters<F>[N[K] & number]> }
+    : never;
+/** The argnums option: one argument index or a list of them (typed as a literal so the gradient's type can follow it). */
+type Argnums = number | readonly number[];
+
 export interface GradOptions {
   /** Which positional arguments to differentiate (default 0). */
-  argnums?: number | number[];
+  argnums?: number | readonly number[];
   /** f returns [value, aux]; aux is passed through undifferentiated. */
   hasAux?: boolean;
 }
 
-function argnumList(argnums: number | number[] | undefined, n: number, what: string): number[] {
+function argnumList(argnums: number | readonly number[] | undefined, n: number, what: string): readonly number[] {
   const list = argnums === undefined ? [0] : typeof argnums === 'number' ? [argnums] : argnums;
   for (const a of list) if (!Number.isInteger(a) || a < 0 || a >= n) throw new TransformError(`${what}: argnums ${JSON.stringify(argnums)} out of range for ${n} argument(s)`);
   return list;
 }
 
 /** Calls f with the chosen arguments' tensor leaves wrapped; returns wrapped leaves per argnum. */
-function traceWith(f: Fn, args: unknown[], nums: number[]) {
+function traceWith(f: Fn, args: readonly unknown[], nums: readonly number[]) {
   const wrapped: { leaves: Tensor[]; def: ReturnType<typeof flatten>['def'] }[] = [];
   const callArgs = [...args];
   for (const a of nums) {
@@ -65,7 +81,15 @@ function scalarOut(what: string, out: PyTree): Tensor {
   return out;
 }
 
-/** valueAndGrad(f)(...args) → [f(...args), gradient(s) shaped like the argnums arguments]. */
+/**
+ * valueAndGrad(f)(...args) → [f(...args), gradient(s) shaped like the argnums
+ * arguments]. Typed: the value is f's result, the gradient has the structure of
+ * the differentiated argument (a tuple of them for a list of argnums).
+ */
+export function valueAndGrad<F extends ScalarFn, const N extends Argnums = 0>(f: F, opts?: { argnums?: N; hasAux?: false }): (...args: Parameters<F>) => [ReturnType<F>, GradOf<F, N>];
+export function valueAndGrad<F extends AuxFn, const N extends Argnums = 0>(f: F, opts: { argnums?: N; hasAux: true }): (...args: Parameters<F>) => [ReturnType<F>, GradOf<F, N>];
+/** Untyped form (f returning a PyTree, or options known only at run time). */
+export function valueAndGrad(f: Fn, opts?: GradOptions): (...args: any[]) => [PyTree, PyTree];
 export function valueAndGrad(f: Fn, opts: GradOptions = {}) {
   return (...args: unknown[]): [PyTree, PyTree] => {
     const nums = argnumList(opts.argnums, args.length, 'grad');
@@ -87,7 +111,16 @@ export function valueAndGrad(f: Fn, opts: GradOptions = {}) {
   };
 }
 
-/** grad(f, {argnums}): the gradient of a real scalar function (JAX's convention for complex inputs: see ARCHITECTURE.md). */
+/**
+ * grad(f, {argnums}): the gradient of a real scalar function (JAX's convention
+ * for complex inputs: see ARCHITECTURE.md). Typed: grad(f)(x) has x's type with
+ * Tensor leaves (a Tensor for a Tensor x; [Tensor, Tensor] for argnums [0, 1];
+ * with hasAux, [gradient, aux]).
+ */
+export function grad<F extends ScalarFn, const N extends Argnums = 0>(f: F, opts?: { argnums?: N; hasAux?: false }): (...args: Parameters<F>) => GradOf<F, N>;
+export function grad<F extends AuxFn, const N extends Argnums = 0>(f: F, opts: { argnums?: N; hasAux: true }): (...args: Parameters<F>) => [GradOf<F, N>, ReturnType<F>[1]];
+/** Untyped form (f returning a PyTree, or options known only at run time). */
+export function grad(f: Fn, opts?: GradOptions): (...args: any[]) => PyTree;
 export function grad(f: Fn, opts: GradOptions = {}) {
   const vg = valueAndGrad(f, opts);
   return (...args: unknown[]): PyTree => {
@@ -96,7 +129,14 @@ export function grad(f: Fn, opts: GradOptions = {}) {
   };
 }
 
-/** vjp(f, ...primals) → [f(...primals), ct => cotangents for every primal]. */
+/**
+ * vjp(f, ...primals) → [f(...primals), ct => cotangents for every primal].
+ * Typed: ct has the output's structure; the cotangents are a tuple with one
+ * entry per primal, each of that primal's structure with Tensor leaves.
+ */
+export function vjp<F extends Fn>(f: F, ...primals: Parameters<F>): [ReturnType<F>, (ct: TensorTreeLike<ReturnType<F>>) => TensorTree<Parameters<F>>];
+/** Untyped form (primals that do not match f's parameters, e.g. extra ones). */
+export function vjp(f: Fn, ...primals: unknown[]): [PyTree, (ct: PyTree) => PyTree[]];
 export function vjp(f: Fn, ...primals: unknown[]): [PyTree, (ct: PyTree) => PyTree[]] {
   const nums = primals.map((_, i) => i);
   const { out, wrapped } = traceWith(f, primals, nums);
@@ -117,8 +157,14 @@ export function vjp(f: Fn, ...primals: unknown[]): [PyTree, (ct: PyTree) => PyTr
   return [out, fn];
 }
 
-/** jvp(f, primals, tangents) → [f(...primals), directional derivative]. */
-export function jvp(f: Fn, primals: unknown[], tangents: unknown[]): [PyTree, PyTree] {
+/**
+ * jvp(f, primals, tangents) → [f(...primals), directional derivative]. Typed:
+ * tangents have the primals' structure; the derivative has the output's.
+ */
+export function jvp<F extends Fn>(f: F, primals: Parameters<F>, tangents: TensorTreeLike<Parameters<F>>): [ReturnType<F>, TensorTree<ReturnType<F>>];
+/** Untyped form (primals that do not match f's parameters, e.g. extra ones). */
+export function jvp(f: Fn, primals: readonly unknown[], tangents: readonly unknown[]): [PyTree, PyTree];
+export function jvp(f: Fn, primals: readonly unknown[], tangents: readonly unknown[]): [PyTree, PyTree] {
   if (primals.length !== tangents.length) throw new TransformError(`jvp: ${primals.length} primals but ${tangents.length} tangents`);
   const nums = primals.map((_, i) => i);
   const { out, wrapped } = traceWith(f, primals, nums);
@@ -134,10 +180,14 @@ export function jvp(f: Fn, primals: unknown[], tangents: unknown[]): [PyTree, Py
   return [out, unflatten(def, outs.map((o, i) => ts[i] ?? zerosLike(o)))];
 }
 
-/** Hessian-vector product: the JVP of grad(f) along `vectors`. */
+/**
+ * Hessian-vector product: the JVP of grad(f) along `vectors`. Typed: one
+ * primal gives its structure with Tensor leaves, several a tuple of them.
+ */
+export function hvp<F extends ScalarFn>(f: F, primals: Parameters<F>, vectors: TensorTreeLike<Parameters<F>>): Parameters<F> extends readonly [infer A] ? TensorTree<A> : TensorTree<Parameters<F>>;
 export function hvp(f: Fn, primals: unknown[], vectors: unknown[]): PyTree {
   const g = grad(f, { argnums: primals.map((_, i) => i) });
-  const [, t] = jvp((...a: unknown[]) => g(...a), primals, vectors);
+  const [, t] = jvp((...a: unknown[]) => g(...a), primals, vectors as PyTree[]);
   return primals.length === 1 ? (t as PyTree[])[0]! : t;
 }
 
@@ -153,3 +203,6 @@ export function tensorGrad(loss: Tensor, wrt: readonly Tensor[]): Tensor[] {
 export function track(nodes: readonly Node[]): void {
   for (const n of nodes) n.tracked = true;
 }
+
+// Tensor.grad (tensor.ts, a layer below) runs tensorGrad.
+setTensorGrad(tensorGrad);

@@ -22,6 +22,7 @@ function basis(shape: number[], dtype: Tensor['dtype']): Tensor {
 }
 
 /** jacfwd(f)(x): d f(x) / d x with shape [...out, ...in], one JVP per input element (batched). */
+export function jacfwd<F extends Fn>(f: F, opts?: { argnums?: number }): (...args: Parameters<F>) => Tensor;
 export function jacfwd(f: Fn, opts: { argnums?: number } = {}) {
   const k = opts.argnums ?? 0;
   return (...args: unknown[]): Tensor => {
@@ -34,6 +35,7 @@ export function jacfwd(f: Fn, opts: { argnums?: number } = {}) {
 }
 
 /** jacrev(f)(x): d f(x) / d x with shape [...out, ...in], one VJP per output element (batched). */
+export function jacrev<F extends Fn>(f: F, opts?: { argnums?: number }): (...args: Parameters<F>) => Tensor;
 export function jacrev(f: Fn, opts: { argnums?: number } = {}) {
   const k = opts.argnums ?? 0;
   return (...args: unknown[]): Tensor => {
@@ -46,6 +48,7 @@ export function jacrev(f: Fn, opts: { argnums?: number } = {}) {
 }
 
 /** hessian(f)(x) = jacfwd(jacrev(f))(x) for scalar f. */
+export function hessian<F extends Fn>(f: F, opts?: { argnums?: number }): (...args: Parameters<F>) => Tensor;
 export function hessian(f: Fn, opts: { argnums?: number } = {}) {
   return jacfwd(jacrev(f, opts), opts);
 }

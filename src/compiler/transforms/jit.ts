@@ -11,7 +11,7 @@ import { executableFor, realize } from '../realize.js';
 import { recordHit } from '../cache.js';
 import { defaultDevice } from '../../backends/registry.js';
 import type { BoundExecutable } from '../executable.js';
-import { flatten, unflatten, defKey, type PyTree, type TreeDef } from './pytree.js';
+import { flatten, unflatten, defKey, type PyTree, type TreeDef, type TensorTree } from './pytree.js';
 
 export interface JitOptions {
   /** Positional arguments passed as Python-style static values (part of the cache key, not traced). */
@@ -29,8 +29,13 @@ interface Entry {
   outNodes: Node[];
 }
 
-export interface Jitted {
-  (...args: unknown[]): PyTree;
+/**
+ * A jitted f: f's parameters, f's result's structure with Tensor leaves (a
+ * Tensor-returning f keeps its type). Jitted without a type argument is the
+ * untyped form.
+ */
+export interface Jitted<F extends (...args: any[]) => PyTree = (...args: any[]) => PyTree> {
+  (...args: Parameters<F>): TensorTree<ReturnType<F>>;
   /** Number of traces + compiles this function has done. */
   readonly compiles: number;
   /** Calls served by an existing executable. */
@@ -46,6 +51,7 @@ export interface Jitted {
 export const MAX_JIT_SIGNATURES = 256;
 
 /** jit(f, {staticArgnums, dynamicAxes, device}) */
+export function jit<F extends (...args: any[]) => PyTree>(f: F, opts?: JitOptions): Jitted<F>;
 export function jit(f: (...args: any[]) => PyTree, opts: JitOptions = {}): Jitted {
   const statics = new Set(opts.staticArgnums ?? []);
   const cache = new Map<string, Entry>();

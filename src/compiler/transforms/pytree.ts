@@ -8,6 +8,40 @@ import { ValueError } from '../../tensor/errors.js';
 
 export type PyTree = Tensor | number | boolean | null | undefined | string | readonly PyTree[] | { readonly [k: string]: PyTree };
 
+/** True when T is `any` (untyped code keeps its old, untyped results). */
+type IsAny<T> = 0 extends 1 & T ? true : false;
+
+/**
+ * T's structure with every leaf replaced by L: what the transforms hand back
+ * for an argument or result of type T (flatten turns numbers and booleans into
+ * tensors; strings, null and undefined are static and kept). Arrays, tuples and
+ * plain objects keep their shape in the type: TreeMap<[Tensor, {w: Tensor}],
+ * Tensor> is [Tensor, {w: Tensor}]. `any` stays `any`; `unknown` is a PyTree.
+ */
+export type TreeMap<T, L> =
+  IsAny<T> extends true
+    ? any
+    : [PyTree] extends [T]
+      ? PyTree // T is PyTree itself (or unknown): no structure to keep
+    : T extends Tensor
+      ? L
+      : T extends number | boolean
+        ? L
+        : T extends string | null | undefined
+          ? T
+          : T extends readonly unknown[]
+            ? { -readonly [K in keyof T]: TreeMap<T[K], L> }
+            : T extends (...args: never[]) => unknown
+              ? never
+              : T extends object
+                ? { -readonly [K in keyof T]: TreeMap<T[K], L> }
+                : PyTree;
+
+/** T with Tensor leaves: the type of gradients, tangents and cotangents of T, and of a jitted or vmapped result. */
+export type TensorTree<T> = TreeMap<T, Tensor>;
+/** What may be passed where a TensorTree<T> is expected: numbers are taken as float64 tensors. */
+export type TensorTreeLike<T> = TreeMap<T, Tensor | number>;
+
 export type TreeDef =
   | { kind: 'leaf' }
   | { kind: 'static'; value: unknown }

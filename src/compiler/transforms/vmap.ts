@@ -7,7 +7,7 @@ import { TransformError } from '../../tensor/errors.js';
 import { fmtShape } from '../../tensor/shape.js';
 import { Node, topoSort } from '../ir.js';
 import { bind } from '../primitives.js';
-import { flatten, unflatten, type PyTree } from './pytree.js';
+import { flatten, unflatten, type PyTree, type TensorTree } from './pytree.js';
 import { BATCH_RULES } from './rules/batch.js';
 import { STRUCTURAL_BATCH } from './structural-rules.js';
 import { batchFirst, moveAxis } from './rules/batch-helpers.js';
@@ -61,7 +61,12 @@ function perArg<T>(spec: T | T[] | undefined, n: number, dflt: T, what: string):
   return spec;
 }
 
-/** vmap(f, {inAxes, outAxes}): f mapped over a batch axis of its arguments. */
+/**
+ * vmap(f, {inAxes, outAxes}): f mapped over a batch axis of its arguments.
+ * Typed: the mapped function takes f's parameters and returns f's result's
+ * structure with Tensor leaves (batched tensors are still Tensors).
+ */
+export function vmap<F extends (...args: any[]) => PyTree>(f: F, opts?: VmapOptions): (...args: Parameters<F>) => TensorTree<ReturnType<F>>;
 export function vmap(f: (...args: any[]) => PyTree, opts: VmapOptions = {}) {
   return (...args: unknown[]): PyTree => {
     const axes = perArg(opts.inAxes, args.length, 0 as number | null, 'inAxes');
