@@ -11,7 +11,6 @@ import { isComplex, realDType, complexDType, isFloat } from '../tensor/dtype.js'
 import { type Dim, type Shape, fmtShape, shapesEqual, staticSize } from '../tensor/shape.js';
 import { type Attrs, Node, refreshDepth } from './ir.js';
 import { config } from './config.js';
-import { realize } from './realize.js';
 import { linalgInfer } from './linalg-registry.js';
 import { f16BitsToF32, f32ToF16Bits, bf16BitsToF32, f32ToBf16Bits } from '../tensor/half.js';
 
@@ -221,6 +220,16 @@ export function bind(op: Primitive, inputs: Node[], attrs: Attrs = {}): Node {
   return bindInferred(op, inputs, attrs, shape, dtype);
 }
 
+// Computing nodes is the compiler runtime's job (realize.ts, a layer above this
+// one): it installs itself here when loaded, and tensor/tensor.ts, through
+// which every graph is built, imports it. Binding on bare nodes without it
+// (a pass's unit test) just leaves deep graphs uncut.
+let realizeDeep: (nodes: Node[]) => void = () => {};
+/** Called once by realize.ts: how bindInferred computes inputs past the depth limit. */
+export function setDeepRealizer(f: (nodes: Node[]) => void): void {
+  realizeDeep = f;
+}
+
 /**
  * bind() for a caller that already holds what op's shape/dtype rule returns
  * for these inputs and attrs (a memo of it: the linalg ops' layouts), so the
@@ -235,7 +244,7 @@ export function bindInferred(op: Primitive, inputs: Node[], attrs: Attrs, shape:
     const x = inputs[i]!;
     if (x.depth >= config.maxGraphDepth && !x.symbolic && refreshDepth(x) >= config.maxGraphDepth) (deep ??= []).push(x);
   }
-  if (deep) realize(deep);
+  if (deep) realizeDeep(deep);
   const n = new Node(op, inputs, attrs, shape, dtype);
   for (const x of inputs) if (x.device !== undefined) n.device = x.device;
   return n;

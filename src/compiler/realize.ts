@@ -4,7 +4,7 @@
 import { DeviceError, ValueError } from '../tensor/errors.js';
 import { defaultDevice } from '../backends/registry.js';
 import type { Node } from './ir.js';
-import { kindOf } from './primitives.js';
+import { kindOf, setDeepRealizer } from './primitives.js';
 import { capture, buildGraph } from './graph.js';
 import { cacheGet, cachePut } from './cache.js';
 import { compileGraph } from './compile.js';
@@ -119,3 +119,6 @@ async function runAsync(pending: readonly Node[]): Promise<void> {
     if (n.op !== 'buffer') n.realize(outs[i]!);
   });
 }
+
+// bindInferred (primitives.ts, below this layer) computes over-deep inputs through this.
+setDeepRealizer(realize);

@@ -24,5 +24,5 @@ export { det, slogdet } from './determinants.js';
 export { norm, cond, matrixRank } from './norms.js';
 export type { NormOptions, NormOrder } from './norms.js';
 export { trace, diagonal, matrixPower, expm, kron, cross } from './functions.js';
-export { LinAlgError, SingularMatrixError, NotPositiveDefiniteError, ConvergenceError, NonFiniteError } from './errors.js';
+export { LinAlgError, SingularMatrixError, NotPositiveDefiniteError, ConvergenceError, NonFiniteError } from '../tensor/errors-linalg.js';
 export type { CheckOptions, MatrixLike } from './input.js';

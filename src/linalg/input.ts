@@ -8,7 +8,7 @@ import { tensor, type TensorData } from '../tensor/create.js';
 import { type DType, promoteTypes, DTYPE_INFO } from '../tensor/dtype.js';
 import { DTypeError, ShapeError } from '../tensor/errors.js';
 import { broadcastShapes, fmtShape, isStatic } from '../tensor/shape.js';
-import { NonFiniteError } from './errors.js';
+import { NonFiniteError } from '../tensor/errors-linalg.js';
 import { reshape } from '../tensor/ops/movement.js';
 
 export type MatrixLike = Tensor | TensorData;

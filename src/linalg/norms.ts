@@ -12,7 +12,7 @@ import { where } from '../tensor/ops/elementwise.js';
 import { diagonalOf, identity } from './matrix.js';
 import { luRaw } from './ops/lu.js';
 import { square } from './ops/common.js';
-import { stopGradient } from '../compiler/transforms/custom.js';
+import { stopGradient } from '../tensor/ops/custom-call.js';
 import { NRM2_MAX_CORE, nrm2Raw } from './ops/nrm2.js';
 
 export type NormOrder = number | 'fro' | 'nuc' | null;

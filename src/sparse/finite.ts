@@ -2,7 +2,7 @@
 // backend's graph kernels use it too, and must not import the format classes).
 
 import type { CompressedArrays } from './contract.js';
-import { NonFiniteError } from '../linalg/errors.js';
+import { NonFiniteError } from '../tensor/errors-linalg.js';
 
 /**
  * NaN/±Inf in the values is a NonFiniteError at its [row, col] before any

@@ -37,4 +37,4 @@ export * as raw from './raw.js';
 export { splu, klu, cholesky, SparseFactorization } from './factor.js';
 export type { FactorOptions, LogDet, SpluOptions, Trans } from './factor.js';
 export type { LinearOperatorSpec, OperatorLike, PreconditionerLike, SolveOptions, SolveResult, VectorLike, GmresOptions, EigshOptions, EigshResult, Which } from './solvers/index.js';
-export { SingularMatrixError, NotPositiveDefiniteError, ConvergenceError } from '../linalg/errors.js';
+export { SingularMatrixError, NotPositiveDefiniteError, ConvergenceError } from '../tensor/errors-linalg.js';

@@ -6,7 +6,7 @@
 import { Node } from '../compiler/ir.js';
 import { realize, realizeAsync } from '../compiler/realize.js';
 import { type DType, type DTypeLike, DTYPE_INFO, isComplex } from './dtype.js';
-import { ShapeError } from './errors.js';
+import { ShapeError, TransformError } from './errors.js';
 import { type Dim, isStatic, fmtShape } from './shape.js';
 import { decodeStorage } from './storage.js';
 import { formatTensor, reprTensor } from './format.js';
@@ -16,8 +16,15 @@ import * as red from './ops/reduce.js';
 import * as mv from './ops/movement.js';
 import * as lin from './ops/linear.js';
 import type { TensorLike } from './ops/operand.js';
-import { tensorGrad } from '../compiler/transforms/grad.js';
-import { relu as reluOp } from '../compiler/transforms/custom.js';
+import { relu as reluOp } from './ops/custom-call.js';
+
+// Reverse mode belongs to the transforms, a layer above the Tensor API:
+// transforms/grad.ts installs it here when it loads (the package root loads it).
+let tensorGrad: ((loss: Tensor, wrt: readonly Tensor[]) => Tensor[]) | undefined;
+/** Called once by transforms/grad.ts: what Tensor.grad runs. */
+export function setTensorGrad(f: (loss: Tensor, wrt: readonly Tensor[]) => Tensor[]): void {
+  tensorGrad = f;
+}
 
 /** Node's util.inspect.custom (a registered symbol: no dependency on Node's types in the .d.ts). */
 const INSPECT: unique symbol = Symbol.for('nodejs.util.inspect.custom') as never;
@@ -227,6 +234,7 @@ export class Tensor {
   // ---- autodiff --------------------------------------------------------------
   /** Gradients of this scalar with respect to `wrt` (through the lazy graph, or tracked history). */
   grad(wrt: readonly Tensor[]): Tensor[] {
+    if (tensorGrad === undefined) throw new TransformError('Tensor.grad: reverse mode is not loaded (import rlx itself, or compiler/transforms/grad.js)');
     return tensorGrad(this, wrt);
   }
   /** Marks this tensor so that realizing values computed from it keeps their history for grad(). */

@@ -9,7 +9,7 @@ import { afterEach, describe, expect, it } from 'vitest';
 import * as rlx from '../../src/index.js';
 import { config } from '../../src/compiler/config.js';
 import { getBackend } from '../../src/backends/registry.js';
-import { NotPositiveDefiniteError, SingularMatrixError } from '../../src/linalg/errors.js';
+import { NotPositiveDefiniteError, SingularMatrixError } from '../../src/tensor/errors-linalg.js';
 import { DEVICES } from '../harness/devices.js';
 
 const L = rlx.linalg;

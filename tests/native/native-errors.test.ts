@@ -12,7 +12,7 @@ import { nativeAddon, type NativeAddon } from '../../src/backends/native/addon.j
 import { nativeError, typedAddon } from '../../src/backends/native/errors.js';
 import { cholesky, csr, klu, splu } from '../../src/sparse/index.js';
 import { DTypeError, DeviceError, RlxError, ShapeError, ValueError } from '../../src/tensor/errors.js';
-import { LinAlgError, NotPositiveDefiniteError, SingularMatrixError } from '../../src/linalg/errors.js';
+import { LinAlgError, NotPositiveDefiniteError, SingularMatrixError } from '../../src/tensor/errors-linalg.js';
 import { describeNative } from './native-harness.js';
 
 type Cls = new (...a: never[]) => RlxError;

@@ -2,7 +2,7 @@
 // step by step on the host, writing results into the packed output.
 
 import { DTYPE_INFO, type StorageArray } from '../../tensor/dtype.js';
-import { getBody } from '../../compiler/control/body.js';
+import { getBody } from '../../compiler/bodies.js';
 import type { OpaqueArgs } from './opaque.js';
 
 const prod = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);

@@ -10,7 +10,7 @@
 // so that nothing leaves the native backend as an untyped error.
 
 import { DTypeError, DeviceError, IndexError, RlxError, ShapeError, ValueError } from '../../tensor/errors.js';
-import { LinAlgError } from '../../linalg/errors.js';
+import { LinAlgError } from '../../tensor/errors-linalg.js';
 
 type ErrorClass = new (message: string) => RlxError;
 

@@ -11,7 +11,6 @@ import type { Backend, CompiledKernel, DimEnv, DispatchChoice } from '../backend
 import { opaqueKernel } from '../js/index.js';
 import { provideLinalgKernels, runLinalg } from '../../compiler/linalg-registry.js';
 import { nativeLinalgKernels } from './lapack.js';
-import { registerNativeSparse } from './sparse-graph.js';
 import { hasRule } from '../js/codegen-expr.js';
 import type { NativeAddon } from './addon.js';
 import { interpretedKernel, type InterpAddon, type SlotShapes } from './program.js';
@@ -66,7 +65,6 @@ export function createNativeBackend(addon: NativeAddon): Backend {
   const alloc = nativeAlloc(addon);
   const allocUninit = nativeAllocUninit(addon, alloc);
   provideLinalgKernels('native', nativeLinalgKernels(addon));
-  registerNativeSparse();
   return {
     name: 'native',
     dispatch,

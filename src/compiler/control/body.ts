@@ -6,40 +6,13 @@
 import { Node, topoSort } from '../ir.js';
 import { bind } from '../primitives.js';
 import { Tensor } from '../../tensor/tensor.js';
-import type { DType } from '../../tensor/dtype.js';
-import type { Dim } from '../../tensor/shape.js';
 import { executableFor } from '../realize.js';
 import { capture } from '../graph.js';
 import { isSpecialLiteral } from '../passes/const-value.js';
 import { defaultDevice } from '../../backends/registry.js';
-import type { BoundExecutable } from '../executable.js';
+import { addBody, bodyIdOf, getBody, type Aval, type Body } from '../bodies.js';
 
-export interface Aval {
-  shape: readonly Dim[];
-  dtype: DType;
-}
-
-export interface Body {
-  id: number;
-  exe: BoundExecutable;
-  /** Number of lifted closure inputs (they come first). */
-  nConst: number;
-  outAvals: Aval[];
-  /** The traced graph: inputs (lifted consts then proxies) and outputs, for transforms of the body. */
-  inputs: Node[];
-  outputs: Node[];
-}
-
-const bodies = new Map<number, Body>();
-const byKey = new Map<string, number>();
-let nextBody = 1;
 let nextProxy = 1;
-
-export function getBody(id: number): Body {
-  const b = bodies.get(id);
-  if (!b) throw new Error(`internal: control-flow body ${id} is not registered`);
-  return b;
-}
 
 /** A fresh proxy input of the given abstract value. */
 export function proxy(a: Aval, tag = 'p', device?: string): Tensor {
@@ -98,12 +71,9 @@ export function registerGraph(proxies: readonly Node[], outs: readonly Node[], d
   // Every literal left in the body is keyed by value, so no parameter remains.
   if (cap.consts.length !== 0) throw new Error('internal: a control-flow body kept a parameter literal');
   const key = cap.key;
-  let id = byKey.get(key);
-  if (id === undefined) {
-    const { exe } = executableFor(newOuts, dev, inputs);
-    id = nextBody++;
-    bodies.set(id, { id, exe, nConst: lifted.length, outAvals: newOuts.map((o) => ({ shape: o.shape, dtype: o.dtype })), inputs, outputs: newOuts });
-    byKey.set(key, id);
-  }
-  return { body: getBody(id), consts: lifted };
+  const id = bodyIdOf(key);
+  if (id !== undefined) return { body: getBody(id), consts: lifted };
+  const { exe } = executableFor(newOuts, dev, inputs);
+  const body = addBody(key, (bid) => ({ id: bid, exe, nConst: lifted.length, outAvals: newOuts.map((o) => ({ shape: o.shape, dtype: o.dtype })), inputs, outputs: newOuts }));
+  return { body, consts: lifted };
 }

@@ -4,7 +4,7 @@
 import { type Node, topoSort } from '../ir.js';
 import { bind } from '../primitives.js';
 import { Tensor } from '../../tensor/tensor.js';
-import type { Body } from './body.js';
+import type { Body } from '../bodies.js';
 
 /** The graph from `inputs` to `outputs`, rebuilt with `args` in place of the inputs. */
 export function inline(inputs: readonly Node[], outputs: readonly Node[], args: readonly Tensor[]): Tensor[] {

@@ -10,7 +10,7 @@ import { forwardMode, reverseMode } from '../transforms/autodiff.js';
 import { batchGraph } from '../transforms/vmap.js';
 import { batchFirst, batchSize } from '../transforms/rules/batch-helpers.js';
 import type { PyTree } from '../transforms/pytree.js';
-import { getBody } from './body.js';
+import { getBody } from '../bodies.js';
 import { applyBody } from './inline.js';
 import { cond, whileLoop } from './loop.js';
 

@@ -10,7 +10,8 @@ import { TransformError } from '../../tensor/errors.js';
 import { fmtShape, shapesEqual } from '../../tensor/shape.js';
 import { bind } from '../primitives.js';
 import { flatten, unflatten, type PyTree, type TreeDef } from '../transforms/pytree.js';
-import { type Aval, traceBody, deviceOfOperands } from './body.js';
+import { traceBody, deviceOfOperands } from './body.js';
+import type { Aval } from '../bodies.js';
 import { commonDType, layout, unpack } from './pack.js';
 
 const avalOf = (t: Tensor): Aval => ({ shape: t.node.shape, dtype: t.dtype });

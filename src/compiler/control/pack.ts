@@ -5,7 +5,7 @@ import { Tensor } from '../../tensor/tensor.js';
 import { type DType, promoteTypes } from '../../tensor/dtype.js';
 import { bind } from '../primitives.js';
 import type { Node } from '../ir.js';
-import type { Aval } from './body.js';
+import type { Aval } from '../bodies.js';
 
 const sizeOf = (s: readonly (number | string)[]) => s.reduce<number>((a, d) => a * (d as number), 1);
 

@@ -14,7 +14,7 @@ import type { BatchRule, JvpRule, VjpRule } from '../transforms/rule-types.js';
 import { forwardMode, reverseMode } from '../transforms/autodiff.js';
 import { batchGraph } from '../transforms/vmap.js';
 import { batchFirst, batchSize, moveAxis } from '../transforms/rules/batch-helpers.js';
-import { getBody } from './body.js';
+import { getBody } from '../bodies.js';
 import { applyBody } from './inline.js';
 import { scanFlat } from './scan.js';
 import { unpack } from './pack.js';

@@ -9,7 +9,8 @@ import { fmtShape, shapesEqual } from '../../tensor/shape.js';
 import { arange } from '../../tensor/create.js';
 import { bind } from '../primitives.js';
 import { flatten, unflatten, type PyTree, type TreeDef } from '../transforms/pytree.js';
-import { type Aval, traceBody, proxy, deviceOfOperands } from './body.js';
+import { traceBody, proxy, deviceOfOperands } from './body.js';
+import type { Aval } from '../bodies.js';
 import { commonDType, layout, unpack } from './pack.js';
 
 export interface ScanOptions {

@@ -8,7 +8,7 @@ import type { Backend, DispatchChoice } from '../../backends/backend.js';
 import { Node } from '../ir.js';
 import { bind } from '../primitives.js';
 import { type Graph, rewriteGraph } from '../graph.js';
-import { DECOMPOSITIONS } from '../decompositions.js';
+import { decompositionOf } from '../decompose.js';
 
 export interface DispatchRecord {
   op: string;
@@ -40,7 +40,7 @@ export function legalize(g: Graph, backend: Backend, records: DispatchRecord[] =
       if (choice === 'native') return undefined;
       changed = true;
       if (choice === 'rewrite') return computeInFloat32(n, ins);
-      const dec = DECOMPOSITIONS[n.op];
+      const dec = decompositionOf(n.op);
       if (!dec) throw new LegalizationError(n.op, n.dtype, backend.name, 'backend asked for a decomposition but none is registered');
       return dec(ins, n.attrs);
     });

@@ -3,7 +3,7 @@
 // differentiate the inner value when none is given) and 'stopGradient'.
 
 import type { BatchRule, JvpRule, VjpRule } from './rule-types.js';
-import { customRules } from './custom.js';
+import { customRules } from '../../tensor/ops/custom-call.js';
 import { Tensor } from '../../tensor/tensor.js';
 import { constNode, bind } from '../primitives.js';
 import { batchFirst, batchSize } from './rules/batch-helpers.js';
@@ -40,6 +40,27 @@ const stopJvp: JvpRule = () => null;
 const stopVjp: VjpRule = () => [null];
 const stopBatch: BatchRule = ({ inputs }, [d]) => ({ out: new Tensor(bind('stopGradient', [inputs[0]!.node])), dim: d ?? null });
 
-export const STRUCTURAL_JVP: Record<string, JvpRule> = { custom: customJvpRule, stopGradient: stopJvp, scan: scanJvp, cond: condJvp, while: whileJvp };
-export const STRUCTURAL_VJP: Record<string, VjpRule> = { custom: customVjpRule, stopGradient: stopVjp, scan: scanVjp, cond: condVjp, while: whileVjp };
-export const STRUCTURAL_BATCH: Record<string, BatchRule> = { custom: customBatchRule, stopGradient: stopBatch, scan: scanBatch, cond: condBatch, while: whileBatch };
+// The control-flow rules (control/*-rules.ts) apply the transforms to their bodies, so they and
+// the transforms import each other: the tables call them through arrows, which read the imported
+// bindings when a rule runs, not when this module loads (either module can then be imported first).
+export const STRUCTURAL_JVP: Record<string, JvpRule> = {
+  custom: customJvpRule,
+  stopGradient: stopJvp,
+  scan: (c, t) => scanJvp(c, t),
+  cond: (c, t) => condJvp(c, t),
+  while: (c, t) => whileJvp(c, t),
+};
+export const STRUCTURAL_VJP: Record<string, VjpRule> = {
+  custom: customVjpRule,
+  stopGradient: stopVjp,
+  scan: (c, g) => scanVjp(c, g),
+  cond: (c, g) => condVjp(c, g),
+  while: (c, g) => whileVjp(c, g),
+};
+export const STRUCTURAL_BATCH: Record<string, BatchRule> = {
+  custom: customBatchRule,
+  stopGradient: stopBatch,
+  scan: (c, d) => scanBatch(c, d),
+  cond: (c, d) => condBatch(c, d),
+  while: (c, d) => whileBatch(c, d),
+};

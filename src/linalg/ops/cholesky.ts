@@ -8,7 +8,7 @@
 
 import type { Tensor } from '../../tensor/tensor.js';
 import { registerLinalgOp } from '../../compiler/linalg-registry.js';
-import { NotPositiveDefiniteError } from '../errors.js';
+import { NotPositiveDefiniteError } from '../../tensor/errors-linalg.js';
 import { isComplex } from '../../tensor/dtype.js';
 import { mH, tril, triu, diagEmbed, diagonalOf } from '../matrix.js';
 import { K, asFloat, firstFailure, linalgDType, square, transposeJvp, bindLinalg } from './common.js';

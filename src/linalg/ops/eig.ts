@@ -7,7 +7,7 @@ import type { Tensor } from '../../tensor/tensor.js';
 import { registerLinalgOp } from '../../compiler/linalg-registry.js';
 import { complexDType, isComplex } from '../../tensor/dtype.js';
 import { TransformError } from '../../tensor/errors.js';
-import { ConvergenceError } from '../errors.js';
+import { ConvergenceError } from '../../tensor/errors-linalg.js';
 import { K, asFloat, bindLinalg, firstFailure, linalgDType, square } from './common.js';
 
 /** [w, v] (computeV) or [w] of a [..., n, n]. */

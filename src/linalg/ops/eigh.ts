@@ -14,7 +14,7 @@ import type { Tensor } from '../../tensor/tensor.js';
 import { registerLinalgOp } from '../../compiler/linalg-registry.js';
 import { realDType } from '../../tensor/dtype.js';
 import { binary } from '../../tensor/ops/elementwise.js';
-import { ConvergenceError } from '../errors.js';
+import { ConvergenceError } from '../../tensor/errors-linalg.js';
 import { mH, diagonalOf, identity } from '../matrix.js';
 import { K, asFloat, bindLinalg, firstFailure, linalgDType, square, transposeJvp } from './common.js';
 import { hermitianFromTriangle } from './cholesky.js';

@@ -16,7 +16,7 @@ import { cat } from '../../tensor/ops/movement.js';
 import { ax, rg, s as sl } from '../../tensor/slicing.js';
 import { zerosOf } from '../../compiler/transforms/rules/ad-helpers.js';
 import { expmOne } from './expm-pade.js';
-import { SingularMatrixError } from '../errors.js';
+import { SingularMatrixError } from '../../tensor/errors-linalg.js';
 import { mT } from '../matrix.js';
 import { K, asFloat, bindLinalg, firstFailure, linalgDType, square } from './common.js';
 

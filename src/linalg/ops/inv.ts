@@ -6,7 +6,7 @@
 
 import type { Tensor } from '../../tensor/tensor.js';
 import { registerLinalgOp, type LinalgRuleCtx } from '../../compiler/linalg-registry.js';
-import { SingularMatrixError } from '../errors.js';
+import { SingularMatrixError } from '../../tensor/errors-linalg.js';
 import { K, asFloat, bindLinalg, firstFailure, linalgDType, square, transposeJvp } from './common.js';
 
 /** a⁻¹ for a [..., n, n]. */

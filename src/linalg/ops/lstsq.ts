@@ -14,7 +14,7 @@ import { DTYPE_INFO, realDType } from '../../tensor/dtype.js';
 import { fmtShape } from '../../tensor/shape.js';
 import { where } from '../../tensor/ops/elementwise.js';
 import { binary } from '../../tensor/ops/elementwise.js';
-import { ConvergenceError } from '../errors.js';
+import { ConvergenceError } from '../../tensor/errors-linalg.js';
 import { mH, diagonalOf, identity } from '../matrix.js';
 import { K, asFloat, bindLinalg, firstFailure, linalgDType, sameDType, transposeJvp } from './common.js';
 import { svdRaw } from './svd.js';

@@ -7,7 +7,7 @@ import type { Tensor } from '../../tensor/tensor.js';
 import { registerLinalgOp } from '../../compiler/linalg-registry.js';
 import { ShapeError } from '../../tensor/errors.js';
 import { fmtShape } from '../../tensor/shape.js';
-import { SingularMatrixError } from '../errors.js';
+import { SingularMatrixError } from '../../tensor/errors-linalg.js';
 import { mT } from '../matrix.js';
 import { K, asFloat, bindLinalg, firstFailure, linalgDType, sameDType, square } from './common.js';
 

@@ -13,7 +13,7 @@ import { registerLinalgOp } from '../../compiler/linalg-registry.js';
 import { realDType } from '../../tensor/dtype.js';
 import { TransformError } from '../../tensor/errors.js';
 import { binary } from '../../tensor/ops/elementwise.js';
-import { ConvergenceError } from '../errors.js';
+import { ConvergenceError } from '../../tensor/errors-linalg.js';
 import { mH, mT, diagEmbed, diagonalOf, identity } from '../matrix.js';
 import { K, asFloat, bindLinalg, firstFailure, linalgDType, transposeJvp } from './common.js';
 

@@ -11,7 +11,7 @@ import { registerLinalgOp, type PartAval } from '../../compiler/linalg-registry.
 import { ShapeError } from '../../tensor/errors.js';
 import { fmtShape } from '../../tensor/shape.js';
 import { isComplex } from '../../tensor/dtype.js';
-import { SingularMatrixError } from '../errors.js';
+import { SingularMatrixError } from '../../tensor/errors-linalg.js';
 import { mH, mT, tril, triu } from '../matrix.js';
 import { K, asFloat, bindLinalg, firstFailure, linalgDType, sameDType, square } from './common.js';
 

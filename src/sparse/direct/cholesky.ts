@@ -18,7 +18,7 @@
 // PERMUTED MATRIX P A Pᵀ is not positive: NotPositiveDefiniteError('cholesky', k+1).
 // The imaginary part of a complex diagonal is ignored (Hermitian input assumed).
 
-import { NotPositiveDefiniteError } from '../../linalg/errors.js';
+import { NotPositiveDefiniteError } from '../../tensor/errors-linalg.js';
 import { ValueError } from '../../tensor/errors.js';
 import type { CscMatrix } from './csc.js';
 import { solveColumns, type LogDet, type Rhs } from './rhs.js';

@@ -8,7 +8,7 @@
 // which is negligible next to the factorization.
 
 import { DTypeError, ShapeError, ValueError } from '../../tensor/errors.js';
-import { NonFiniteError } from '../../linalg/errors.js';
+import { NonFiniteError } from '../../tensor/errors-linalg.js';
 import type { CompressedArrays } from '../contract.js';
 
 export type CompressedFormat = 'csr' | 'csc';

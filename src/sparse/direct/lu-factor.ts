@@ -17,7 +17,7 @@
 // All arithmetic is float64 (complex128 interleaved). A column with no nonzero
 // candidate is singular (structurally, or numerically by exact cancellation).
 
-import { SingularMatrixError } from '../../linalg/errors.js';
+import { SingularMatrixError } from '../../tensor/errors-linalg.js';
 import type { CscMatrix } from './csc.js';
 import { reach, reachWork } from './reach.js';
 

@@ -7,7 +7,7 @@ import type { SparseDType, ValueArray, RawOperator } from '../contract.js';
 import type { CsrView, SparseGraphKernels, SparseSolveOptions } from './contract.js';
 import { cg, bicgstab, gmres, minres } from '../solvers/index.js';
 import type { CsrLike } from '../solvers/index.js';
-import { ConvergenceError } from '../../linalg/errors.js';
+import { ConvergenceError } from '../../tensor/errors-linalg.js';
 import { directSolver } from './direct.js';
 import { hintsById } from './solve-hints.js';
 

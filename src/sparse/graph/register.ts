@@ -1,11 +1,14 @@
-// Registers the sparse IR ops, their js kernels and the js direct solver (the
-// native backend adds its own kernels and UMFPACK/CHOLMOD).
+// Registers the sparse IR ops, their js kernels and the js direct solver, and,
+// when the native backend is available, the native kernels and
+// UMFPACK/CHOLMOD (native/graph-kernels.ts).
 
 import './ops.js';
 import { provideLinalgKernels } from '../../compiler/linalg-registry.js';
 import { jsSparseGraphKernels } from './js-kernels.js';
 import { provideDirectSolver } from './direct.js';
 import { jsCholesky, jsSplu } from '../direct/index.js';
+import { deviceNames } from '../../backends/registry.js';
+import { registerNativeSparse } from '../native/graph-kernels.js';
 
 provideLinalgKernels('js', jsSparseGraphKernels, 'sparse');
 
@@ -33,3 +36,5 @@ provideDirectSolver('js', (dtype, a, b, _k, out, o) => {
     f.dispose();
   }
 });
+
+if (deviceNames().includes('native')) registerNativeSparse();

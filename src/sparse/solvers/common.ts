@@ -24,7 +24,7 @@ import type { RawOperator, SparseDType } from '../contract.js';
 import { Tensor } from '../../tensor/tensor.js';
 import { fromStorage } from '../../tensor/create.js';
 import { ShapeError, ValueError } from '../../tensor/errors.js';
-import { NonFiniteError } from '../../linalg/errors.js';
+import { NonFiniteError } from '../../tensor/errors-linalg.js';
 import { aslinearoperator, csrArraysOf, isPreconditioner, type OperatorLike, type PreconditionerLike, type TypedPreconditioner } from './linear-operator.js';
 import { csrMatvecDotRaw, csrMatvecRaw } from '../spmv.js';
 import { isComplexDType } from './csr-kernels.js';

@@ -3,7 +3,7 @@
 // for dense, sparse direct and incomplete factorizations).
 
 import { RlxError } from '../../tensor/errors.js';
-export { NotPositiveDefiniteError } from '../../linalg/errors.js';
+export { NotPositiveDefiniteError } from '../../tensor/errors-linalg.js';
 
 /**
  * eigsh did not converge within maxiter restarts (SciPy's ArpackNoConvergence).

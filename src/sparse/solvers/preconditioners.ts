@@ -20,7 +20,7 @@ import type { CompressedArrays } from '../contract.js';
 import { ShapeError, ValueError } from '../../tensor/errors.js';
 import { checkCanonical, checkCompressed, diagonalPositions, isComplexDType } from './csr-kernels.js';
 import { NotPositiveDefiniteError } from './errors.js';
-import { NonFiniteError } from '../../linalg/errors.js';
+import { NonFiniteError } from '../../tensor/errors-linalg.js';
 import { firstNonFinite } from './finite.js';
 import type { TypedPreconditioner } from './linear-operator.js';
 

@@ -8,6 +8,11 @@ import { Tensor, type Operand } from '../tensor.js';
 import { binary, broadcastNode, castNode } from './elementwise.js';
 import { reshape } from './movement.js';
 import { toOperand, toTensor } from './operand.js';
+import { registerDecomposition } from '../../compiler/decompose.js';
+
+// [..., m, k] @ [..., k, n] as a broadcast product summed over k: matmul on a backend without a GEMM for
+// the dtype (integer matmul; legalize.ts).
+registerDecomposition('matmul', ([a, b]) => new Tensor(a!).expandDims(-1).mul(new Tensor(b!).expandDims(-3)).sum(-2).node);
 
 /** a @ b: [..., m, k] @ [..., k, n] → [..., m, n]; 1-D operands get a unit dim added and removed. */
 export function matmul(aIn: Operand, bIn: Operand): Tensor {

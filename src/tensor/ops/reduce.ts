@@ -6,6 +6,7 @@ import { DTypeError, ShapeError } from '../errors.js';
 import { normAxes, normAxis, fmtShape } from '../shape.js';
 import { Tensor, type Axis } from '../tensor.js';
 import { castNode, unary, where } from './elementwise.js';
+import { registerDecomposition } from '../../compiler/decompose.js';
 
 const accumDType = (d: DType): DType => (d === 'bool' ? 'int32' : d);
 
@@ -96,6 +97,9 @@ export function logsumexpDecomposed(x: Tensor, axes: number[]): Tensor {
   const s = reduce('sum', x.sub(shift).exp(), axes, false);
   return s.log().add(reduce('sum', shift, axes, false));
 }
+
+// For a backend without a logsumexp kernel (legalize.ts).
+registerDecomposition('logsumexp', ([x], a) => logsumexpDecomposed(new Tensor(x!), a['axes'] as number[]).node);
 
 /** Cumulative sum along `axis` (flattened when undefined, like NumPy). */
 export function cumsum(x: Tensor, axis: number | undefined): Tensor {

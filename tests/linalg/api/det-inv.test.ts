@@ -7,7 +7,7 @@
 
 import { describe, expect, it } from 'vitest';
 import * as rlx from '../../../src/index.js';
-import { SingularMatrixError } from '../../../src/linalg/errors.js';
+import { SingularMatrixError } from '../../../src/tensor/errors-linalg.js';
 import { DEVICES } from '../../harness/devices.js';
 import { type H, LDTYPES, cplx, dev, expectNear, expectOn, heye, hinv, host, hrand, mm, rng, rounded, single, sub, maxAbs } from './helpers.js';
 

@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { NonFiniteError, NotPositiveDefiniteError } from '../../../src/linalg/errors.js';
+import { NonFiniteError, NotPositiveDefiniteError } from '../../../src/tensor/errors-linalg.js';
 import type { SparseDType } from '../../../src/sparse/contract.js';
 import { jsCholesky, jsSplu } from '../../../src/sparse/direct/index.js';
 import { ShapeError } from '../../../src/tensor/errors.js';

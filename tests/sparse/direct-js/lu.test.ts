@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import { SingularMatrixError } from '../../../src/linalg/errors.js';
+import { SingularMatrixError } from '../../../src/tensor/errors-linalg.js';
 import type { SparseDType } from '../../../src/sparse/contract.js';
 import { jsSplu } from '../../../src/sparse/direct/index.js';
 import { ShapeError, ValueError } from '../../../src/tensor/errors.js';

@@ -5,7 +5,7 @@
 // from closed form: tridiag(−1, 2, −1) x = 1 has x_i = (i+1)(n−i)/2.
 
 import { describe, expect, it } from 'vitest';
-import { NonFiniteError } from '../../../src/linalg/errors.js';
+import { NonFiniteError } from '../../../src/tensor/errors-linalg.js';
 import type { CompressedArrays, SparseDType } from '../../../src/sparse/contract.js';
 import { jsCholesky, jsSplu } from '../../../src/sparse/direct/index.js';
 import { cholesky, csr, splu } from '../../../src/sparse/index.js';

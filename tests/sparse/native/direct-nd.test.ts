@@ -12,10 +12,10 @@
 
 import { expect, it } from 'vitest';
 import * as rlx from '../../../src/index.js';
-import { umfpackFactor } from '../../../src/backends/native/sparse.js';
+import { umfpackFactor } from '../../../src/sparse/native/addon.js';
 import { nativeAddon } from '../../../src/backends/native/addon.js';
 import type { CompressedArrays, SparseDType } from '../../../src/sparse/contract.js';
-import { SingularMatrixError } from '../../../src/sparse/errors-direct.js';
+import { SingularMatrixError } from '../../../src/tensor/errors-linalg.js';
 import { denseLogDet, denseMul, describeNative, maxAbs, maxDiff, per, poisson2d, rng, storage, toC, toDense } from './util.js';
 
 const ORDER = { amd: 1, nd: 6, auto: 7 } as const;

@@ -8,9 +8,9 @@
 
 import { expect, it } from 'vitest';
 import * as rlx from '../../../src/index.js';
-import { kluFactor, umfpackFactor } from '../../../src/backends/native/sparse.js';
+import { kluFactor, umfpackFactor } from '../../../src/sparse/native/addon.js';
 import type { CompressedArrays, SparseDType } from '../../../src/sparse/contract.js';
-import { SingularMatrixError } from '../../../src/sparse/errors-direct.js';
+import { SingularMatrixError } from '../../../src/tensor/errors-linalg.js';
 import { denseLogDet, denseMul, describeNative, fromDense, maxAbs, maxDiff, per, poisson2d, rng, toC, toDense } from './util.js';
 
 const STRATEGIES = ['auto', 'symmetric', 'unsymmetric'] as const;

@@ -5,10 +5,10 @@
 // factor/dispose cycles with bounded RSS, and bad arguments.
 
 import { expect, it } from 'vitest';
-import { cholmodFactor, kluFactor, umfpackFactor, type SparseFactor } from '../../../src/backends/native/sparse.js';
+import { cholmodFactor, kluFactor, umfpackFactor, type SparseFactor } from '../../../src/sparse/native/addon.js';
 import { nativeAddon } from '../../../src/backends/native/addon.js';
 import type { CompressedArrays, SparseDType } from '../../../src/sparse/contract.js';
-import { NotPositiveDefiniteError, SingularMatrixError } from '../../../src/sparse/errors-direct.js';
+import { NotPositiveDefiniteError, SingularMatrixError } from '../../../src/tensor/errors-linalg.js';
 import { RlxError } from '../../../src/tensor/errors.js';
 import { denseLogDet, denseMul, describeNative, fromDense, isCplx, maxAbs, maxDiff, per, poisson2d, rng, toC, toDense } from './util.js';
 

@@ -7,7 +7,7 @@
 import { afterAll, afterEach, expect, it } from 'vitest';
 import * as rlx from '../../../src/index.js'; // creates the backends: the native one installs its kernels
 import { nativeAddon } from '../../../src/backends/native/addon.js';
-import { spmv, spmvDot } from '../../../src/backends/native/sparse.js';
+import { spmv, spmvDot } from '../../../src/sparse/native/addon.js';
 import { numThreads, setNumThreads } from '../../../src/backends/native/threads.js';
 import type { CompressedArrays } from '../../../src/sparse/contract.js';
 import { gather, getSpmvKernel, setSpmvKernel } from '../../../src/sparse/spmv.js';

@@ -12,7 +12,7 @@ import { describe, expect, it } from 'vitest';
 import { bicgstab, cg, gmres, ilu0, jacobi, ic0, ssor, LinearOperator, minres, type SolveOptions, type SolveResult } from '../../../src/sparse/solvers/index.js';
 import { nrm2 } from '../../../src/sparse/solvers/vec.js';
 import { csc as cscMatrix, csr as csrMatrix } from '../../../src/sparse/index.js';
-import { NonFiniteError } from '../../../src/linalg/errors.js';
+import { NonFiniteError } from '../../../src/tensor/errors-linalg.js';
 import { ValueError } from '../../../src/tensor/errors.js';
 import { tensor } from '../../../src/tensor/create.js';
 import type { CompressedArrays } from '../../../src/sparse/contract.js';

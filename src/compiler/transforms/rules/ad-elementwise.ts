@@ -8,7 +8,9 @@
 
 import type { Tensor } from '../../../tensor/tensor.js';
 import type { RuleCtx } from '../rule-types.js';
-import type { BinaryOp, UnaryOp } from '../../primitives.js';
+import type { ScaledBinary, ScaledUnary } from './scaled-ops.js';
+
+export type { ScaledBinary, ScaledUnary };
 import { litLike, rsub, select } from './ad-helpers.js';
 
 /** t ↦ f'(x) · t for one input (the same map serves as JVP and VJP). */
@@ -44,9 +46,7 @@ export const UNARY_SCALE = {
     const pdf = x!.mul(x!).mul(-0.5).exp().mul(INV_SQRT_2PI);
     return t.mul(cdf.add(x!.mul(pdf)));
   },
-} satisfies Partial<Record<UnaryOp, Scale>>;
-
-export type ScaledUnary = keyof typeof UNARY_SCALE;
+} satisfies Record<ScaledUnary, Scale>;
 
 /**
  * Mask of the positions where `a` is the result of maximum/minimum(a, b): 1 where
@@ -75,6 +75,4 @@ export const BINARY_SCALE = {
     ({ inputs: [a, b] }, t) => t.mul(b!).div(a!.mul(a!).add(b!.mul(b!))),
     ({ inputs: [a, b] }, t) => t.mul(a!).div(a!.mul(a!).add(b!.mul(b!))).neg(),
   ],
-} satisfies Partial<Record<BinaryOp, readonly [Scale, Scale]>>;
-
-export type ScaledBinary = keyof typeof BINARY_SCALE;
+} satisfies Record<ScaledBinary, readonly [Scale, Scale]>;

@@ -19,7 +19,8 @@
 import type { Tensor } from '../../../tensor/tensor.js';
 import { isComplex, isInexact } from '../../../tensor/dtype.js';
 import type { JvpRule, RulePrimitive } from '../rule-types.js';
-import { BINARY_SCALE, UNARY_SCALE, type ScaledBinary, type ScaledUnary } from './ad-elementwise.js';
+import { BINARY_SCALE, UNARY_SCALE } from './ad-elementwise.js';
+import { SCALED_BINARY, SCALED_UNARY, type ScaledBinary, type ScaledUnary } from './scaled-ops.js';
 import { mulI, prim, recipOrZero, select, sumAxes, zerosOf } from './ad-helpers.js';
 import { prodPartials, logsumexpWeights, maxMinWeights } from './ad-reduce.js';
 import { linalgJvp } from './linalg-rules.js';
@@ -35,9 +36,9 @@ const binaryRule = (op: ScaledBinary): JvpRule => (c, [ta, tb]) => {
   return x && y ? x.add(y) : (x ?? y);
 };
 
-/** { op: rule(op) } for every op of a scale table. */
-const byOp = <K extends string>(table: Readonly<Record<K, unknown>>, rule: (op: K) => JvpRule): Record<K, JvpRule> =>
-  Object.fromEntries(Object.keys(table).map((op) => [op, rule(op as K)])) as Record<K, JvpRule>;
+/** { op: rule(op) } for every op of a list. */
+const byOp = <K extends string>(ops: readonly K[], rule: (op: K) => JvpRule): Record<K, JvpRule> =>
+  Object.fromEntries(ops.map((op) => [op, rule(op)])) as Record<K, JvpRule>;
 
 /** A linear op applied to the tangent with the primal's attrs (movement and opaque ops). */
 const sameOp = (op: RulePrimitive): JvpRule => ({ attrs }, [t]) => prim(op, [t!], attrs);
@@ -48,8 +49,8 @@ const tangentOrZeros = (t: Tensor | null, like: Tensor): Tensor => t ?? zerosOf(
 export const JVP_RULES: { readonly [P in RulePrimitive]: JvpRule } = {
   // The unary and binary ops whose rule is a scale of the tangent (ad-elementwise.ts): one table serves
   // forward and reverse mode, so an op added there gets both rules.
-  ...byOp(UNARY_SCALE, scaled),
-  ...byOp(BINARY_SCALE, binaryRule),
+  ...byOp(SCALED_UNARY, scaled),
+  ...byOp(SCALED_BINARY, binaryRule),
   // ---- unary elementwise ----
   neg: (_c, [t]) => t!.neg(),
   abs: ({ inputs: [x] }, [t]) => (isComplex(x!.dtype) ? x!.sign().conj().mul(t!).real() : t!.mul(x!.sign())),

@@ -25,7 +25,8 @@
 import type { Tensor } from '../../../tensor/tensor.js';
 import { isComplex, isInexact } from '../../../tensor/dtype.js';
 import type { RulePrimitive, VjpRule } from '../rule-types.js';
-import { BINARY_SCALE, UNARY_SCALE, type ScaledBinary, type ScaledUnary } from './ad-elementwise.js';
+import { BINARY_SCALE, UNARY_SCALE } from './ad-elementwise.js';
+import { SCALED_BINARY, SCALED_UNARY, type ScaledBinary, type ScaledUnary } from './scaled-ops.js';
 import { flipAxis, mT, mulI, prim, recipOrZero, reshapeTo, select, unreduce, zerosOf } from './ad-helpers.js';
 import { unconcat, unexpand, unpad, unslice } from './ad-movement.js';
 import { logsumexpWeights, maxMinWeights, prodPartials } from './ad-reduce.js';
@@ -40,9 +41,9 @@ const binaryRule = (op: ScaledBinary): VjpRule => (c, g) => {
   return [da(c, g), db(c, g)];
 };
 
-/** { op: rule(op) } for every op of a scale table. */
-const byOp = <K extends string>(table: Readonly<Record<K, unknown>>, rule: (op: K) => VjpRule): Record<K, VjpRule> =>
-  Object.fromEntries(Object.keys(table).map((op) => [op, rule(op as K)])) as Record<K, VjpRule>;
+/** { op: rule(op) } for every op of a list. */
+const byOp = <K extends string>(ops: readonly K[], rule: (op: K) => VjpRule): Record<K, VjpRule> =>
+  Object.fromEntries(ops.map((op) => [op, rule(op)])) as Record<K, VjpRule>;
 
 const axesOf = (attrs: Readonly<Record<string, unknown>>) => attrs['axes'] as number[];
 
@@ -50,8 +51,8 @@ const axesOf = (attrs: Readonly<Record<string, unknown>>) => attrs['axes'] as nu
 export const VJP_RULES: { readonly [P in RulePrimitive]: VjpRule } = {
   // The unary and binary ops whose rule is a scale of the tangent (ad-elementwise.ts): one table serves
   // forward and reverse mode, so an op added there gets both rules.
-  ...byOp(UNARY_SCALE, scaled),
-  ...byOp(BINARY_SCALE, binaryRule),
+  ...byOp(SCALED_UNARY, scaled),
+  ...byOp(SCALED_BINARY, binaryRule),
   // ---- unary elementwise ----
   neg: (_c, g) => [g.neg()],
   // real: ct·sign(x); complex: ct·conj(z)/|z| = ct·conj(sign z).

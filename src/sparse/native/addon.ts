@@ -37,13 +37,13 @@
 // failures (out of memory, invalid matrix) -> Error from the addon with the
 // library's status named.
 
-import type { CompressedArrays, SparseDType, ValueArray } from '../../sparse/contract.js';
-import { NotPositiveDefiniteError, SingularMatrixError } from '../../sparse/errors-direct.js';
+import type { CompressedArrays, SparseDType, ValueArray } from '../contract.js';
+import { NotPositiveDefiniteError, SingularMatrixError } from '../../tensor/errors-linalg.js';
 import { DTypeError, DeviceError, ShapeError, ValueError } from '../../tensor/errors.js';
-import { setSpmvKernel } from '../../sparse/spmv.js';
-import { setVecKernel } from '../../sparse/solvers/vec.js';
-import { nativeAddon, requireNativeAddon, type DirectHandle, type NativeAddon } from './addon.js';
-import { typedAddon } from './errors.js';
+import { setSpmvKernel } from '../spmv.js';
+import { setVecKernel } from '../solvers/vec.js';
+import { nativeAddon, requireNativeAddon, type DirectHandle, type NativeAddon } from '../../backends/native/addon.js';
+import { typedAddon } from '../../backends/native/errors.js';
 
 export type Scalar = number | readonly [number, number];
 export type Trans = 'N' | 'T' | 'H';

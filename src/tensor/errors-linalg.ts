@@ -1,8 +1,9 @@
-// Typed errors of the linear-algebra module (dense and sparse). LAPACK and
-// SuiteSparse status codes never reach the user as raw numbers: each becomes
-// one of these, naming the op, the batch entry and the position.
+// Typed errors of linear algebra (dense and sparse). LAPACK and SuiteSparse
+// status codes never reach the user as raw numbers: each becomes one of these,
+// naming the op, the batch entry and the position. Vocabulary, like errors.ts:
+// the backends that run those kernels raise them too. rlx.linalg exports them.
 
-import { ValueError } from '../tensor/errors.js';
+import { ValueError } from './errors.js';
 
 /** Base class of numerical linear-algebra failures (NumPy's LinAlgError, a ValueError there too). */
 export class LinAlgError extends ValueError {}

@@ -1,15 +1,17 @@
-// The native backend's side of the sparse module: the kernels of the sparse IR
-// ops (threaded CSR products, UMFPACK/CHOLMOD solves), the SpMV behind the
-// matrix classes' raw products, and the direct solver behind spsolve. Called
-// once when the native backend is created.
+// The sparse module's kernels on the native device: the kernels of the sparse
+// IR ops (threaded CSR products, UMFPACK/CHOLMOD solves), the SpMV behind the
+// matrix classes' raw products, and the direct solver behind spsolve.
+// Registered by the sparse module (graph/register.ts) when the native backend
+// is available: the module owns its native glue, so the backends never import
+// a module.
 
-import type { CompressedArrays, SparseDType, ValueArray } from '../../sparse/contract.js';
-import type { CsrView, SparseGraphKernels } from '../../sparse/graph/contract.js';
+import type { CompressedArrays, SparseDType, ValueArray } from '../contract.js';
+import type { CsrView, SparseGraphKernels } from '../graph/contract.js';
 import { provideLinalgKernels } from '../../compiler/linalg-registry.js';
-import { provideDirectSolver } from '../../sparse/graph/direct.js';
-import { jsSparseGraphKernels, krylovOperand, krylovSolve } from '../../sparse/graph/js-kernels.js';
-import { checkFiniteCsr } from '../../sparse/finite.js';
-import { cholmodFactor, registerNativeRawKernels, spmm, spmv, spmvH, umfpackFactor } from './sparse.js';
+import { provideDirectSolver } from '../graph/direct.js';
+import { jsSparseGraphKernels, krylovOperand, krylovSolve } from '../graph/js-kernels.js';
+import { checkFiniteCsr } from '../finite.js';
+import { cholmodFactor, registerNativeRawKernels, spmm, spmv, spmvH, umfpackFactor } from './addon.js';
 
 const arraysOf = (dtype: SparseDType, a: CsrView): CompressedArrays => ({ shape: [a.rows, a.cols], dtype, indptr: a.indptr, indices: a.indices, data: a.data });
 const cplx = (d: SparseDType) => d === 'complex64' || d === 'complex128';
@@ -50,7 +52,7 @@ function solve(dtype: SparseDType, a: CsrView, b: ValueArray, k: number, out: Va
 
 export const nativeSparseGraphKernels: SparseGraphKernels = { csrMatmul, csrSddmm: jsSparseGraphKernels.csrSddmm, solve };
 
-/** Registers everything above (the native backend calls this when it is created). */
+/** Registers everything above (graph/register.ts, when the native backend is available). */
 export function registerNativeSparse(): void {
   provideLinalgKernels('native', nativeSparseGraphKernels, 'sparse');
   provideDirectSolver('native', (dtype, a, b, k, out, o) => solve(dtype, a, b, k, out, o));
