@@ -29,7 +29,7 @@ export interface Case {
 
 /** Triplets for an m×n matrix: small integers (exact in float32), duplicates likely. */
 export const arbTrips = (m: number, n: number, max = 2 * m * n): fc.Arbitrary<Trip[]> =>
-  m === 0 || n === 0 ? fc.constant([]) : fc.array(fc.tuple(fc.nat(m - 1), fc.nat(n - 1), fc.integer({ min: -4, max: 4 }), fc.integer({ min: -4, max: 4 })), { maxLength: max });
+  m === 0 || n === 0 ? fc.constant<Trip[]>([]) : fc.array(fc.tuple(fc.nat(m - 1), fc.nat(n - 1), fc.integer({ min: -4, max: 4 }), fc.integer({ min: -4, max: 4 })), { maxLength: max });
 
 export const arbCase = (opts: { maxDim?: number; square?: boolean; dtype?: SparseDType } = {}): fc.Arbitrary<Case> =>
   fc
