@@ -27,7 +27,7 @@ import { isTraced, symbolicValues, moved, selectedMap, gatherValues, sumValues, 
 import type { NestedData, TensorData } from '../tensor/create.js';
 import { type Compressed, transposeCompressed, sortCompressed, sumDuplicatesSorted, eliminateZerosCompressed, sliceMajor, sliceMinor, diagonalCompressed, diagLength, indexFlags } from './kernels.js';
 import { addCompressed, multiplyCompressed, multiplyDenseCompressed, scaleCompressed, spgemm } from './arith.js';
-import { type Scalar, scalarParts, lanesOf, isComplexDType, promote, complexOf, asDType, castValues, toSparseDType, allocValues, sparseDTypeOfTensor } from './dtypes.js';
+import { type Scalar, scalarParts, lanesOf, isComplexDType, promote, complexOf, asDType, castValues, toSparseDType, sparseDTypeOfTensor } from './dtypes.js';
 import { gather, scatter, csrMatmulDense, checkProductOutput } from './spmv.js';
 import { denseRaw, denseTensor, rawWithLanes, tensorFrom } from './dense.js';
 import { formatSparse } from './show.js';
@@ -540,6 +540,3 @@ function complexScalar(re: number, im: number, d: SparseDType): Tensor {
 
 const EMPTY = new Float64Array(0);
 
-export function emptyCompressed(major: number, minor: number, dtype: SparseDType): Compressed {
-  return { major, minor, indptr: new Int32Array(major + 1), indices: new Int32Array(0), data: allocValues(dtype, 0), lanes: lanesOf(dtype) };
-}

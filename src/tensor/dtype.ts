@@ -74,7 +74,6 @@ export const DTYPE_INFO: { readonly [D in DType]: DTypeInfo } = {
 export const isComplex = (d: DType): boolean => DTYPE_INFO[d].kind === 'c';
 export const isFloat = (d: DType): boolean => DTYPE_INFO[d].kind === 'f';
 export const isInexact = (d: DType): boolean => isFloat(d) || isComplex(d);
-export const isIntegral = (d: DType): boolean => d === 'int32' || d === 'bool';
 
 /** Allocates zeroed storage for n elements of dtype d. */
 export function allocStorage(d: DType, n: number): StorageArray {
@@ -180,12 +179,3 @@ export function defaultDTypeFor(k: ScalarKind): DType {
   return k === 'b' ? 'bool' : k === 'c' ? 'complex128' : 'float64';
 }
 
-/** Dtype of a TypedArray's elements (complex cannot be told apart: the caller says). */
-export function dtypeOfTypedArray(a: ArrayBufferView): DType | undefined {
-  if (a instanceof Float64Array) return 'float64';
-  if (a instanceof Float32Array) return 'float32';
-  if (a instanceof Int32Array) return 'int32';
-  if (a instanceof Uint8Array) return 'bool';
-  if (a instanceof Uint16Array) return 'float16';
-  return undefined;
-}

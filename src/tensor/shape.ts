@@ -60,7 +60,6 @@ export function resolveShape(s: Shape, env: ReadonlyMap<string, number>): number
   return s.map((d) => resolveDim(d, env));
 }
 
-export const dimEq = (a: Dim, b: Dim): boolean => a === b;
 export const shapesEqual = (a: Shape, b: Shape): boolean => {
   if (a === b) return true;
   if (a.length !== b.length) return false;

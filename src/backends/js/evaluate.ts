@@ -73,12 +73,3 @@ function makeEvaluator(op: ElementwiseOp, attrs: Attrs, argDTypes: readonly DTyp
   };
 }
 
-/** op(args) for scalar literals; complex values as [re, im]. */
-export function evaluateScalar(op: ElementwiseOp, attrs: Attrs, args: { value: ScalarValue; dtype: DType }[], outDType: DType): ScalarValue {
-  return scalarEvaluator(
-    op,
-    attrs,
-    args.map((a) => a.dtype),
-    outDType,
-  )(args.map((a) => a.value));
-}

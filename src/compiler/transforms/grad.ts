@@ -9,7 +9,6 @@ import { TransformError } from '../../tensor/errors.js';
 import { fmtShape } from '../../tensor/shape.js';
 import { isComplex } from '../../tensor/dtype.js';
 import { bind } from '../primitives.js';
-import type { Node } from '../ir.js';
 import { flatten, unflatten, type PyTree, type TensorTree, type TensorTreeLike } from './pytree.js';
 import { forwardMode, reverseMode, requireDifferentiable } from './autodiff.js';
 import { constNode } from '../primitives.js';
@@ -197,11 +196,6 @@ export function tensorGrad(loss: Tensor, wrt: readonly Tensor[]): Tensor[] {
   requireDifferentiable('grad: input', wrt.map((t) => t.node));
   const cts = reverseMode([y.node], [onesLike(y)], wrt.map((t) => t.node));
   return wrt.map((t, i) => cts[i] ?? zerosLike(t));
-}
-
-/** Marks nodes so that realizing what depends on them keeps autodiff history. */
-export function track(nodes: readonly Node[]): void {
-  for (const n of nodes) n.tracked = true;
 }
 
 // Tensor.grad (tensor.ts, a layer below) runs tensorGrad.
