@@ -23,7 +23,8 @@
 // without '.' under Ew.d) and its input scale factor (kP without an exponent) are
 // not applied — the writers put the point and the exponent in.
 
-import { MAX_LINE, scanInteger, scanReal } from './mm-scan.js';
+import { scanInteger, scanReal } from './mm-scan.js';
+import { MAX_LINE } from './chunked-file.js';
 
 export type FieldKind = 'I' | 'E' | 'D' | 'F' | 'G';
 

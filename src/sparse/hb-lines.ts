@@ -6,9 +6,8 @@
 // widest record a format may describe is MAX_LINE, see fortran-format.ts), so
 // memory stays bounded by the chunk and that limit and each byte is visited once.
 
-import { openSync, readSync, closeSync } from 'node:fs';
 import { HarwellBoeingError } from './errors.js';
-import { MAX_LINE } from './mm-scan.js';
+import { ChunkedFile, MAX_LINE } from './chunked-file.js';
 
 export interface RawLines {
   /** The next line, without its '\n' or a trailing '\r'; undefined at the end. */
@@ -41,34 +40,9 @@ export class StringRawLines implements RawLines {
 }
 
 /** Lines of a file read in 1 MiB chunks. */
-export class FileRawLines implements RawLines {
-  private readonly fd: number;
-  private readonly chunk = Buffer.allocUnsafe(1 << 20);
-  private len = 0;
-  private pos = 0;
-  private eof = false;
-  private line = Buffer.allocUnsafe(256);
-  no = 0;
+export class FileRawLines extends ChunkedFile implements RawLines {
   constructor(path: string) {
-    try {
-      this.fd = openSync(path, 'r');
-    } catch (e) {
-      throw new HarwellBoeingError(0, `cannot open ${JSON.stringify(path.slice(0, 200))}: ${(e as Error).message}`);
-    }
-  }
-  /** Makes unread bytes available; false at the end of the file. */
-  private fill(): boolean {
-    if (this.pos < this.len) return true;
-    if (this.eof) return false;
-    try {
-      this.len = readSync(this.fd, this.chunk, 0, this.chunk.length, null);
-    } catch (e) {
-      // A directory opens on Linux and fails here (EISDIR); so do I/O errors.
-      throw new HarwellBoeingError(this.no, `cannot read the file: ${(e as Error).message}`);
-    }
-    this.pos = 0;
-    if (this.len === 0) this.eof = true;
-    return this.len > 0;
+    super(path, (line, message) => new HarwellBoeingError(line, message));
   }
   next(): string | undefined {
     if (!this.fill()) return undefined;
@@ -77,15 +51,8 @@ export class FileRawLines implements RawLines {
     while (this.fill()) {
       const nl = this.chunk.subarray(0, this.len).indexOf(10, this.pos);
       const end = nl >= 0 ? nl : this.len;
-      const need = kept + (end - this.pos);
-      if (need > MAX_LINE) throw overlong(this.no, need);
-      if (need > this.line.length) {
-        const grown = Buffer.allocUnsafe(Math.min(MAX_LINE, Math.max(need, 2 * this.line.length)));
-        this.line.copy(grown, 0, 0, kept);
-        this.line = grown;
-      }
-      this.chunk.copy(this.line, kept, this.pos, end);
-      kept = need;
+      if (kept + (end - this.pos) > MAX_LINE) throw overlong(this.no, kept + (end - this.pos));
+      kept = this.keep(this.pos, end, kept);
       this.pos = end;
       if (nl >= 0) {
         this.pos = end + 1; // past the newline
@@ -93,8 +60,5 @@ export class FileRawLines implements RawLines {
       }
     }
     return dropCr(this.line.toString('utf8', 0, kept));
-  }
-  close(): void {
-    closeSync(this.fd);
   }
 }

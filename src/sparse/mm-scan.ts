@@ -13,11 +13,8 @@
 // recognized by a hand-written scanner, one pass per token, then converted by
 // Number() (correctly rounded, linear).
 
-import { openSync, readSync, closeSync } from 'node:fs';
 import { MatrixMarketError } from './errors.js';
-
-/** Longest header or data line accepted (characters of a string, bytes of a file). */
-export const MAX_LINE = 1 << 20;
+import { ChunkedFile, MAX_LINE } from './chunked-file.js';
 
 /** Separators inside a line: space, \t, \r (CRLF files), \v, \f. */
 const isWs = (c: number): boolean => c === 32 || (c >= 9 && c <= 13);
@@ -62,45 +59,10 @@ export class StringLines implements LineSource {
 }
 
 /** Lines of a file read in 1 MiB chunks; a kept line is gathered in a buffer of at most MAX_LINE bytes. */
-export class FileLines implements LineSource {
-  private readonly fd: number;
-  private readonly chunk = Buffer.allocUnsafe(1 << 20);
-  private len = 0;
-  private pos = 0;
-  private eof = false;
-  private line = Buffer.allocUnsafe(256);
-  no = 0;
+export class FileLines extends ChunkedFile implements LineSource {
   lines = 0;
   constructor(path: string) {
-    try {
-      this.fd = openSync(path, 'r');
-    } catch (e) {
-      throw new MatrixMarketError(0, `cannot open ${JSON.stringify(path)}: ${(e as Error).message}`);
-    }
-  }
-  /** Makes unread bytes available; false at the end of the file. */
-  private fill(): boolean {
-    if (this.pos < this.len) return true;
-    if (this.eof) return false;
-    try {
-      this.len = readSync(this.fd, this.chunk, 0, this.chunk.length, null);
-    } catch (e) {
-      // A directory opens on Linux and fails here (EISDIR); so do I/O errors: typed, with the line reached.
-      throw new MatrixMarketError(this.no, `cannot read the file: ${(e as Error).message}`);
-    }
-    this.pos = 0;
-    if (this.len === 0) this.eof = true;
-    return this.len > 0;
-  }
-  private keep(from: number, to: number, kept: number): number {
-    const need = kept + (to - from);
-    if (need > this.line.length) {
-      const grown = Buffer.allocUnsafe(Math.min(MAX_LINE, Math.max(need, 2 * this.line.length)));
-      this.line.copy(grown, 0, 0, kept);
-      this.line = grown;
-    }
-    this.chunk.copy(this.line, kept, from, to);
-    return need;
+    super(path, (line, message) => new MatrixMarketError(line, message));
   }
   next(raw = false): string | undefined {
     for (;;) {
@@ -133,9 +95,6 @@ export class FileLines implements LineSource {
         return this.line.toString('utf8', 0, kept);
       }
     }
-  }
-  close(): void {
-    closeSync(this.fd);
   }
 }
 
