@@ -42,17 +42,10 @@ export interface KrylovOptions {
   callback?: (iteration: number, residualNorm: number) => void;
 }
 
-export interface KrylovResult {
+/** The raw solvers' result (info, iterations, residualNorm, converged, breakdown, message) with x a Tensor. */
+export interface KrylovResult extends Omit<SolveResult, 'x' | 'dtype' | 'toTensor'> {
   /** The solution, a Tensor of b's dtype (complex when A is). */
   x: Tensor;
-  /** 0 converged; > 0 iterations done without converging; < 0 breakdown or non-finite input. */
-  info: number;
-  iterations: number;
-  /** True residual ‖b − A x‖₂ of the returned x. */
-  residualNorm: number;
-  converged: boolean;
-  breakdown?: string;
-  message?: string;
 }
 
 type RawSolver = (A: OperatorLike, b: Float64Array, o: SolveOptions) => SolveResult;
