@@ -15,7 +15,7 @@
 #include <string>
 #include <vector>
 #include "exec.h"
-#include "pool.h"
+#include "pool/pool.h"
 #include "program.h"
 
 namespace rlx::interp {

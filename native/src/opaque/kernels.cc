@@ -5,7 +5,7 @@
 #include <atomic>
 #include <cstring>
 
-#include "interp/pool.h"
+#include "pool/pool.h"
 
 namespace rlx::opaque {
 namespace {
@@ -21,7 +21,7 @@ std::atomic<int64_t> g_threshold{int64_t(1) << 20};
 template <class F>
 void for_rows(int64_t rows, int64_t cols, double cell_bytes, F&& fn) {
   if (rows <= 0 || cols <= 0) return;
-  interp::Pool& pool = interp::Pool::instance();
+  Pool& pool = Pool::instance();
   const int64_t T = pool.size();
   const double total = static_cast<double>(rows) * static_cast<double>(cols) * cell_bytes;
   if (T <= 1 || total < static_cast<double>(g_threshold.load(std::memory_order_relaxed))) {

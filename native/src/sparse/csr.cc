@@ -8,7 +8,7 @@
 
 #include "args.h"
 #include "errors.h"
-#include "interp/pool.h"
+#include "pool/pool.h"
 
 namespace rlx::sparse {
 
@@ -72,10 +72,10 @@ void check_indices(const Csr& a) {
     for (int64_t k = b; k < e; k++) bad |= static_cast<uint32_t>(static_cast<uint32_t>(a.indices[k]) >= cols);
     return bad;
   };
-  const int64_t parts = std::min<int64_t>(interp::Pool::instance().size(), std::max<int64_t>(1, a.nnz >> 18));
+  const int64_t parts = std::min<int64_t>(Pool::instance().size(), std::max<int64_t>(1, a.nnz >> 18));
   std::atomic<uint32_t> bad{0};
   if (parts <= 1) bad = scan(0, a.nnz);
-  else interp::Pool::instance().parallelFor(parts, [&](int64_t t) { bad |= scan(a.nnz * t / parts, a.nnz * (t + 1) / parts); });
+  else Pool::instance().parallelFor(parts, [&](int64_t t) { bad |= scan(a.nnz * t / parts, a.nnz * (t + 1) / parts); });
   if (!bad) return;
   for (int64_t r = 0; r < a.rows; r++)
     for (int64_t k = a.indptr[r]; k < a.indptr[r + 1]; k++)

@@ -8,7 +8,7 @@
 #include <vector>
 
 #include "args.h"
-#include "interp/pool.h"
+#include "pool/pool.h"
 #include "sparse/csr.h"
 
 namespace rlx::sparse {
@@ -58,7 +58,7 @@ void for_row_parts(const std::vector<int64_t>& b, F&& fn) {
     fn(int64_t(0), b[0], b[1]);
     return;
   }
-  interp::Pool::instance().parallelFor(parts, [&](int64_t t) { fn(t, b[t], b[t + 1]); });
+  Pool::instance().parallelFor(parts, [&](int64_t t) { fn(t, b[t], b[t + 1]); });
 }
 
 }  // namespace rlx::sparse

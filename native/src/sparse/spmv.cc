@@ -38,7 +38,7 @@
 
 #include "args.h"
 #include "errors.h"
-#include "interp/pool.h"
+#include "pool/pool.h"
 #include "register.h"
 #include "sparse/csr.h"
 #include "sparse/products.h"
@@ -48,7 +48,7 @@ namespace rlx::sparse {
 // ---- shared with spmv_gather.cc (products.h) --------------------------------------
 
 int64_t parts_for(int64_t work, int64_t max_parts) {
-  const int64_t t = interp::Pool::instance().size();
+  const int64_t t = Pool::instance().size();
   int64_t p = std::min<int64_t>(t, work / kMinWorkPerThread);
   p = std::min(p, max_parts);
   return p < 1 ? 1 : p;
@@ -250,7 +250,7 @@ void run_spmvh(const Products& p) {
   if (cparts == 1) {
     spmvh_finish<T, C>(acc, y, 0, a.cols, p.alpha, p.beta);
   } else {
-    interp::Pool::instance().parallelFor(
+    Pool::instance().parallelFor(
         cparts, [&](int64_t t) { spmvh_finish<T, C>(acc, y, a.cols * t / cparts, a.cols * (t + 1) / cparts, p.alpha, p.beta); });
   }
   size_t kept = 0;

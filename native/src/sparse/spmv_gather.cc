@@ -32,7 +32,7 @@
 
 #include "args.h"
 #include "errors.h"
-#include "interp/pool.h"
+#include "pool/pool.h"
 #include "register.h"
 #include "sparse/csr.h"
 #include "sparse/products.h"
@@ -54,11 +54,11 @@ std::vector<int64_t> chunk_rows(const Csr& a) {
 template <class F>
 void for_chunks(const std::vector<int64_t>& b, F&& fn) {
   const int64_t n = static_cast<int64_t>(b.size()) - 1;
-  if (n <= 1 || interp::Pool::instance().size() <= 1) {
+  if (n <= 1 || Pool::instance().size() <= 1) {
     for (int64_t c = 0; c < n; c++) fn(c, b[c], b[c + 1]);
     return;
   }
-  interp::Pool::instance().parallelFor(n, [&](int64_t c) { fn(c, b[c], b[c + 1]); });
+  Pool::instance().parallelFor(n, [&](int64_t c) { fn(c, b[c], b[c + 1]); });
 }
 
 /**

@@ -11,7 +11,7 @@
 #include <mutex>
 #include <new>
 
-#include "interp/pool.h"
+#include "pool/pool.h"
 #include "sparse/min_degree.h"
 #include "sparse/nd_order.h"
 #include "sparse/nd_parts.h"
@@ -254,8 +254,8 @@ UmfOrder choose_umf_order(int n, const int* p, const int* i, const double* x, bo
     job.judge(!have_amd ? HUGE_VAL : promising ? kNdFlopsBias * o.flops_amd : -1.0);
   };
   // Tasks 2.. (at most kNdHelpers, one per further thread) help with the parts.
-  const int helpers = std::min(kNdHelpers, std::max(1, interp::Pool::instance().size() - 1));
-  interp::Pool::instance().parallelFor(2 + helpers, task);
+  const int helpers = std::min(kNdHelpers, std::max(1, Pool::instance().size() - 1));
+  Pool::instance().parallelFor(2 + helpers, task);
   have_nd = job.result(qnd, o.flops_nd);
   if (force) {
     if (have_nd) o.given = o.nd = true, o.q = std::move(qnd);

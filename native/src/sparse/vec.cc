@@ -35,7 +35,7 @@
 #include "args.h"
 #include "blas.h"
 #include "errors.h"
-#include "interp/pool.h"
+#include "pool/pool.h"
 #include "register.h"
 #include "sparse/csr.h"
 
@@ -89,10 +89,10 @@ constexpr int64_t kParallelMin = int64_t(1) << 20;
 template <class F>
 int64_t for_chunks(int64_t n, F&& fn) {
   const int64_t nch = (n + kChunk - 1) / kChunk;
-  if (nch <= 1 || n < kParallelMin || interp::Pool::instance().size() <= 1) {
+  if (nch <= 1 || n < kParallelMin || Pool::instance().size() <= 1) {
     for (int64_t c = 0; c < nch; c++) fn(c, c * kChunk, std::min(n, (c + 1) * kChunk));
   } else {
-    interp::Pool::instance().parallelFor(nch, [&](int64_t c) { fn(c, c * kChunk, std::min(n, (c + 1) * kChunk)); });
+    Pool::instance().parallelFor(nch, [&](int64_t c) { fn(c, c * kChunk, std::min(n, (c + 1) * kChunk)); });
   }
   return nch;
 }

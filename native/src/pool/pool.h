@@ -1,4 +1,5 @@
-// A small persistent thread pool for the interpreter: parallelFor(n, fn) runs
+// The addon's persistent thread pool (the interpreter, the sparse products,
+// the data-movement kernels): parallelFor(n, fn) runs
 // fn(0..n-1) on the pool's workers and the calling thread, and returns when
 // all are done. One job at a time: a caller that finds the pool busy (another
 // Node worker thread running a kernel) runs its tasks inline instead of waiting.
@@ -7,8 +8,9 @@
 #include <cstdint>
 #include <functional>
 
-namespace rlx::interp {
+namespace rlx {
 
+/** The addon's one pool; a libuv worker running an async kernel uses it like the main thread does. */
 class Pool {
  public:
   static Pool& instance();
@@ -18,4 +20,5 @@ class Pool {
   void parallelFor(int64_t nTasks, const std::function<void(int64_t)>& fn);
 };
 
-}  // namespace rlx::interp
+}  // namespace rlx
+

@@ -1,9 +1,8 @@
-// The interpreter's thread pool (see pool.h). Workers sleep on a condition
+// The addon's thread pool (see pool.h). Workers sleep on a condition
 // variable between jobs; a job hands out task indices through an atomic
 // counter, so uneven tasks balance themselves.
 
-#include "fp.h"
-#include "pool.h"
+#include "pool/pool.h"
 
 #include <atomic>
 #include <condition_variable>
@@ -12,7 +11,7 @@
 #include <thread>
 #include <vector>
 
-namespace rlx::interp {
+namespace rlx {
 namespace {
 
 int defaultThreads() {
@@ -128,4 +127,4 @@ void Pool::parallelFor(int64_t nTasks, const std::function<void(int64_t)>& fn) {
   s.job = nullptr;
 }
 
-}  // namespace rlx::interp
+}  // namespace rlx

@@ -1,0 +1,124 @@
+// One way to define a native kernel with a synchronous and an asynchronous
+// entry point:
+//
+//   export_kernel(env, exports, "linalgSvd", parse_svd);
+//
+// defines linalgSvd(...args) and linalgSvdAsync(...args): the same arguments,
+// checks, result and errors; the Async one returns a Promise and runs the
+// work on a libuv worker, so the event loop keeps turning while it runs.
+//
+// `parse(info, pins)` runs on the main thread for both: it reads and checks
+// every argument (binding/reader.h), hands each array to `pins` (pins.h: the
+// caller's memory when sync, private copies when async) and returns a job,
+// any movable object with
+//
+//   void run();                                        the work: touches no JS
+//   Napi::Value result(Napi::Env env, Pins& pins);     the return value, built
+//                                                      on the main thread after run()
+//
+// Errors: whatever parse, run or result throws (rlx::TypeErr / RangeErr /
+// KindErr, std::bad_alloc, ...) becomes the same JS error (errors.h) in both
+// variants, named by the sync entry point: thrown by the sync one, the
+// promise's rejection for the async one (which never throws). An output
+// detached while the async work ran rejects with a ValueError (pins.h).
+//
+// The sync path adds nothing to what a hand-written entry point does: the job
+// lives on the stack, Pins(false) allocates nothing and copies nothing.
+#pragma once
+
+#include <napi.h>
+
+#include <exception>
+#include <string>
+#include <utility>
+
+#include "binding/pins.h"
+#include "errors.h"
+
+namespace rlx {
+
+namespace detail {
+
+/** Runs a parsed job on the libuv pool and settles its promise on the main thread. */
+template <class Job>
+class KernelWorker : public Napi::AsyncWorker {
+ public:
+  KernelWorker(Napi::Env env, const char* name, Napi::Promise::Deferred deferred, Job job, Pins pins)
+      : Napi::AsyncWorker(env, name), name_(name), deferred_(std::move(deferred)), pins_(std::move(pins)), job_(std::move(job)) {}
+
+  void Execute() override {  // worker thread: no JS here
+    try {
+      job_.run();
+    } catch (...) {
+      error_ = std::current_exception();
+      SetError(current_exception_message(name_));
+    }
+  }
+  void OnOK() override {
+    Napi::Env env = Env();
+    try {
+      std::string why;
+      if (!pins_.write_back(env, &why)) throw KindErr("ValueError", why);
+      deferred_.Resolve(job_.result(env, pins_));
+    } catch (...) {
+      deferred_.Reject(current_exception_to_js(env, name_).Value());
+    }
+  }
+  void OnError(const Napi::Error&) override {
+    try {
+      std::rethrow_exception(error_);
+    } catch (...) {
+      deferred_.Reject(current_exception_to_js(Env(), name_).Value());
+    }
+  }
+
+ private:
+  const char* name_;
+  Napi::Promise::Deferred deferred_;
+  Pins pins_;  // declared before job_: the job is destroyed first, while what it kept is still referenced
+  Job job_;
+  std::exception_ptr error_;
+};
+
+/** Where the "<name>Async" strings live (exports outlive any one call). */
+const char* async_name(const char* name);
+
+}  // namespace detail
+
+/** The sync entry point's body: parse, run, result, on the calling thread. */
+template <class Parse>
+Napi::Value call_sync(const Napi::CallbackInfo& info, const Parse& parse) {
+  Pins pins(false);
+  auto job = parse(info, pins);
+  job.run();
+  return job.result(info.Env(), pins);
+}
+
+/** The async entry point's body: parse here, run on the libuv pool; a Promise either way. */
+template <class Parse>
+Napi::Value call_async(const Napi::CallbackInfo& info, const char* name, const Parse& parse) {
+  Napi::Env env = info.Env();
+  Napi::Promise::Deferred deferred = Napi::Promise::Deferred::New(env);
+  Napi::Promise promise = deferred.Promise();
+  try {
+    Pins pins(true);
+    auto job = parse(info, pins);
+    using Job = decltype(job);
+    auto* w = new detail::KernelWorker<Job>(env, name, std::move(deferred), std::move(job), std::move(pins));
+    w->Queue();
+  } catch (...) {
+    deferred.Reject(current_exception_to_js(env, name).Value());
+  }
+  return promise;
+}
+
+/** Defines exports[name] (sync) and exports[name + "Async"] (Promise) from one parse function. */
+template <class Parse>
+void export_kernel(Napi::Env env, Napi::Object exports, const char* name, Parse parse) {
+  export_fn(env, exports, name, [parse](const Napi::CallbackInfo& info) { return call_sync(info, parse); });
+  const char* async = detail::async_name(name);
+  exports.Set(async, Napi::Function::New(
+                         env, [name, parse](const Napi::CallbackInfo& info) -> Napi::Value { return call_async(info, name, parse); }, async));
+}
+
+}  // namespace rlx
