@@ -1,6 +1,6 @@
 // JS entry points of the data-movement kernels (see opaque.h):
 //
-//   opaqueCumsum(x, out, outer, n, inner): void
+//   opaqueCumsum(x, out, outer, n, inner): void   (and opaqueCumsumAsync: a Promise, on a libuv worker)
 //   opaqueGather(x, idx, out, outer, n, inner): number
 //   opaqueScatterAdd(x, idx, upd, out, outer, n, inner): number
 //   opaqueConcat(ins: TypedArray[], widths: number[], out, outer): void
@@ -23,6 +23,7 @@
 #include <vector>
 
 #include "args.h"
+#include "binding/kernel.h"
 #include "errors.h"
 #include "opaque.h"
 #include "register.h"
@@ -94,7 +95,17 @@ RLX_REGISTER(opaque) {
   using namespace rlx;
   using namespace rlx::opaque;
 
-  export_fn(env, exports, "opaqueCumsum", [](const Napi::CallbackInfo& info) -> Napi::Value {
+  // opaqueCumsum and opaqueCumsumAsync (binding/kernel.h). In place (out is x)
+  // is allowed: the async call then works on one private copy, as the sync one on x.
+  struct CumsumJob {
+    Storage st;
+    const void* x;
+    void* out;
+    int64_t outer, n, inner;
+    void run() { cumsum(st, x, out, outer, n, inner); }
+    Napi::Value result(Napi::Env env, Pins&) { return env.Undefined(); }
+  };
+  export_kernel(env, exports, "opaqueCumsum", [](const Napi::CallbackInfo& info, Pins& pins) -> CumsumJob {
     expect_args(info, 5, "(x, out, outer, n, inner)");
     const int64_t outer = as_int(info[2], "outer", 0), n = as_int(info[3], "n", 0), inner = as_int(info[4], "inner", 0);
     const Mem x = as_storage(info[0], "x"), out = as_storage(info[1], "out");
@@ -103,8 +114,9 @@ RLX_REGISTER(opaque) {
     expect_length(x, total, "x");
     expect_length(out, total, "out");
     no_overlap(out, x, "x", true);
-    cumsum(x.st, x.data, out.data, outer, n, inner);
-    return info.Env().Undefined();
+    void* o = pins.output(info[1], out.data, out.bytes(), "out");
+    const void* xi = out.data == x.data ? o : pins.input(info[0], x.data, x.bytes());
+    return CumsumJob{x.st, xi, o, outer, n, inner};
   });
 
   export_fn(env, exports, "opaqueGather", [](const Napi::CallbackInfo& info) -> Napi::Value {

@@ -24,6 +24,7 @@
 #include <vector>
 
 #include "args.h"
+#include "binding/kernel.h"
 #include "errors.h"
 #include "register.h"
 #include "sparse/csr.h"
@@ -167,21 +168,33 @@ class CholHandle final : public DirectHandle {
 RLX_REGISTER(sparse_cholmod) {
   using namespace rlx;
   using namespace rlx::sparse;
-  export_fn(env, exports, "cholmodFactor", [](const Napi::CallbackInfo& info) -> Napi::Value {
+  // cholmodFactor and cholmodFactorAsync (binding/kernel.h): canonical copy and factorization in run().
+  struct FactorJob {
+    Csr a;
+    bool lower;
+    std::unique_ptr<CholHandle> h;
+    int index = 0;
+    void run() {
+      h->dtype = a.dtype;
+      Canonical c = canonicalize(a, false);
+      h->n = c.n;
+      index = h->factor(c, lower);
+    }
+    Napi::Value result(Napi::Env env, Pins&) {
+      Napi::Object o = Napi::Object::New(env);
+      o.Set("notPosDef", h->not_posdef);
+      o.Set("index", index);
+      o.Set("handle", wrap_handle(env, h.release()));
+      return o;
+    }
+  };
+  export_kernel(env, exports, "cholmodFactor", [](const Napi::CallbackInfo& info, Pins& pins) -> FactorJob {
     if (info.Length() != 7)
       throw TypeErr("expected (dtype, rows, cols, indptr, indices, data, lower), got " + std::to_string(info.Length()) + " arguments");
     if (!info[6].IsBoolean()) throw TypeErr("lower must be a boolean, got " + describe(info[6]));
     const bool lower = info[6].As<Napi::Boolean>().Value();
-    const Csr a = read_csr(info, 0, false);
-    auto h = std::make_unique<CholHandle>();
-    h->dtype = a.dtype;
-    Canonical c = canonicalize(a, false);
-    h->n = c.n;
-    const int index = h->factor(c, lower);
-    Napi::Object o = Napi::Object::New(info.Env());
-    o.Set("notPosDef", h->not_posdef);
-    o.Set("index", index);
-    o.Set("handle", wrap_handle(info.Env(), h.release()));
-    return o;
+    Csr a = read_csr(info, 0, false);
+    pin_csr(a, info, 0, pins);
+    return FactorJob{std::move(a), lower, std::make_unique<CholHandle>()};
   });
 }

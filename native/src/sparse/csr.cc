@@ -63,6 +63,13 @@ Csr read_csr(const Napi::CallbackInfo& info, size_t first, bool check_cols) {
   return a;
 }
 
+void pin_csr(Csr& a, const Napi::CallbackInfo& info, size_t first, Pins& pins) {
+  if (!pins.async()) return;
+  if (!a.own_indptr) a.indptr = static_cast<const int32_t*>(pins.input(info[first + 3], a.indptr, static_cast<size_t>(a.rows + 1) * 4));
+  if (!a.own_indices) a.indices = static_cast<const int32_t*>(pins.input(info[first + 4], a.indices, static_cast<size_t>(a.nnz) * 4));
+  a.data = pins.input(info[first + 5], a.data, static_cast<size_t>(a.nnz * per_elem(a.dtype)) * (is_single(a.dtype) ? 4 : 8));
+}
+
 void check_indices(const Csr& a) {
   const uint32_t cols = static_cast<uint32_t>(a.cols);
   // Branch-free scan (on the pool when large: it is memory bound); locate the

@@ -24,6 +24,8 @@
 #include <string>
 #include <vector>
 
+#include "binding/pins.h"
+
 namespace rlx::sparse {
 
 enum class SDType { f32, f64, c64, c128 };
@@ -53,6 +55,13 @@ struct Csr {
  * (O(nnz)). Throws rlx::TypeErr / RangeErr.
  */
 Csr read_csr(const Napi::CallbackInfo& info, size_t first, bool check_cols);
+
+/**
+ * Hands the matrix read by read_csr(info, first, ...) to the call's Pins
+ * (binding/pins.h): nothing for a sync call; private copies of indptr, indices
+ * and data for an async one (copies already taken from a SharedArrayBuffer are kept).
+ */
+void pin_csr(Csr& a, const Napi::CallbackInfo& info, size_t first, Pins& pins);
 
 /** Throws RangeErr naming the first entry of indices[0..nnz) outside [0, cols). */
 void check_indices(const Csr& a);

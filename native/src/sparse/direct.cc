@@ -18,6 +18,7 @@ extern "C" {
 }
 
 #include "args.h"
+#include "binding/kernel.h"
 #include "errors.h"
 #include "register.h"
 
@@ -89,6 +90,17 @@ void use_huge_pages_for_suitesparse() {
     SuiteSparse_config.calloc_func = ss_calloc;
     SuiteSparse_config.realloc_func = ss_realloc;
   });
+}
+
+InUse::InUse(Napi::Env env, DirectHandle* h) : env_(env), h_(h) {
+  if (h_) h_->pending++;
+}
+
+InUse::~InUse() {
+  if (!h_ || --h_->pending > 0 || !h_->release_when_idle) return;
+  h_->release_when_idle = false;
+  release_and_trim(h_);
+  report_bytes(Napi::Env(env_), *h_);
 }
 
 void report_bytes(Napi::Env env, DirectHandle& h) {
@@ -206,7 +218,23 @@ RLX_REGISTER(sparse_direct) {
   using namespace rlx;
   using namespace rlx::sparse;
   use_huge_pages_for_suitesparse();
-  export_fn(env, exports, "directSolve", [](const Napi::CallbackInfo& info) -> Napi::Value {
+  // directSolve and directSolveAsync (binding/kernel.h).
+  struct SolveJob {
+    DirectHandle* h;
+    const double* b;
+    double* x;
+    int64_t nrhs, want;
+    int trans;
+    size_t x_index;
+    InUse use;
+    void run() {
+      if (!want) return;
+      std::lock_guard<std::mutex> lk(h->busy);
+      h->solve(b, x, nrhs, trans);
+    }
+    Napi::Value result(Napi::Env env, Pins& pins) { return pins.value(env, x_index); }
+  };
+  export_kernel(env, exports, "directSolve", [](const Napi::CallbackInfo& info, Pins& pins) -> SolveJob {
     if (info.Length() != 5) throw TypeErr("expected (handle, b, x, nrhs, trans), got " + std::to_string(info.Length()) + " arguments");
     const int64_t nrhs = as_int(info[3], "nrhs", 0, 2147483647);
     const int trans = static_cast<int>(as_int(info[4], "trans", 0, 2));
@@ -218,13 +246,19 @@ RLX_REGISTER(sparse_direct) {
       throw RangeErr("b and x must have length n * nrhs" + std::string(is_cplx(h.dtype) ? " * 2" : "") + " = " + std::to_string(want) +
                      ", got " + std::to_string(b.length) + " and " + std::to_string(x.length));
     if (overlaps(b.data, b.length * 8, x.data, x.length * 8)) throw RangeErr("x must not overlap b", "ValueError");
-    if (want) h.solve(static_cast<const double*>(b.data), static_cast<double*>(x.data), nrhs, trans);
-    return info[2];
+    pins.keep(info[0]);  // the External: not finalized while an async solve runs
+    const double* bp = static_cast<const double*>(pins.input(info[1], b.data, b.length * 8));
+    double* xp = static_cast<double*>(pins.output(info[2], x.data, x.length * 8, "x"));
+    const size_t xi = pins.keep(info[2]);
+    return SolveJob{&h, bp, xp, nrhs, want, trans, xi, InUse(info.Env(), pins.async() ? &h : nullptr)};
   });
   export_fn(env, exports, "directLogDet", [](const Napi::CallbackInfo& info) -> Napi::Value {
     DirectHandle& h = handle_of(info[0], "handle");
     double o[3];
-    h.logdet(o);
+    {
+      std::lock_guard<std::mutex> lk(h.busy);
+      h.logdet(o);
+    }
     Napi::Array a = Napi::Array::New(info.Env(), 3);
     for (uint32_t i = 0; i < 3; i++) a.Set(i, o[i]);
     return a;
@@ -236,7 +270,10 @@ RLX_REGISTER(sparse_direct) {
       std::lock_guard<std::mutex> lk(g_mu);
       if (!live().count(h)) throw TypeErr("handle is not a sparse factorization handle");
     }
-    if (!h->disposed) {
+    if (!h->disposed && h->pending > 0) {
+      h->disposed = true;  // new calls throw now; the last async call in flight frees it (InUse)
+      h->release_when_idle = true;
+    } else if (!h->disposed) {
       release_and_trim(h);
       h->disposed = true;
       report_bytes(info.Env(), *h);

@@ -20,6 +20,7 @@
 #include <napi.h>
 
 #include <cstdint>
+#include <mutex>
 #include <stdexcept>
 #include <string>
 
@@ -49,6 +50,31 @@ class DirectHandle {
   int n = 0;
   bool disposed = false;
   int64_t reported = 0;  // bytes currently reported to V8
+  /** Held while the factorization is used (solve, logdet, refactor): SuiteSparse's solves write per-factor workspace. */
+  std::mutex busy;
+  /** Async calls in flight (main thread only); directDispose meanwhile only marks the handle disposed. */
+  int pending = 0;
+  bool release_when_idle = false;
+};
+
+/**
+ * Marks `h` as used by an async call from its parse step until the job is
+ * destroyed (both on the main thread): a directDispose() in between makes
+ * the handle refuse new calls at once but frees it when the last such call has
+ * settled, so the worker never runs on freed memory. Null `h` (a sync call): nothing.
+ */
+class InUse {
+ public:
+  InUse(Napi::Env env, DirectHandle* h);
+  InUse(InUse&& o) noexcept : env_(o.env_), h_(o.h_) { o.h_ = nullptr; }
+  InUse(const InUse&) = delete;
+  InUse& operator=(const InUse&) = delete;
+  InUse& operator=(InUse&&) = delete;
+  ~InUse();
+
+ private:
+  napi_env env_;
+  DirectHandle* h_;
 };
 
 /** Wraps `h` (owned from now on) in a registered External. */

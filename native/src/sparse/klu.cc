@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "args.h"
+#include "binding/kernel.h"
 #include "errors.h"
 #include "register.h"
 #include "sparse/csr.h"
@@ -209,19 +210,30 @@ Napi::Object status_obj(Napi::Env env, const KluHandle& h, int index) {
 RLX_REGISTER(sparse_klu) {
   using namespace rlx;
   using namespace rlx::sparse;
-  export_fn(env, exports, "kluFactor", [](const Napi::CallbackInfo& info) -> Napi::Value {
+  // kluFactor and kluFactorAsync (binding/kernel.h): canonical copy, analysis and factorization in run().
+  struct FactorJob {
+    Csr a;
+    std::unique_ptr<KluHandle> h;
+    int index = 0;
+    void run() {
+      h->dtype = a.dtype;
+      h->c = canonicalize(a, true);
+      h->n = h->c.n;
+      h->nnz_in = a.nnz;
+      h->analyze();
+      index = h->factor(false);
+    }
+    Napi::Value result(Napi::Env env, Pins&) {
+      Napi::Object o = status_obj(env, *h, index);
+      o.Set("handle", wrap_handle(env, h.release()));
+      return o;
+    }
+  };
+  export_kernel(env, exports, "kluFactor", [](const Napi::CallbackInfo& info, Pins& pins) -> FactorJob {
     if (info.Length() != 6) throw TypeErr("expected (dtype, rows, cols, indptr, indices, data), got " + std::to_string(info.Length()) + " arguments");
-    const Csr a = read_csr(info, 0, false);
-    auto h = std::make_unique<KluHandle>();
-    h->dtype = a.dtype;
-    h->c = canonicalize(a, true);
-    h->n = h->c.n;
-    h->nnz_in = a.nnz;
-    h->analyze();
-    const int index = h->factor(false);
-    Napi::Object o = status_obj(info.Env(), *h, index);
-    o.Set("handle", wrap_handle(info.Env(), h.release()));
-    return o;
+    Csr a = read_csr(info, 0, false);
+    pin_csr(a, info, 0, pins);
+    return FactorJob{std::move(a), std::make_unique<KluHandle>()};
   });
   export_fn(env, exports, "kluRefactor", [](const Napi::CallbackInfo& info) -> Napi::Value {
     if (info.Length() != 2) throw TypeErr("expected (handle, data), got " + std::to_string(info.Length()) + " arguments");
@@ -230,6 +242,7 @@ RLX_REGISTER(sparse_klu) {
     if (static_cast<int64_t>(d.length) != h.nnz_in * per_elem(h.dtype))
       throw RangeErr("data must have length " + std::to_string(h.nnz_in * per_elem(h.dtype)) + " (the factored pattern's), got " +
                      std::to_string(d.length));
+    std::lock_guard<std::mutex> lk(h.busy);
     scatter_values(h.c, h.dtype, d.data, h.nnz_in);
     const int index = h.factor(true);
     report_bytes(info.Env(), h);

@@ -31,6 +31,7 @@
 #endif
 
 #include "args.h"
+#include "binding/kernel.h"
 #include "errors.h"
 #include "pool/pool.h"
 #include "register.h"
@@ -222,15 +223,30 @@ void run_spmv(const Products& p) {
 RLX_REGISTER(sparse_gather) {
   using namespace rlx;
   using namespace rlx::sparse;
-  export_fn(env, exports, "sparseSpmv", [](const Napi::CallbackInfo& info) -> Napi::Value {
+  // sparseSpmv and sparseSpmvAsync (binding/kernel.h).
+  struct SpmvJob {
+    Products p;
+    size_t y_index;
+    void run() {
+      if (is_single(p.a.dtype)) run_spmv<float>(p);
+      else run_spmv<double>(p);
+    }
+    Napi::Value result(Napi::Env env, Pins& pins) { return pins.value(env, y_index); }
+  };
+  export_kernel(env, exports, "sparseSpmv", [](const Napi::CallbackInfo& info, Pins& pins) -> SpmvJob {
     Products p = read_products(info, false);
     const int64_t per = per_elem(p.a.dtype);
     check_len(p.x, "x", p.a.cols * per, "cols, times 2 for complex");
     check_len(p.y, "y", p.a.rows * per, "rows, times 2 for complex");
     check_no_overlap(p);
-    if (is_single(p.a.dtype)) run_spmv<float>(p);
-    else run_spmv<double>(p);
-    return info[8];
+    if (pins.async()) {
+      const size_t es = is_single(p.a.dtype) ? 4 : 8;
+      pin_csr(p.a, info, 0, pins);
+      p.x.data = const_cast<void*>(pins.input(info[7], p.x.data, p.x.length * es));
+      p.y.data = pins.output(info[8], p.y.data, p.y.length * es, "y");
+    }
+    const size_t yi = pins.keep(info[8]);
+    return SpmvJob{std::move(p), yi};
   });
   export_fn(env, exports, "sparseSpmvDot", [](const Napi::CallbackInfo& info) -> Napi::Value {
     if (info.Length() != 8) throw TypeErr("expected (dtype, rows, cols, indptr, indices, data, x, y), got " + std::to_string(info.Length()) + " arguments");

@@ -36,6 +36,7 @@
 #include <vector>
 
 #include "args.h"
+#include "binding/kernel.h"
 #include "errors.h"
 #include "register.h"
 #include "sparse/csr.h"
@@ -306,10 +307,29 @@ class UmfHandle final : public DirectHandle {
 RLX_REGISTER(sparse_umfpack) {
   using namespace rlx;
   using namespace rlx::sparse;
-  export_fn(env, exports, "umfpackFactor", [](const Napi::CallbackInfo& info) -> Napi::Value {
+  // umfpackFactor and umfpackFactorAsync (binding/kernel.h): canonical copy and factorization in run().
+  struct FactorJob {
+    Csr a;
+    std::unique_ptr<UmfHandle> h;
+    int index = 0;
+    void run() {
+      h->dtype = a.dtype;
+      h->c = canonicalize(a, false);
+      h->n = h->c.n;
+      index = h->factor();
+    }
+    Napi::Value result(Napi::Env env, Pins&) {
+      Napi::Object o = Napi::Object::New(env);
+      o.Set("singular", h->singular);
+      o.Set("index", index);
+      o.Set("handle", wrap_handle(env, h.release()));
+      return o;
+    }
+  };
+  export_kernel(env, exports, "umfpackFactor", [](const Napi::CallbackInfo& info, Pins& pins) -> FactorJob {
     if (info.Length() != 6 && info.Length() != 9)
       throw TypeErr("expected (dtype, rows, cols, indptr, indices, data[, strategy, ordering, refine]), got " + std::to_string(info.Length()) + " arguments");
-    const Csr a = read_csr(info, 0, false);
+    Csr a = read_csr(info, 0, false);
     auto h = std::make_unique<UmfHandle>();
     if (info.Length() == 9) {
       h->strategy = static_cast<int>(as_int(info[6], "strategy", 0, 3));
@@ -321,14 +341,7 @@ RLX_REGISTER(sparse_umfpack) {
       if (h->ordering == kOrderingNd && h->strategy == UMFPACK_STRATEGY_UNSYMMETRIC)
         throw RangeErr("ordering 6 (nd) needs strategy 0 (auto) or 3 (symmetric), got 1 (unsymmetric)");
     }
-    h->dtype = a.dtype;
-    h->c = canonicalize(a, false);
-    h->n = h->c.n;
-    const int index = h->factor();
-    Napi::Object o = Napi::Object::New(info.Env());
-    o.Set("singular", h->singular);
-    o.Set("index", index);
-    o.Set("handle", wrap_handle(info.Env(), h.release()));
-    return o;
+    pin_csr(a, info, 0, pins);
+    return FactorJob{std::move(a), std::move(h)};
   });
 }
