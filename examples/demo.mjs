@@ -28,6 +28,7 @@ console.log('\nexp(i z) for complex z:');
 console.log(z.mul(rlx.complex(0, 1)).exp().toString());
 
 console.log('\nthe plan of sqrt(a*a + b*b) * c + 1 summed (one fused kernel):');
-const [a, b, c] = rlx.random.split(rlx.random.key(0), 3).map((k) => rlx.random.normal(k, [1000]));
+const keys = rlx.random.split(rlx.random.key(0), 3); // [3, 2]: three keys stacked
+const [a, b, c] = [0, 1, 2].map((i) => rlx.random.normal(keys.select(0, i), [1000]));
 rlx.explain(a.mul(a).add(b.mul(b)).sqrt().mul(c).add(1).sum());
 console.log('\nbackends:', rlx.backends().map((b) => `${b.name}${b.available ? '' : ` (unavailable: ${b.reason})`}`).join(', '));

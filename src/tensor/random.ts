@@ -1,42 +1,75 @@
-// random: explicit, splittable keys (JAX style). The bits come from Threefry-2x32
-// computed in TypeScript, so every backend sees identical values.
+// random: explicit, splittable keys (JAX style), as IR ops. The bits come from
+// Threefry-2x32 computed in TypeScript (random/threefry.ts), so every backend
+// sees identical values, and they are JAX's for the same key.
+//
+// A key is an int32 tensor of shape [2] holding the bits of JAX's two uint32
+// key words (JAX's raw key layout, jax.random.key_data, reinterpreted: rlx has
+// no unsigned dtype); a batch of keys is [..., 2]. Keys and samples are lazy
+// tensors like any other (random-ops.ts binds them as IR ops), so random.*
+// works inside jit (a new key is a new input, not a recompile), under vmap (a
+// batch of keys, one sample per key) and in scan bodies (a carried key). A
+// batched key's leading dims lead the output: uniform(keys [B, 2], [n]) is [B, n].
 
-import { fromStorage } from './create.js';
-import { type DTypeLike, toDType, DTYPE_INFO } from './dtype.js';
-import { DTypeError, ValueError, ShapeError } from './errors.js';
+import { tensor } from './create.js';
+import { type DTypeLike, toDType } from './dtype.js';
+import { DTypeError, ValueError } from './errors.js';
 import { Tensor } from './tensor.js';
+import { checkShape, broadcastShapes } from './shape.js';
 import * as bits from './random-bits.js';
-import { encodeValues } from './storage.js';
+import { RANDOM_OPS, bindRandom, checkKey, checkNumber, checkSampleDType } from './random-ops.js';
 
-/** A PRNG key: two uint32 words. Immutable; derive new keys with split/foldIn. */
-export class Key {
-  /** @internal */
-  constructor(readonly data: Uint32Array) {}
-  toString(): string {
-    return `Key(${this.data[0]}, ${this.data[1]})`;
-  }
-}
+/** A PRNG key (or a batch of keys): an int32 tensor [..., 2], the bits of JAX's two uint32 key words. */
+export type Key = Tensor;
 
-const sizeOf = (op: string, shape: readonly number[]) => {
-  if (!Array.isArray(shape) || shape.some((d) => !Number.isInteger(d) || d < 0)) throw new ShapeError(`random.${op}: shape must be non-negative integers, got ${JSON.stringify(shape)}`);
-  return shape.reduce((a, b) => a * b, 1);
-};
+const INT64_MIN = -(2n ** 63n);
+const UINT64_END = 2n ** 64n;
 
-/** key(seed): a key from an integer seed (JAX's PRNGKey). */
+/** key(seed): a key [2] from an integer seed in [-2^63, 2^64) (JAX's PRNGKey with 64-bit seeds). */
 export function key(seed: number | bigint): Key {
-  return new Key(bits.keyData(seed));
+  const ok =
+    typeof seed === 'bigint' ? seed >= INT64_MIN && seed < UINT64_END : typeof seed === 'number' && Number.isInteger(seed) && seed >= -(2 ** 63) && seed < 2 ** 64;
+  if (!ok) throw new ValueError(`random.key: seed must be an integer in [-2^63, 2^64), got ${typeof seed} ${String(seed)}`);
+  const w = bits.keyData(seed);
+  return tensor(new Int32Array(w.buffer, w.byteOffset, 2));
 }
 
-/** split(key, n = 2): n independent keys. */
-export function split(k: Key, n = 2): Key[] {
-  if (!Number.isInteger(n) || n < 1) throw new ValueError(`random.split: n must be a positive integer, got ${n}`);
-  const d = bits.splitKeyData(k.data, n);
-  return Array.from({ length: n }, (_, i) => new Key(d.slice(2 * i, 2 * i + 2)));
+/** keyData(key): the uint32 words of a key (or batch of keys [..., 2]), flattened; realizes the key. */
+export function keyData(k: Key): Uint32Array {
+  const a = checkKey('keyData', k).toArray() as Int32Array;
+  return new Uint32Array(a.buffer, a.byteOffset, a.length);
 }
 
-/** foldIn(key, data): a key derived from an integer. */
-export function foldIn(k: Key, data: number): Key {
-  return new Key(bits.foldIn(k.data, data));
+/** split(key, n = 2): n independent keys stacked, [n, 2] (a batch [..., 2] gives [..., n, 2]); keys[i] is foldIn(key, i). */
+export function split(k: Key, n = 2): Key {
+  checkKey('split', k);
+  if (!Number.isInteger(n) || n < 1) throw new ValueError(`random.split: n must be a positive integer, got ${String(n)}`);
+  return bindRandom(RANDOM_OPS.split, [k], { n });
+}
+
+/**
+ * foldIn(key, data): a key derived from a uint32 (a number in [-2^31, 2^32),
+ * negatives wrap), or from an int32 tensor whose bits are the uint32 (a loop
+ * counter inside a scan); key batch dims and data dims broadcast.
+ */
+export function foldIn(k: Key, data: number | Tensor): Key {
+  checkKey('foldIn', k);
+  let d: Tensor;
+  if (typeof data === 'number') {
+    if (!Number.isInteger(data) || data < -(2 ** 31) || data >= 2 ** 32) {
+      throw new ValueError(`random.foldIn: data must be an integer in [-2^31, 2^32), got ${String(data)}`);
+    }
+    d = tensor(data | 0, { dtype: 'int32' });
+  } else if (data instanceof Tensor) {
+    if (data.dtype !== 'int32') throw new DTypeError(`random.foldIn: data must be a number or an int32 tensor, got a ${data.dtype} tensor`);
+    d = data;
+  } else {
+    throw new ValueError(`random.foldIn: data must be a number or an int32 tensor, got ${typeof data}`);
+  }
+  const kb = k.node.shape.slice(0, -1);
+  const batch = broadcastShapes('random.foldIn', kb, d.node.shape);
+  const kk = batch.length === kb.length ? k : k.broadcastTo([...batch, 2]);
+  const dd = batch.length === d.ndim && d.node.shape.every((x, i) => x === batch[i]) ? d : d.broadcastTo(batch);
+  return bindRandom(RANDOM_OPS.foldIn, [kk, dd], {});
 }
 
 export interface UniformOptions {
@@ -45,44 +78,48 @@ export interface UniformOptions {
   maxval?: number;
 }
 
-/** Uniform samples in [minval, maxval) (float64 by default). */
+/** Uniform samples in [minval, maxval) (float64 by default); shape [...key batch, ...shape]. */
 export function uniform(k: Key, shape: readonly number[] = [], opts: UniformOptions = {}): Tensor {
+  checkKey('uniform', k);
+  checkShape('random.uniform', shape);
   const dtype = toDType(opts.dtype ?? 'float64');
-  const n = sizeOf('uniform', shape);
-  const lo = opts.minval ?? 0,
-    hi = opts.maxval ?? 1;
-  if (DTYPE_INFO[dtype].kind !== 'f') throw new DTypeError(`random.uniform: dtype must be floating, got ${dtype}`);
-  const v = dtype === 'float64' ? bits.uniformFloat64(k.data, n, lo, hi) : bits.uniformFloat32(k.data, n, lo, hi);
-  return fromStorage(dtype === 'float64' || dtype === 'float32' ? v : encodeValues(v, dtype), shape, dtype);
-}
-
-/** Standard normal samples (float64 by default). */
-export function normal(k: Key, shape: readonly number[] = [], opts: { dtype?: DTypeLike } = {}): Tensor {
-  const dtype = toDType(opts.dtype ?? 'float64');
-  const n = sizeOf('normal', shape);
-  if (DTYPE_INFO[dtype].kind === 'c') {
-    // Complex normal: independent real and imaginary parts with variance 1/2 each (NumPy/JAX convention).
-    const [k1, k2] = split(k);
-    const real = dtype === 'complex128' ? bits.normalFloat64 : bits.normalFloat32;
-    const re = real(k1!.data, n),
-      im = real(k2!.data, n);
-    const out = new Float64Array(2 * n);
-    for (let i = 0; i < n; i++) (out[2 * i] = re[i]! * Math.SQRT1_2), (out[2 * i + 1] = im[i]! * Math.SQRT1_2);
-    return fromStorage(encodeValues(out, dtype), shape, dtype);
+  checkSampleDType('uniform', dtype, 'f', 'floating');
+  const lo = checkNumber('uniform', 'minval', opts.minval ?? 0);
+  const hi = checkNumber('uniform', 'maxval', opts.maxval ?? 1);
+  // The draws are float64 for float64 and float32 (then rounded) for the narrower floats.
+  const r = dtype === 'float64' ? (x: number) => x : Math.fround;
+  if (!Number.isFinite(r(lo)) || !Number.isFinite(r(hi)) || !(r(lo) < r(hi)) || !Number.isFinite(r(r(hi) - r(lo)))) {
+    throw new ValueError(`random.uniform: need finite minval < maxval with a finite maxval - minval in ${dtype === 'float64' ? 'float64' : 'float32'}, got minval=${lo}, maxval=${hi}`);
   }
-  if (DTYPE_INFO[dtype].kind !== 'f') throw new DTypeError(`random.normal: dtype must be floating or complex, got ${dtype}`);
-  const v = dtype === 'float64' ? bits.normalFloat64(k.data, n) : bits.normalFloat32(k.data, n);
-  return fromStorage(dtype === 'float64' || dtype === 'float32' ? v : encodeValues(v, dtype), shape, dtype);
+  return bindRandom(RANDOM_OPS.uniform, [k], { sampleShape: [...shape], sampleDType: dtype, minval: lo, maxval: hi });
 }
 
-/** Integers uniformly in [lo, hi) as int32. */
+/** Standard normal samples (float64 by default; complex: variance 1/2 per part); shape [...key batch, ...shape]. */
+export function normal(k: Key, shape: readonly number[] = [], opts: { dtype?: DTypeLike } = {}): Tensor {
+  checkKey('normal', k);
+  checkShape('random.normal', shape);
+  const dtype = toDType(opts.dtype ?? 'float64');
+  checkSampleDType('normal', dtype, 'fc', 'floating or complex');
+  return bindRandom(RANDOM_OPS.normal, [k], { sampleShape: [...shape], sampleDType: dtype });
+}
+
+/** Integers uniformly in [lo, hi) as int32 (-2^31 <= lo < hi <= 2^31); shape [...key batch, ...shape]. */
 export function randint(k: Key, shape: readonly number[], lo: number, hi: number): Tensor {
-  const n = sizeOf('randint', shape);
-  return fromStorage(bits.randint(k.data, n, lo, hi), shape, 'int32');
+  checkKey('randint', k);
+  checkShape('random.randint', shape);
+  checkNumber('randint', 'lo', lo);
+  checkNumber('randint', 'hi', hi);
+  if (!Number.isInteger(lo) || !Number.isInteger(hi) || lo < -(2 ** 31) || hi > 2 ** 31 || !(lo < hi)) {
+    throw new ValueError(`random.randint: need integers -2^31 <= lo < hi <= 2^31, got lo=${lo}, hi=${hi}`);
+  }
+  return bindRandom(RANDOM_OPS.randint, [k], { sampleShape: [...shape], sampleDType: 'int32', lo, hi });
 }
 
-/** Booleans that are true with probability p. */
+/** Booleans that are true with probability p; shape [...key batch, ...shape]. */
 export function bernoulli(k: Key, p: number, shape: readonly number[] = []): Tensor {
-  const n = sizeOf('bernoulli', shape);
-  return fromStorage(bits.bernoulliBits(k.data, n, p), shape, 'bool');
+  checkKey('bernoulli', k);
+  checkShape('random.bernoulli', shape);
+  checkNumber('bernoulli', 'p', p);
+  if (!(p >= 0 && p <= 1)) throw new ValueError(`random.bernoulli: p must be a probability in [0, 1], got ${p}`);
+  return bindRandom(RANDOM_OPS.bernoulli, [k], { sampleShape: [...shape], sampleDType: 'bool', p });
 }

@@ -58,8 +58,8 @@ export const otherCases: Table = {
   cond: { specs: [V()], f: (x) => rlx.cond(x.sum().gt(0), (y: Tensor) => y.sin(), (y: Tensor) => y.mul(y), x) as Tensor },
 
   // ---- no tensor ------------------------------------------------------------------------------
-  'random.Key': { none: 'key' },
   'random.key': { none: 'key' },
+  'random.keyData': { none: 'key' },
   'random.split': { none: 'key' },
   'random.foldIn': { none: 'key' },
   'random.uniform': { none: 'key' },
