@@ -98,6 +98,12 @@ type Vals = Float32Array | Float64Array;
  * write their output in place and return it; factors return a handle and a
  * status the TS side turns into typed errors (src/backends/native/sparse.ts).
  */
+/** The Async twin of an entry point (native/src/binding/kernel.h): the same arguments, a Promise of the same result, the work on a libuv worker. */
+export type Promised<F> = F extends (...a: infer A) => infer R ? (...a: A) => Promise<R> : never;
+
+/** `fooAsync` for each method `foo` of T (the kernel sets' twins): the same arguments, a Promise of the same result. */
+export type AsyncTwins<T> = { [K in keyof T & string as `${K}Async`]: T[K] extends (...a: infer A) => infer R ? (...a: A) => Promise<Awaited<R>> : never };
+
 export interface SparseNativeAddon {
   sparseSpmv(dtype: SparseAddonDType, rows: number, cols: number, indptr: Int32Array, indices: Int32Array, data: Vals, check: boolean | 0 | 1 | 2,
     x: Vals, y: Vals, alphaRe: number, alphaIm: number, betaRe: number, betaIm: number): Vals;
@@ -128,6 +134,12 @@ export interface SparseNativeAddon {
   sparseVecGemv?(trans: boolean, rows: number, cols: number, A: Float64Array, x: Float64Array, y: Float64Array, alpha: number, beta: number): void;
   sparseVecGemmTN?(rows: number, p: number, cols: number, S: Float64Array, A: Float64Array, C: Float64Array, alpha: number, beta: number): void;
   directInfo(handle: DirectHandle): { kind: string; dtype: SparseAddonDType; n: number; disposed: boolean; bytes: number; method: string; solves: string };
+  // Async twins. A factorization in use by directSolveAsync stays alive until it settles (directDispose meanwhile refuses new calls at once and frees it then).
+  sparseSpmvAsync: Promised<SparseNativeAddon['sparseSpmv']>;
+  umfpackFactorAsync: Promised<SparseNativeAddon['umfpackFactor']>;
+  kluFactorAsync: Promised<SparseNativeAddon['kluFactor']>;
+  cholmodFactorAsync: Promised<SparseNativeAddon['cholmodFactor']>;
+  directSolveAsync: Promised<SparseNativeAddon['directSolve']>;
 }
 
 /** The addon's exports. Other features (the kernel interpreter) add their own entries. */
@@ -158,6 +170,18 @@ export interface NativeAddon extends SparseNativeAddon {
   linalgLstsq(dtype: GemmDType, b: number, m: number, n: number, k: number, a: LinalgArray, rhs: LinalgArray, x: LinalgArray, s: LinalgArray, rank: Int32Array, rcond: number): Int32Array;
   /** Row 2-norms of x [b, n] (float64 / complex128) into out [b] (native/src/lapack/nrm2.cc). */
   linalgNrm2(dtype: 'float64' | 'complex128', b: number, n: number, x: Float64Array, out: Float64Array): void;
+  // The Async twins of the linalg kernels (all but nrm2).
+  linalgCholeskyAsync: Promised<NativeAddon['linalgCholesky']>;
+  linalgTriangularSolveAsync: Promised<NativeAddon['linalgTriangularSolve']>;
+  linalgLuAsync: Promised<NativeAddon['linalgLu']>;
+  linalgSolveAsync: Promised<NativeAddon['linalgSolve']>;
+  linalgDetAsync: Promised<NativeAddon['linalgDet']>;
+  linalgInvAsync: Promised<NativeAddon['linalgInv']>;
+  linalgQrAsync: Promised<NativeAddon['linalgQr']>;
+  linalgEighAsync: Promised<NativeAddon['linalgEigh']>;
+  linalgSvdAsync: Promised<NativeAddon['linalgSvd']>;
+  linalgEigAsync: Promised<NativeAddon['linalgEig']>;
+  linalgLstsqAsync: Promised<NativeAddon['linalgLstsq']>;
   readonly [feature: string]: unknown;
 }
 

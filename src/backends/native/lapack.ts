@@ -3,12 +3,19 @@
 // Every call is checked here (dtype, sizes, array types, exact lengths,
 // outputs sharing memory with another array) and again in C++, so a bad call
 // is a typed error here and never reaches memory there.
+//
+// Every kernel but nrm2 (one memory-bound pass) has an Async twin, svdAsync
+// for svd, ...: the same arguments, checks, result and typed errors, as a
+// Promise; the work runs on a libuv worker (the addon's linalgSvdAsync, ...,
+// native/src/binding/kernel.h), so the event loop keeps turning meanwhile.
+// The twins run the very same method bodies below on a view of the addon
+// whose entry points are the Async ones.
 
-import { gemm as gemmNative } from './gemm.js';
+import { gemm as gemmNative, gemmAsync as gemmNativeAsync } from './gemm.js';
 import type { FloatArray, LinalgDType, LinalgKernels } from '../../linalg/kernels/contract.js';
 import { DeviceError, DTypeError, ShapeError, ValueError } from '../../tensor/errors.js';
-import type { NativeAddon } from './addon.js';
-import { typedErrors } from './errors.js';
+import type { AsyncTwins, GemmSpec, NativeAddon } from './addon.js';
+import { nativeError, typedErrors } from './errors.js';
 
 const DTYPES: readonly LinalgDType[] = ['float32', 'float64', 'complex64', 'complex128'];
 const FUNCTIONS = ['linalgCholesky', 'linalgTriangularSolve', 'linalgLu', 'linalgSolve', 'linalgDet', 'linalgInv', 'linalgQr', 'linalgEigh', 'linalgSvd', 'linalgEig', 'linalgLstsq', 'linalgNrm2'] as const;
@@ -93,13 +100,51 @@ function isMat(dtype: LinalgDType, x: FloatArray | null, elements: number): bool
   return false;
 }
 
+
+/** The kernels with an Async twin (all but nrm2, a single memory-bound pass). */
+const ASYNC = ['cholesky', 'triangularSolve', 'lu', 'solve', 'det', 'inv', 'qr', 'eigh', 'svd', 'eig', 'lstsq', 'gemm'] as const;
+type AsyncKernel = (typeof ASYNC)[number];
+
+/** The native linalg kernel set: the contract's methods and their Async twins. */
+export type NativeLinalgKernels = LinalgKernels & AsyncTwins<Pick<LinalgKernels, AsyncKernel>>;
+
 /** The linalg kernels on a loaded addon; throws DeviceError when the addon predates them. */
-export function nativeLinalgKernels(addon: NativeAddon): LinalgKernels {
+export function nativeLinalgKernels(addon: NativeAddon): NativeLinalgKernels {
   for (const f of FUNCTIONS) {
-    if (typeof addon[f] !== 'function') throw new DeviceError(`the native addon does not export ${f}() (stale build? run npm run build:native)`);
+    if (typeof addon[f] !== 'function' || (f !== 'linalgNrm2' && typeof addon[`${f}Async`] !== 'function')) {
+      throw new DeviceError(`the native addon does not export ${f}() and ${f}Async() (stale build? run npm run build:native)`);
+    }
   }
   // What C++ still throws (its own checks repeat these) leaves as a typed error (errors.ts).
-  return typedErrors('native linalg ', {
+  const sync = typedErrors('native linalg ', methods(addon, gemmNative));
+  // The same bodies on the Async entry points: each returns the addon's Promise (typed as its result here).
+  const viaAsync = methods(asyncView(addon), gemmNativeAsync);
+  const twins: Record<string, unknown> = {};
+  for (const name of ASYNC) {
+    const op = `native linalg ${name}`;
+    const body = viaAsync[name] as (...args: unknown[]) => unknown;
+    // async: a failed TS check rejects (never throws); the addon's rejections become typed errors.
+    twins[`${name}Async`] = async (...args: unknown[]) => {
+      try {
+        return await body(...args);
+      } catch (e) {
+        throw nativeError(op, e);
+      }
+    };
+  }
+  return Object.assign(sync, twins) as unknown as NativeLinalgKernels;
+}
+
+/** `addon` with each linalgX replaced by linalgXAsync (so methods() returns the Promises). */
+function asyncView(addon: NativeAddon): NativeAddon {
+  const view: Record<string, unknown> = Object.create(addon) as Record<string, unknown>;
+  for (const f of FUNCTIONS) if (f !== 'linalgNrm2') view[f] = (addon[`${f}Async`] as (...a: unknown[]) => unknown).bind(addon);
+  return view as unknown as NativeAddon;
+}
+
+/** The kernel bodies: checks, then one addon call (or gemm). */
+function methods(addon: NativeAddon, gemmNative: (spec: GemmSpec) => unknown): LinalgKernels {
+  return {
     cholesky(dtype, b, n, a, out, lower) {
       if (okSize(b) && okSize(n) && typeof lower === 'boolean' && isMat(dtype, a, b * n * n) && isMat(dtype, out, b * n * n) && out.buffer !== a.buffer) {
         return addon.linalgCholesky(dtype, b, n, a, out, lower);
@@ -226,7 +271,9 @@ export function nativeLinalgKernels(addon: NativeAddon): LinalgKernels {
       c.mat('a', a, m * k, false), c.mat('b', b, k * n, false), c.mat('out', out, m * n, true);
       c.disjoint();
       const row = (cols: number) => [cols, 1];
-      gemmNative({ dtype, batch: [], m, n, k, a: { data: a, offset: 0, strides: row(k) }, b: { data: b, offset: 0, strides: row(n) }, c: { data: out, offset: 0, strides: row(n) } });
+      // The Async view returns gemmAsync's Promise (of out): settle with nothing, as gemm.
+      const r = gemmNative({ dtype, batch: [], m, n, k, a: { data: a, offset: 0, strides: row(k) }, b: { data: b, offset: 0, strides: row(n) }, c: { data: out, offset: 0, strides: row(n) } });
+      return (r instanceof Promise ? r.then(() => undefined) : undefined) as void;
     },
-  } satisfies LinalgKernels);
+  } satisfies LinalgKernels;
 }

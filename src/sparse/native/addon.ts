@@ -31,6 +31,13 @@
 // Column indices of the factored matrix are always checked (O(nnz), far below
 // the factorization's cost); rows are sorted and duplicates summed natively.
 //
+// Async twins: spmvAsync, umfpackFactorAsync, kluFactorAsync,
+// cholmodFactorAsync and a factor's solveAsync take the same arguments and give
+// the same result and typed errors as a Promise; the native work runs on a libuv
+// worker (native/src/binding/kernel.h) on private copies of the arrays, so the
+// event loop keeps turning. A factor may be disposed while a solveAsync runs:
+// the SuiteSparse memory is freed when that solve settles.
+//
 // Errors: a singular matrix -> SingularMatrixError (index: the row of A of the
 // first zero pivot, UMFPACK/KLU), not positive definite ->
 // NotPositiveDefiniteError (index: the column CHOLMOD stopped at); SuiteSparse
@@ -43,7 +50,7 @@ import { DTypeError, DeviceError, ShapeError, ValueError } from '../../tensor/er
 import { setSpmvKernel } from '../spmv.js';
 import { setVecKernel } from '../solvers/vec.js';
 import { nativeAddon, requireNativeAddon, type DirectHandle, type NativeAddon } from '../../backends/native/addon.js';
-import { typedAddon } from '../../backends/native/errors.js';
+import { nativeError, typedAddon } from '../../backends/native/errors.js';
 
 export type Scalar = number | readonly [number, number];
 export type Trans = 'N' | 'T' | 'H';
@@ -60,6 +67,13 @@ function addon(op: string): NativeAddon {
     throw new DeviceError(`${op}: the native addon has no sparse kernels (stale build? run npm run build:native)`);
   }
   return typedAddon(a); // whatever the addon still throws becomes a typed error (errors.ts)
+}
+
+/** `p` with its rejection (an addon error) as a typed error, as typedAddon does for a throw. */
+function typedRejection<T>(p: Promise<T>): Promise<T> {
+  return p.catch((e: unknown) => {
+    throw nativeError('', e);
+  });
 }
 
 function typeName(v: unknown): string {
@@ -136,7 +150,11 @@ export interface ProductOptions {
 }
 
 function product(op: 'spmv' | 'spmvH' | 'spmm', a: CompressedArrays, x: ValueArray, k: number, y: ValueArray | undefined, alpha: Scalar | undefined,
-  beta: Scalar | undefined, opts: ProductOptions | undefined): ValueArray {
+  beta: Scalar | undefined, opts: ProductOptions | undefined): ValueArray;
+function product(op: 'spmv', a: CompressedArrays, x: ValueArray, k: number, y: ValueArray | undefined, alpha: Scalar | undefined,
+  beta: Scalar | undefined, opts: ProductOptions | undefined, async: true): Promise<ValueArray>;
+function product(op: 'spmv' | 'spmvH' | 'spmm', a: CompressedArrays, x: ValueArray, k: number, y: ValueArray | undefined, alpha: Scalar | undefined,
+  beta: Scalar | undefined, opts: ProductOptions | undefined, async = false): ValueArray | Promise<ValueArray> {
   const native = addon(op);
   checkCompressed(op, a);
   const { dtype } = a;
@@ -153,12 +171,18 @@ function product(op: 'spmv' | 'spmvH' | 'spmm', a: CompressedArrays, x: ValueArr
   if (op === 'spmm') return native.sparseSpmm(dtype, rows, cols, a.indptr, a.indices, a.data, validated, X, k, Y, ar, ai, br, bi);
   if (op === 'spmvH') return native.sparseSpmvH(dtype, rows, cols, a.indptr, a.indices, a.data, validated, X, Y, ar, ai, br, bi);
   const check = validated ? 1 : y === undefined || opts?.outputScratch === true ? 2 : 0;
+  if (async) return typedRejection(native.sparseSpmvAsync(dtype, rows, cols, a.indptr, a.indices, a.data, check, X, Y, ar, ai, br, bi));
   return native.sparseSpmv(dtype, rows, cols, a.indptr, a.indices, a.data, check, X, Y, ar, ai, br, bi);
 }
 
 /** y = alpha·A x + beta·y for CSR A (written into y, which is returned; a new array when omitted). */
 export function spmv(a: CompressedArrays, x: ValueArray, y?: ValueArray, alpha?: Scalar, beta?: Scalar, opts?: ProductOptions): ValueArray {
   return product('spmv', a, x, 1, y, alpha, beta, opts);
+}
+
+/** spmv on a libuv worker: the same arguments, checks and typed errors; a Promise of y. */
+export async function spmvAsync(a: CompressedArrays, x: ValueArray, y?: ValueArray, alpha?: Scalar, beta?: Scalar, opts?: ProductOptions): Promise<ValueArray> {
+  return product('spmv', a, x, 1, y, alpha, beta, opts, true);
 }
 
 /** y = A x for square float64 CSR A, returning xᵀy in the same pass; y is scratch (partly written when a bad index throws). Needs a build with sparseSpmvDot. */
@@ -254,6 +278,8 @@ export interface SparseFactor {
   readonly disposed: boolean;
   /** x = op(A)⁻¹ b for b of length n·k (2·n·k complex), row-major [n, k]. */
   solve(b: Float64Array | Float32Array, opts?: SolveOptions): Float64Array;
+  /** solve on a libuv worker: the same arguments, result and typed errors, as a Promise. */
+  solveAsync(b: Float64Array | Float32Array, opts?: SolveOptions): Promise<Float64Array>;
   /** Frees the native factorization now (idempotent). */
   dispose(): void;
 }
@@ -293,7 +319,16 @@ class Factor implements SparseFactor {
     return this.#handle;
   }
   solve(b: Float64Array | Float32Array, opts?: SolveOptions): Float64Array {
-    const h = this.handle('solve');
+    const [h, b64, out, nrhs, trans] = this.solveArgs('solve', b, opts);
+    return this.native.directSolve(h, b64, out, nrhs, trans);
+  }
+  async solveAsync(b: Float64Array | Float32Array, opts?: SolveOptions): Promise<Float64Array> {
+    const [h, b64, out, nrhs, trans] = this.solveArgs('solveAsync', b, opts);
+    return typedRejection(this.native.directSolveAsync(h, b64, out, nrhs, trans));
+  }
+  /** solve's checked arguments. */
+  private solveArgs(method: string, b: Float64Array | Float32Array, opts: SolveOptions | undefined): [DirectHandle, Float64Array, Float64Array, number, 0 | 1 | 2] {
+    const h = this.handle(method);
     if (this.singularIndex !== undefined) throw new SingularMatrixError(`${this.op}: solve`, this.singularIndex);
     const trans = opts?.trans ?? 'N';
     if (!(trans in TRANS)) throw new ValueError(`${this.op}: solve: trans must be 'N', 'T' or 'H', got ${String(trans)}`);
@@ -307,7 +342,7 @@ class Factor implements SparseFactor {
     const b64 = b instanceof Float64Array ? b : Float64Array.from(b);
     const out = opts?.out;
     if (out !== undefined && (!(out instanceof Float64Array) || out.length !== b.length)) throw new ShapeError(`${this.op}: solve: out must be a Float64Array of length ${b.length}, got ${typeName(out)}${ArrayBuffer.isView(out) ? ` of length ${(out as Float64Array).length}` : ''}`);
-    return this.native.directSolve(h, b64, out ?? new Float64Array(b.length), nrhs, TRANS[trans]);
+    return [h, b64, out ?? new Float64Array(b.length), nrhs, TRANS[trans]];
   }
   logDet(): LogDet {
     const [sign, signIm, logabsdet] = this.native.directLogDet(this.handle('logDet'));
@@ -362,7 +397,19 @@ export function umfpackFactor(a: CompressedArrays, opts?: UmfpackOptions): Umfpa
   const op = 'umfpackFactor';
   const native = addon(op);
   squareCheck(op, a);
-  const r = native.umfpackFactor(a.dtype, a.shape[0], a.shape[1], a.indptr, a.indices, a.data, opts?.strategy ?? 0, opts?.ordering ?? 7, opts?.refine ?? 2);
+  return umfpackResult(native, a, opts, native.umfpackFactor(a.dtype, a.shape[0], a.shape[1], a.indptr, a.indices, a.data, opts?.strategy ?? 0, opts?.ordering ?? 7, opts?.refine ?? 2));
+}
+
+/** umfpackFactor on a libuv worker: the same arguments, result and typed errors, as a Promise. */
+export async function umfpackFactorAsync(a: CompressedArrays, opts?: UmfpackOptions): Promise<UmfpackFactor> {
+  const native = addon('umfpackFactor');
+  squareCheck('umfpackFactor', a);
+  const r = await typedRejection(native.umfpackFactorAsync(a.dtype, a.shape[0], a.shape[1], a.indptr, a.indices, a.data, opts?.strategy ?? 0, opts?.ordering ?? 7, opts?.refine ?? 2));
+  return umfpackResult(native, a, opts, r);
+}
+
+function umfpackResult(native: NativeAddon, a: CompressedArrays, opts: UmfpackOptions | undefined, r: ReturnType<NativeAddon['umfpackFactor']>): UmfpackFactor {
+  const op = 'umfpackFactor';
   const f = new Factor(op, a.shape[0], a.dtype, r.handle, native);
   if (r.singular) {
     if (!opts?.allowSingular) {
@@ -379,7 +426,18 @@ export function kluFactor(a: CompressedArrays): KluFactor {
   const op = 'kluFactor';
   const native = addon(op);
   const nnz = squareCheck(op, a);
-  const r = native.kluFactor(a.dtype, a.shape[0], a.shape[1], a.indptr, a.indices, a.data);
+  return kluResult(native, a, nnz, native.kluFactor(a.dtype, a.shape[0], a.shape[1], a.indptr, a.indices, a.data));
+}
+
+/** kluFactor on a libuv worker: the same arguments, result and typed errors, as a Promise. */
+export async function kluFactorAsync(a: CompressedArrays): Promise<KluFactor> {
+  const native = addon('kluFactor');
+  const nnz = squareCheck('kluFactor', a);
+  return kluResult(native, a, nnz, await typedRejection(native.kluFactorAsync(a.dtype, a.shape[0], a.shape[1], a.indptr, a.indices, a.data)));
+}
+
+function kluResult(native: NativeAddon, a: CompressedArrays, nnz: number, r: ReturnType<NativeAddon['kluFactor']>): KluFactor {
+  const op = 'kluFactor';
   const f = new Klu(a.shape[0], a.dtype, r.handle, native, nnz);
   if (r.singular) {
     f.dispose();
@@ -400,7 +458,21 @@ export function cholmodFactor(a: CompressedArrays, opts?: CholmodOptions): Cholm
   squareCheck(op, a);
   const lower = opts?.lower ?? true;
   if (typeof lower !== 'boolean') throw new ValueError(`${op}: lower must be a boolean, got ${typeName(lower)}`);
-  const r = native.cholmodFactor(a.dtype, a.shape[0], a.shape[1], a.indptr, a.indices, a.data, lower);
+  return cholmodResult(native, a, native.cholmodFactor(a.dtype, a.shape[0], a.shape[1], a.indptr, a.indices, a.data, lower));
+}
+
+/** cholmodFactor on a libuv worker: the same arguments, result and typed errors, as a Promise. */
+export async function cholmodFactorAsync(a: CompressedArrays, opts?: CholmodOptions): Promise<CholmodFactor> {
+  const op = 'cholmodFactor';
+  const native = addon(op);
+  squareCheck(op, a);
+  const lower = opts?.lower ?? true;
+  if (typeof lower !== 'boolean') throw new ValueError(`${op}: lower must be a boolean, got ${typeName(lower)}`);
+  return cholmodResult(native, a, await typedRejection(native.cholmodFactorAsync(a.dtype, a.shape[0], a.shape[1], a.indptr, a.indices, a.data, lower)));
+}
+
+function cholmodResult(native: NativeAddon, a: CompressedArrays, r: ReturnType<NativeAddon['cholmodFactor']>): CholmodFactor {
+  const op = 'cholmodFactor';
   const f = new Factor(op, a.shape[0], a.dtype, r.handle, native);
   if (r.notPosDef) {
     f.dispose();

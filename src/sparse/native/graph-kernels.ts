@@ -4,14 +4,20 @@
 // Registered by the sparse module (graph/register.ts) when the native backend
 // is available: the module owns its native glue, so the backends never import
 // a module.
+//
+// csrMatmulAsync and solveAsync are the Async twins (same arguments, result and
+// errors; a Promise): the one-column product and the direct solves run on a
+// libuv worker, the rest (several columns, transposes, Krylov methods) as the
+// sync method does.
 
 import type { CompressedArrays, SparseDType, ValueArray } from '../contract.js';
 import type { CsrView, SparseGraphKernels } from '../graph/contract.js';
-import { provideLinalgKernels } from '../../compiler/linalg-registry.js';
-import { provideDirectSolver } from '../graph/direct.js';
+import { registerKernels } from '../../compiler/kernel-registry.js';
+import { SPARSE_KERNELS } from '../graph/family.js';
 import { jsSparseGraphKernels, krylovOperand, krylovSolve } from '../graph/js-kernels.js';
 import { checkFiniteCsr } from '../finite.js';
-import { cholmodFactor, registerNativeRawKernels, spmm, spmv, spmvH, umfpackFactor } from './addon.js';
+import type { AsyncTwins } from '../../backends/native/addon.js';
+import { cholmodFactor, cholmodFactorAsync, registerNativeRawKernels, spmm, spmv, spmvAsync, spmvH, umfpackFactor, umfpackFactorAsync } from './addon.js';
 
 const arraysOf = (dtype: SparseDType, a: CsrView): CompressedArrays => ({ shape: [a.rows, a.cols], dtype, indptr: a.indptr, indices: a.indices, data: a.data });
 const cplx = (d: SparseDType) => d === 'complex64' || d === 'complex128';
@@ -50,12 +56,37 @@ function solve(dtype: SparseDType, a: CsrView, b: ValueArray, k: number, out: Va
   }
 }
 
-export const nativeSparseGraphKernels: SparseGraphKernels = { csrMatmul, csrSddmm: jsSparseGraphKernels.csrSddmm, solve };
+/** csrMatmul's twin: A x (one column, no transpose) on a libuv worker; the other cases as csrMatmul. */
+async function csrMatmulAsync(dtype: SparseDType, a: CsrView, x: ValueArray, k: number, out: ValueArray, trans: 0 | 1 | 2): Promise<void> {
+  if (trans === 0 && k === 1) await spmvAsync(arraysOf(dtype, a), x, out, 1, 0, { outputScratch: true });
+  else csrMatmul(dtype, a, x, k, out, trans);
+}
+
+/** solve's twin: the factorization and the triangular solves on a libuv worker (Krylov methods as solve). */
+async function solveAsync(dtype: SparseDType, a: CsrView, b: ValueArray, k: number, out: ValueArray, o: Parameters<SparseGraphKernels['solve']>[5]): Promise<void> {
+  if (o.method !== 'lu' && o.method !== 'cholesky') return solve(dtype, a, b, k, out, o);
+  const A = arraysOf(dtype, a);
+  checkFiniteCsr(o.method === 'cholesky' ? 'cholesky' : 'splu', A);
+  const f = o.method === 'cholesky' ? await cholmodFactorAsync(A) : await umfpackFactorAsync(A);
+  try {
+    if (o.method === 'cholesky' && o.trans === 1 && cplx(dtype)) out.set(conjugated((await f.solveAsync(conjugated(b))) as ValueArray));
+    else out.set(await f.solveAsync(b, { trans: o.method === 'cholesky' ? 'N' : (['N', 'T', 'H'] as const)[o.trans] }));
+  } finally {
+    f.dispose();
+  }
+}
+
+export const nativeSparseGraphKernels: SparseGraphKernels & AsyncTwins<Pick<SparseGraphKernels, 'csrMatmul' | 'solve'>> = {
+  csrMatmul,
+  csrSddmm: jsSparseGraphKernels.csrSddmm,
+  solve,
+  csrMatmulAsync,
+  solveAsync,
+};
 
 /** Registers everything above (graph/register.ts, when the native backend is available). */
 export function registerNativeSparse(): void {
-  provideLinalgKernels('native', nativeSparseGraphKernels, 'sparse');
-  provideDirectSolver('native', (dtype, a, b, k, out, o) => solve(dtype, a, b, k, out, o));
+  registerKernels('native', SPARSE_KERNELS, nativeSparseGraphKernels);
   // The native SpMV and vector kernels behind the raw products and the Krylov solvers.
   registerNativeRawKernels();
 }
