@@ -102,6 +102,20 @@ describe.each(DEVICES)('random IR ops on %s', (device) => {
     expect(u.shape).toEqual([4, 2, 3]);
     const ks = random.keyData(keys);
     for (let b = 0; b < 4; b++) expect(arr(u.select(0, b))).toEqual(Array.from(host.uniformFloat32(ks.subarray(2 * b, 2 * b + 2), 6)));
+    // Every sampler and storage width: complex (two lanes), float16 (encoded), int32, bool.
+    const grid = keys.reshape([2, 2, 2]);
+    const draws: [(k: T) => T, string][] = [
+      [(k) => random.normal(k, [3], { dtype: 'complex64' }), 'complex64'],
+      [(k) => random.uniform(k, [3], { dtype: 'bfloat16' }), 'bfloat16'],
+      [(k) => random.randint(k, [3], 0, 1000), 'int32'],
+      [(k) => random.bernoulli(k, 0.5, [3]), 'bool'],
+    ];
+    for (const [draw, dtype] of draws) {
+      const all = draw(grid);
+      expect(all.shape).toEqual([2, 2, 3]);
+      expect(all.dtype).toBe(dtype);
+      for (let i = 0; i < 2; i++) for (let j = 0; j < 2; j++) expect(arr(all.select(0, i).select(0, j))).toEqual(arr(draw(grid.select(0, i).select(0, j))));
+    }
   });
 
   it('jit: a new key is a new input value, not a recompile', () => {
