@@ -1,6 +1,6 @@
-// The random IR ops: split, foldIn and the samplers as registered ops of the
-// 'linalg' primitive (compiler/linalg-registry.ts), with the binder and the
-// key checks the public API (random.ts) uses.
+// The random IR ops: split, foldIn and the samplers as registered ops
+// (compiler/op-registry.ts) of their own kernel family, with the binder and
+// the key checks the public API (random.ts) uses.
 //
 // Why IR ops: a sample is then a node of the graph whose input is the key
 // tensor, so `random.*` works inside jit (a new key is a new input value, not a
@@ -45,8 +45,14 @@ export const RANDOM_OPS = {
   bernoulli: 'random.bernoulli',
 } as const;
 
-const describe = (x: unknown): string =>
-  x instanceof Tensor ? `${x.dtype} tensor of shape ${fmtShape(x.node.shape)}` : x === null ? 'null' : Array.isArray(x) ? 'an array' : typeof x === 'object' ? (x as object).constructor?.name ?? 'an object' : `${typeof x} ${String(x)}`;
+/** What an argument is, for error messages. */
+function describe(x: unknown): string {
+  if (x instanceof Tensor) return `${x.dtype} tensor of shape ${fmtShape(x.node.shape)}`;
+  if (x === null) return 'null';
+  if (Array.isArray(x)) return 'an array';
+  if (typeof x === 'object') return (x as object).constructor?.name ?? 'an object';
+  return `${typeof x} ${String(x)}`;
+}
 
 /** Throws a typed error naming `op` unless k is a key: an int32 tensor of shape [..., 2]. */
 export function checkKey(op: string, k: unknown): Tensor {
