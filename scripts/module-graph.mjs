@@ -86,7 +86,7 @@ export const LAYERS = [
   // Vocabulary: dtypes, shapes, errors, storage encodings, number formatting, host random bits, where the package is.
   ['vocabulary', (f) => f === 'package-root.ts' || /^tensor\/(dtype|shape|errors|half|storage|random-bits|format|random)\//.test(f) || /^tensor\/(dtype|shape|errors|errors-linalg|half|storage|random-bits|format)\.ts$/.test(f)],
   // The IR: nodes, primitives and their shape rules, the registry of ops, compiler configuration, kernel descriptions.
-  ['ir', (f) => /^compiler\/(ir|primitives|config|kernel|linalg-registry|view|bodies|decompose)\.ts$/.test(f) || f.startsWith('compiler/passes/const-value')],
+  ['ir', (f) => /^compiler\/(ir|primitives|config|kernel|kernel-registry|op-registry|view|bodies|decompose)\.ts$/.test(f) || f.startsWith('compiler/passes/const-value')],
   // Backends: devices and their kernels (js code generation, the native addon).
   ['backends', (f) => f.startsWith('backends/')],
   // The compiler runtime: capture, passes, compile, cache, executables, realize.

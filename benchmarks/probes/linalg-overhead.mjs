@@ -25,9 +25,10 @@ if (child !== 'child') {
   console.log(`${op} ${dtype} n=${n}, ${rows.length} processes: rlx ${f(med(rows.map((r) => r.rlx)))}, kernel ${f(med(rows.map((r) => r.kernel)))}, overhead ${f(med(rows.map((r) => r.rlx - r.kernel)))}`);
 } else {
   const rlx = await import('../../dist/index.js');
-  const { linalgKernels } = await import('../../dist/compiler/linalg-registry.js');
+  const { kernelsFor } = await import('../../dist/compiler/kernel-registry.js');
+  const { LINALG_KERNELS } = await import('../../dist/linalg/kernels/family.js');
   const { general, hpd, rhs } = await import('../lib/linalg-cases.mjs');
-  const K = linalgKernels('native');
+  const K = kernelsFor('native', LINALG_KERNELS);
   const complex = dtype === 'complex128';
   const L = complex ? 2 : 1;
   const scale = 2 ** Math.round(Math.log2(Math.sqrt((complex ? 6 : 12) * Math.E / n)));

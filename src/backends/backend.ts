@@ -7,7 +7,7 @@
 import type { DType, StorageArray } from '../tensor/dtype.js';
 import type { Node } from '../compiler/ir.js';
 import type { Kernel } from '../compiler/kernel.js';
-import type { LinalgKernelArgs } from '../compiler/linalg-registry.js';
+import type { OpKernelArgs } from '../compiler/op-registry.js';
 
 /** How a backend serves a node: its own kernel, a decomposition into primitives, or a rewrite (f16/bf16 computed in float32). */
 export type DispatchChoice = 'native' | 'decompose' | 'rewrite';
@@ -45,12 +45,12 @@ export interface Backend {
    */
   allocUninit?(dtype: DType, n: number): StorageArray;
   /**
-   * Runs a linalg node's kernel on host buffers, exactly as the opaque kernel
-   * it compiles a linalg node into does. Optional: with it, realizing a lone
-   * linalg node over realized inputs calls it directly instead of capturing
-   * and running a one-kernel graph (compiler/direct-linalg.ts).
+   * Runs a registered op's kernel on host buffers, exactly as the opaque
+   * kernel it compiles a registered node into does. Optional: with it,
+   * realizing a lone registered node over realized inputs calls it directly
+   * instead of capturing and running a one-kernel graph (compiler/direct-op.ts).
    */
-  runLinalg?(args: LinalgKernelArgs): void;
+  runOp?(args: OpKernelArgs): void;
 }
 
 /** A backend as listed by backends(): available or not, and why. */

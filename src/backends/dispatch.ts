@@ -6,6 +6,7 @@
 
 import type { Node } from '../compiler/ir.js';
 import { kindOf } from '../compiler/primitives.js';
+import { opServedOn } from '../compiler/op-registry.js';
 import { DTYPE_INFO, type DType } from '../tensor/dtype.js';
 import type { DispatchChoice } from './backend.js';
 
@@ -14,6 +15,8 @@ const isStorageType = (d: DType) => DTYPE_INFO[d].compute !== d;
 const BIT_MOVERS = new Set(['cast', 'where', 'gather', 'concat', 'pad', 'scan', 'while', 'cond']);
 
 export interface DispatchHooks {
+  /** The device answering (a registered op is served where its kernel family is registered). */
+  device: string;
   /** Whether the backend has a scalar rule for op on this input dtype. */
   hasRule(op: string, inDType: DType): boolean;
   /** Overrides for non-elementwise ops (undefined: the default answer, 'native'). */
@@ -26,5 +29,6 @@ export function cpuDispatch(n: Node, hooks: DispatchHooks): DispatchChoice | und
   if (k === 'composite') return 'decompose';
   if (!BIT_MOVERS.has(n.op) && (isStorageType(n.dtype) || n.inputs.some((x) => isStorageType(x.dtype)))) return 'rewrite';
   if (k === 'elementwise') return hooks.hasRule(n.op, n.inputs[0]!.dtype) ? 'native' : undefined;
+  if (n.op === 'registered') return opServedOn(hooks.device, n.attrs) ? 'native' : undefined;
   return hooks.special?.(n) ?? 'native';
 }

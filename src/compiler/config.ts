@@ -9,6 +9,6 @@ export const config = {
   maxGraphDepth: 2000,
   /** Ops fused into one kernel at most (bounds generated code size and compile recursion). */
   maxKernelOps: 1000,
-  /** Realize a lone linalg node over realized inputs by a direct kernel call (compiler/direct-linalg.ts; false: as a compiled graph). */
-  directLinalg: true,
+  /** Realize a lone registered-op node over realized inputs by a direct kernel call (compiler/direct-op.ts; false: as a compiled graph). */
+  directOp: true,
 };

@@ -64,7 +64,8 @@ function planOf(report: CompileReport, sources: (string | undefined)[], views: V
   const kernels = report.kernels.map((k, index) => ({
     index,
     kind: k.kind === 'opaque' ? k.name : k.kind,
-    ops: [...k.fused],
+    // A registered op's kernel is listed under the op's name (cholesky, csrMatmul, ...).
+    ops: k.kind === 'opaque' && k.name === 'registered' ? [k.attrs['op'] as string] : [...k.fused],
     out: { buffer: slotBuf(k.out), shape: k.outShape, dtype: k.outDType },
     reads: readsOf(k).map(slotBuf),
   }));

@@ -11,7 +11,7 @@ import { isComplex, realDType, complexDType, isFloat } from '../tensor/dtype.js'
 import { type Dim, type Shape, fmtShape, shapesEqual, staticSize } from '../tensor/shape.js';
 import { type Attrs, Node, refreshDepth } from './ir.js';
 import { config } from './config.js';
-import { linalgInfer } from './linalg-registry.js';
+import { opInfer } from './op-registry.js';
 import { f16BitsToF32, f32ToF16Bits, bf16BitsToF32, f32ToBf16Bits } from '../tensor/half.js';
 
 export const UNARY_OPS = [
@@ -29,7 +29,7 @@ export const BINARY_OPS = [
 export const REDUCE_OPS = ['sum', 'prod', 'max', 'min', 'argmax', 'argmin'] as const;
 export const MOVEMENT_OPS = ['reshape', 'permute', 'expand', 'slice'] as const;
 /** Ops that run as whole kernels of their own (not fused into loops). */
-export const OPAQUE_OPS = ['matmul', 'cumsum', 'gather', 'scatterAdd', 'concat', 'pad', 'linalg'] as const;
+export const OPAQUE_OPS = ['matmul', 'cumsum', 'gather', 'scatterAdd', 'concat', 'pad', 'registered'] as const;
 /** Ops kept whole in the graph that a backend may run natively or decompose. */
 export const COMPOSITE_OPS = ['logsumexp', 'custom'] as const;
 /** Control flow: whole kernels that run compiled sub-graphs (src/compiler/control). */
@@ -199,9 +199,10 @@ export const PRIMITIVES: { readonly [P in Primitive]: PrimitiveDef } = {
       return { shape: x!.shape.map((d, i) => (typeof d === 'number' ? d + w[i]![0] + w[i]![1] : w[i]![0] + w[i]![1] === 0 ? d : '?')), dtype: x!.dtype };
     },
   },
-  // Dense factorizations and solves (attrs.op names the registered linalg op;
-  // several results packed along the last axis): compiler/linalg-registry.ts.
-  linalg: { kind: 'opaque', infer: linalgInfer },
+  // An op a module registered (attrs.op names it: linalg factorizations and
+  // solves, sparse products and solves, ...; several results packed along the
+  // last axis): compiler/op-registry.ts.
+  registered: { kind: 'opaque', infer: opInfer },
   logsumexp: { kind: 'composite', infer: reduceRule('sum') },
   // Control flow packs every result into one flat tensor of one dtype (attrs.total,
   // attrs.dtype) that users see through slice/reshape views: single-output nodes.

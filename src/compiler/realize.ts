@@ -11,7 +11,7 @@ import { compileGraph } from './compile.js';
 import { config } from './config.js';
 import { BoundExecutable, type RunInput } from './executable.js';
 import { splitViewRoots, realizeView, viewRootOf } from './view-roots.js';
-import { realizeLinalgDirect } from './direct-linalg.js';
+import { realizeOpDirect } from './direct-op.js';
 
 /** The device a set of roots runs on: their pinned device, else the default. */
 export function deviceOf(roots: readonly Node[]): string {
@@ -84,7 +84,7 @@ export function realize(roots: readonly Node[]): void {
 }
 
 function run(pending: readonly Node[]): void {
-  if (pending.length === 1 && realizeLinalgDirect(pending[0]!)) return;
+  if (pending.length === 1 && realizeOpDirect(pending[0]!)) return;
   const device = deviceOf(pending);
   const { exe, leaves, roots: all } = executableFor(pending, device);
   const inputs: RunInput[] = new Array(leaves.length);

@@ -49,7 +49,7 @@ function contiguousSliceOffset(shape: readonly number[], start: readonly number[
 }
 
 /** Whether realizing n as a view of base beats computing n: base is realized, or a whole-output kernel computes it. */
-const viewableBase = (base: Node) => base.op === 'buffer' || base.op === 'linalg';
+const viewableBase = (base: Node) => base.op === 'buffer' || base.op === 'registered';
 
 /** How `n` is a contiguous view of another node, or undefined. */
 export function viewRootOf(n: Node): ViewRoot | undefined {

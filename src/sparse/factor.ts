@@ -162,7 +162,7 @@ export class SparseFactorization {
     // Concrete float64 numbers that nothing traces: solved at once, as a lone linalg op is realized
     // (compiler/direct-linalg.ts), without building and realizing three nodes. The result is the
     // same, and a derivative would see a constant either way. (Half the cost of a small solve.)
-    if (config.directLinalg && (d === 'float64' || d === 'complex128') && t.node.op === 'buffer' && t.dtype === d && !t.node.tracked && !isTraced(values)) {
+    if (config.directOp && (d === 'float64' || d === 'complex128') && t.node.op === 'buffer' && t.dtype === d && !t.node.tracked && !isTraced(values)) {
       const b64 = t.node.data as Float64Array;
       const out = new Float64Array(b64.length);
       const x = backing.solve(b64, TRANS[trans], out);

@@ -14,6 +14,7 @@
 // Every entry point with an output refuses one that overlaps x or the matrix's
 // arrays (checkProductOutput: byte ranges, O(1)).
 
+import { kernelFamily, kernelsOn, registerKernels, unregisterKernels } from '../compiler/kernel-registry.js';
 import type { CompressedArrays, ValueArray } from './contract.js';
 import { ValueError } from '../tensor/errors.js';
 
@@ -63,21 +64,25 @@ export interface SpmvKernel {
   csrMatvecDot?(a: CompressedArrays, x: Float64Array, y: Float64Array): number | null;
 }
 
-// >>> NATIVE SPMV HOOK: the native sparse binding calls setSpmvKernel(...) once it is loaded.
-let spmvKernel: SpmvKernel | null = null;
-/** Installs (or with null removes) the SpMV kernel used before the js fallback. */
+// The SpMV kernels of the raw products are a kernel family: the native sparse
+// glue registers its threaded SpMV as the 'native' device's (sparse/native).
+// These raw products work on host arrays, so the js loops below serve when no
+// native kernel is registered (or it declines).
+export const SPMV_KERNELS = kernelFamily<SpmvKernel>('sparse.spmv');
+/** Registers (or with null removes) the native SpMV kernel. */
 export function setSpmvKernel(k: SpmvKernel | null): void {
-  spmvKernel = k;
+  if (k) registerKernels('native', SPMV_KERNELS, k);
+  else unregisterKernels('native', SPMV_KERNELS);
 }
-/** The installed SpMV kernel, or null when only the js kernel runs. */
+/** The native SpMV kernel, or null when only the js loops run. */
 export function getSpmvKernel(): SpmvKernel | null {
-  return spmvKernel;
+  return kernelsOn('native', SPMV_KERNELS) ?? null;
 }
-// <<< NATIVE SPMV HOOK
 
 /** y = A·x for CSR arrays (tries the installed kernel first); `scratch` as in SpmvKernel. */
 export function csrMatvecRaw(a: CompressedArrays, x: Float64Array, y: Float64Array, scratch = false): Float64Array {
   checkProductOutput('csrMatvecRaw', a, x, y);
+  const spmvKernel = getSpmvKernel();
   if (spmvKernel !== null && spmvKernel.csrMatvec(a, x, y, scratch)) return y;
   gather(a.shape[0], a.indptr, a.indices, a.data, a.dtype === 'complex64' || a.dtype === 'complex128', false, x, y);
   return y;
@@ -86,12 +91,14 @@ export function csrMatvecRaw(a: CompressedArrays, x: Float64Array, y: Float64Arr
 /** y = A·x (y scratch) and xᵀy for square float64 CSR A when the installed kernel offers the fused pass; null otherwise. */
 export function csrMatvecDotRaw(a: CompressedArrays, x: Float64Array, y: Float64Array): number | null {
   checkProductOutput('csrMatvecDotRaw', a, x, y);
+  const spmvKernel = getSpmvKernel();
   return spmvKernel?.csrMatvecDot ? spmvKernel.csrMatvecDot(a, x, y) : null;
 }
 
 /** y = Aᴴ·x for CSR arrays. */
 export function csrRmatvecRaw(a: CompressedArrays, x: Float64Array, y: Float64Array): Float64Array {
   checkProductOutput('csrRmatvecRaw', a, x, y);
+  const spmvKernel = getSpmvKernel();
   if (spmvKernel?.csrRmatvec && spmvKernel.csrRmatvec(a, x, y)) return y;
   y.fill(0);
   scatter(a.shape[0], a.indptr, a.indices, a.data, a.dtype === 'complex64' || a.dtype === 'complex128', true, x, y);

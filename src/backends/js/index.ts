@@ -12,11 +12,11 @@ import { hasRule } from './codegen-expr.js';
 import { genElementwise, genMatmul, genReduce, type Generated, type SlotShapes } from './codegen-loops.js';
 import { makeKernel } from './runtime.js';
 import { OPAQUE_KERNELS, type OpaqueArgs } from './opaque.js';
-import { runLinalg } from '../../compiler/linalg-registry.js';
+import { runOp } from '../../compiler/op-registry.js';
 
 const envKey = (env: DimEnv) => (env.size === 0 ? '' : [...env].map(([k, v]) => `${k}=${v}`).join(','));
 
-const HOOKS = { hasRule };
+const HOOKS = { device: 'js', hasRule };
 const NO_CONSTS = new Float64Array(0);
 const dispatch = (n: Node): DispatchChoice | undefined => cpuDispatch(n, HOOKS);
 
@@ -75,5 +75,5 @@ export const jsBackend: Backend = {
   dispatch,
   compileKernel,
   alloc: allocStorage,
-  runLinalg: (a) => runLinalg('js', a), // as OPAQUE_KERNELS.linalg
+  runOp: (a) => runOp('js', a), // as OPAQUE_KERNELS.registered
 };

@@ -6,7 +6,7 @@ import { DTypeError, IndexError } from '../../tensor/errors.js';
 import type { Attrs } from '../../compiler/ir.js';
 import { encodeValues } from '../../tensor/storage.js';
 import { scanKernel, whileKernel, condKernel } from './control-flow.js';
-import { runLinalg } from '../../compiler/linalg-registry.js';
+import { runOp } from '../../compiler/op-registry.js';
 
 export interface OpaqueArgs {
   out: StorageArray;
@@ -152,5 +152,5 @@ export const OPAQUE_KERNELS: Record<string, (a: OpaqueArgs) => void> = {
   scan: scanKernel,
   while: whileKernel,
   cond: condKernel,
-  linalg: (a) => runLinalg('js', a),
+  registered: (a) => runOp('js', a),
 };

@@ -9,8 +9,7 @@ import { cpuDispatch } from '../dispatch.js';
 import type { ElementwiseKernel, Instr, Kernel, Load, MatmulKernel } from '../../compiler/kernel.js';
 import type { Backend, CompiledKernel, DimEnv, DispatchChoice } from '../backend.js';
 import { opaqueKernel } from '../js/index.js';
-import { provideLinalgKernels, runLinalg } from '../../compiler/linalg-registry.js';
-import { nativeLinalgKernels } from './lapack.js';
+import { runOp } from '../../compiler/op-registry.js';
 import { hasRule } from '../js/codegen-expr.js';
 import type { NativeAddon } from './addon.js';
 import { interpretedKernel, type InterpAddon, type SlotShapes } from './program.js';
@@ -20,7 +19,7 @@ import { compileOpaque } from './opaque.js';
 import { nativeAlloc, nativeAllocUninit } from './alloc.js';
 
 // BLAS has no integer GEMM: int32/bool products become a broadcast multiply + sum.
-const HOOKS = { hasRule, special: (m: Node) => (m.op === 'matmul' && !(GEMM_DTYPES as readonly string[]).includes(m.dtype) ? ('decompose' as const) : undefined) };
+const HOOKS = { device: 'native', hasRule, special: (m: Node) => (m.op === 'matmul' && !(GEMM_DTYPES as readonly string[]).includes(m.dtype) ? ('decompose' as const) : undefined) };
 const dispatch = (n: Node): DispatchChoice | undefined => cpuDispatch(n, HOOKS);
 
 /** The matmul epilogue as an elementwise kernel reading the GEMM result from `accSlot`. */
@@ -64,7 +63,6 @@ function compileMatmul(addon: NativeAddon, k: MatmulKernel, slotShapes: SlotShap
 export function createNativeBackend(addon: NativeAddon): Backend {
   const alloc = nativeAlloc(addon);
   const allocUninit = nativeAllocUninit(addon, alloc);
-  provideLinalgKernels('native', nativeLinalgKernels(addon));
   return {
     name: 'native',
     dispatch,
@@ -76,13 +74,13 @@ export function createNativeBackend(addon: NativeAddon): Backend {
         case 'matmul':
           return compileMatmul(addon, k, slotShapes, allocUninit);
         case 'opaque':
-          // linalg ops on the LAPACKE (dense) and native sparse kernels; data movement in C++.
-          if (k.name === 'linalg') return opaqueKernel(k, (a) => runLinalg('native', a)); // as runLinalg below
+          // Registered ops on the native kernels their modules registered (kernel-registry.ts); data movement in C++.
+          if (k.name === 'registered') return opaqueKernel(k, (a) => runOp('native', a)); // as runOp below
           return compileOpaque(addon, k, slotShapes);
       }
     },
     alloc,
     allocUninit,
-    runLinalg: (a) => runLinalg('native', a),
+    runOp: (a) => runOp('native', a),
   };
 }

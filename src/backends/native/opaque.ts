@@ -3,15 +3,17 @@
 // Shapes are resolved per binding and checked against the kernel and the
 // buffers here; the addon checks lengths, types and overlap again. The js
 // kernels in src/backends/js/opaque.ts are the reference: same bits, same
-// IndexError messages. Other opaque kernels (control flow) stay on js.
+// IndexError messages. Control flow runs the host loops shared with js.
 
 import { DTYPE_INFO, type DType, type StorageArray } from '../../tensor/dtype.js';
-import { DTypeError, IndexError, ShapeError } from '../../tensor/errors.js';
+import { DTypeError, DeviceError, IndexError, LegalizationError, ShapeError } from '../../tensor/errors.js';
 import { fmtShape, resolveShape } from '../../tensor/shape.js';
 import { encodeValues } from '../../tensor/storage.js';
 import type { OpaqueKernel } from '../../compiler/kernel.js';
 import type { CompiledKernel, DimEnv } from '../backend.js';
-import { jsBackend } from '../js/index.js';
+import { opaqueKernel } from '../js/index.js';
+import { scanKernel, whileKernel, condKernel } from '../js/control-flow.js';
+import type { OpaqueArgs } from '../js/opaque.js';
 import { typedAddon } from './errors.js';
 import type { SlotShapes } from './program.js';
 
@@ -29,8 +31,11 @@ export interface OpaqueAddon {
   opaqueGetThreshold(): number;
 }
 
-/** Opaque kernels the addon runs; every other name (scan, while, cond) uses the js kernel. */
+/** Opaque kernels the addon runs. */
 export const NATIVE_OPAQUE: readonly string[] = ['cumsum', 'gather', 'scatterAdd', 'concat', 'pad'];
+
+/** The control-flow kernels (host loops over compiled bodies), shared with the js backend. */
+const CONTROL_FLOW_KERNELS: Readonly<Record<string, (a: OpaqueArgs) => void>> = { scan: scanKernel, while: whileKernel, cond: condKernel };
 
 const prod = (s: readonly number[], a = 0, b = s.length): number => {
   let p = 1;
@@ -55,10 +60,15 @@ function checkAxis(name: string, ax: unknown, rank: number): number {
 
 const outOfRange = (op: string, i: number, n: number) => new IndexError(`${op}: index ${i} is out of range for an axis of size ${n}`);
 
-/** A CompiledKernel running opaque kernel k on the addon, or the js kernel when the addon does not serve k.name. */
+/** A CompiledKernel running opaque kernel k on the addon (control flow: the shared host loops); a LegalizationError for any other op. */
 export function compileOpaque(addonAny: unknown, k: OpaqueKernel, slotShapes: SlotShapes): CompiledKernel {
   const addon = addonAny as Partial<OpaqueAddon>;
-  if (!NATIVE_OPAQUE.includes(k.name) || typeof addon.opaquePad !== 'function') return jsBackend.compileKernel(k, slotShapes);
+  // Control flow is host orchestration of compiled bodies (each body compiled
+  // for its own device): the same loop on every CPU device, so native runs it too.
+  const control = CONTROL_FLOW_KERNELS[k.name];
+  if (control !== undefined) return opaqueKernel(k, control);
+  if (!NATIVE_OPAQUE.includes(k.name)) throw new LegalizationError(k.name, k.outDType, 'native', 'no native kernel for this opaque op');
+  if (typeof addon.opaquePad !== 'function') throw new DeviceError('the native addon does not export the data-movement kernels (stale build? run npm run build:native)');
   // What C++ still throws (its checks repeat the ones below) leaves as a typed error (errors.ts).
   return nativeOpaque(typedAddon(addon as OpaqueAddon), k);
 }

@@ -9,6 +9,7 @@ import { Node } from '../ir.js';
 import { bind } from '../primitives.js';
 import { type Graph, rewriteGraph } from '../graph.js';
 import { decompositionOf } from '../decompose.js';
+import { whyNotServed } from '../op-registry.js';
 
 export interface DispatchRecord {
   op: string;
@@ -36,7 +37,12 @@ export function legalize(g: Graph, backend: Backend, records: DispatchRecord[] =
       const choice = backend.dispatch(n);
       if (!seen.has(n)) records.push({ op: n.op, dtype: n.dtype, choice: choice ?? 'native' });
       seen.add(n);
-      if (choice === undefined) throw new LegalizationError(n.op, n.inputs[0]?.dtype ?? n.dtype, backend.name);
+      if (choice === undefined) {
+        const dtype = n.inputs[0]?.dtype ?? n.dtype;
+        if (n.op !== 'registered') throw new LegalizationError(n.op, dtype, backend.name);
+        const why = whyNotServed(backend.name, n.attrs);
+        throw new LegalizationError(why.op, dtype, backend.name, why.detail);
+      }
       if (choice === 'native') return undefined;
       changed = true;
       if (choice === 'rewrite') return computeInFloat32(n, ins);

@@ -1,7 +1,10 @@
-// Registers the js reference kernels for the 'linalg' primitive (the native
-// backend registers its LAPACKE kernels itself when it is created).
+// Registers the dense linalg kernels per device: the js reference, and the
+// LAPACKE kernels when the native backend is available (native.ts).
 
-import { provideLinalgKernels } from '../../compiler/linalg-registry.js';
+import { registerKernels } from '../../compiler/kernel-registry.js';
+import { LINALG_KERNELS } from './family.js';
 import { jsLinalgKernels } from './js/index.js';
+import { registerNativeLinalg } from './native.js';
 
-provideLinalgKernels('js', jsLinalgKernels);
+registerKernels('js', LINALG_KERNELS, jsLinalgKernels);
+registerNativeLinalg();

@@ -7,11 +7,10 @@
 // in any direction agree with the rule.
 
 import type { Tensor } from '../../tensor/tensor.js';
-import { registerLinalgOp } from '../../compiler/linalg-registry.js';
 import { NotPositiveDefiniteError } from '../../tensor/errors-linalg.js';
 import { isComplex } from '../../tensor/dtype.js';
 import { mH, tril, triu, diagEmbed, diagonalOf } from '../matrix.js';
-import { K, asFloat, firstFailure, linalgDType, square, transposeJvp, bindLinalg } from './common.js';
+import { registerLinalgOp, asFloat, firstFailure, linalgDType, square, transposeJvp, bindLinalg } from './common.js';
 import { triangularSolveRaw } from './triangular.js';
 
 /**
@@ -52,7 +51,7 @@ registerLinalgOp('cholesky', {
   },
   run(kernels, { batch, ins: [a], inShapes: [s], inDTypes: [d], outs: [out], attrs }) {
     const n = s![0]!;
-    const info = K(kernels).cholesky(linalgDType('cholesky', d!), batch, n, asFloat(a), asFloat(out), attrs['lower'] as boolean);
+    const info = kernels.cholesky(linalgDType('cholesky', d!), batch, n, asFloat(a), asFloat(out), attrs['lower'] as boolean);
     const b = firstFailure(info);
     if (b >= 0) throw new NotPositiveDefiniteError('cholesky', info[b]!, batch > 1 ? b : undefined);
   },

@@ -12,10 +12,10 @@
 // transpose (ā = ḡ det a⁻ᵀ for det).
 
 import type { Tensor } from '../../tensor/tensor.js';
-import { registerLinalgOp, type LinalgRuleCtx } from '../../compiler/linalg-registry.js';
+import type { OpRuleCtx } from '../../compiler/op-registry.js';
 import { isComplex, realDType } from '../../tensor/dtype.js';
 import { mT } from '../matrix.js';
-import { K, asFloat, bindLinalg, linalgDType, square, transposeJvp } from './common.js';
+import { registerLinalgOp, asFloat, bindLinalg, linalgDType, square, transposeJvp } from './common.js';
 import { invRaw } from './inv.js';
 
 // Constant attrs objects: bindLinalg memoizes what it derives from them.
@@ -32,7 +32,7 @@ export function slogdetRaw(a: Tensor): [Tensor, Tensor] {
   return bindLinalg('det', [a], SLOGDET) as [Tensor, Tensor];
 }
 
-const jvp = ({ inputs: [a], outs, attrs }: LinalgRuleCtx, [da]: (Tensor | null)[]) => {
+const jvp = ({ inputs: [a], outs, attrs }: OpRuleCtx, [da]: (Tensor | null)[]) => {
   if (!da) return outs.map(() => null);
   const t = invRaw(a!).mul(mT(da)).sum([-2, -1]);
   if (!attrs['log']) return [outs[0]!.mul(t)];
@@ -49,7 +49,7 @@ registerLinalgOp('det', {
   },
   run(kernels, { batch, ins: [a], inShapes: [s], inDTypes: [d], outs, attrs }) {
     // info > 0 (singular) is not an error: det is 0, slogdet (0, −inf).
-    K(kernels).det(linalgDType('det', d!), batch, s![0]!, asFloat(a), asFloat(outs[0]), attrs['log'] ? asFloat(outs[1]) : null);
+    kernels.det(linalgDType('det', d!), batch, s![0]!, asFloat(a), asFloat(outs[0]), attrs['log'] ? asFloat(outs[1]) : null);
   },
   jvp,
   vjp: transposeJvp(jvp),

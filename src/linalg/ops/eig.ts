@@ -4,11 +4,10 @@
 // (and their conventions for eigenvector phase) are left for a later issue.
 
 import type { Tensor } from '../../tensor/tensor.js';
-import { registerLinalgOp } from '../../compiler/linalg-registry.js';
 import { complexDType, isComplex } from '../../tensor/dtype.js';
 import { TransformError } from '../../tensor/errors.js';
 import { ConvergenceError } from '../../tensor/errors-linalg.js';
-import { K, asFloat, bindLinalg, firstFailure, linalgDType, square } from './common.js';
+import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, square } from './common.js';
 
 /** [w, v] (computeV) or [w] of a [..., n, n]. */
 export function eigRaw(a: Tensor, computeV: boolean): Tensor[] {
@@ -28,7 +27,7 @@ registerLinalgOp('eig', {
     return attrs['computeV'] ? [{ shape: [n], dtype: c }, { shape: [n, n], dtype: c }] : [{ shape: [n], dtype: c }];
   },
   run(kernels, { batch, ins: [a], inShapes: [sh], inDTypes: [d], outs }) {
-    const info = K(kernels).eig(linalgDType('eig', d!), batch, sh![0]!, asFloat(a), asFloat(outs[0]), outs[1] ? asFloat(outs[1]) : null);
+    const info = kernels.eig(linalgDType('eig', d!), batch, sh![0]!, asFloat(a), asFloat(outs[0]), outs[1] ? asFloat(outs[1]) : null);
     const e = firstFailure(info);
     if (e >= 0) throw new ConvergenceError('eig', batch > 1 ? e : undefined, 'the QR algorithm failed to compute all eigenvalues');
   },

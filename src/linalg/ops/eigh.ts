@@ -11,12 +11,11 @@
 // output: an unused part's cotangent is a symbolic zero (linalg-rules.ts).
 
 import type { Tensor } from '../../tensor/tensor.js';
-import { registerLinalgOp } from '../../compiler/linalg-registry.js';
 import { realDType } from '../../tensor/dtype.js';
 import { binary } from '../../tensor/ops/elementwise.js';
 import { ConvergenceError } from '../../tensor/errors-linalg.js';
 import { mH, diagonalOf, identity } from '../matrix.js';
-import { K, asFloat, bindLinalg, firstFailure, linalgDType, square, transposeJvp } from './common.js';
+import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, square, transposeJvp } from './common.js';
 import { hermitianFromTriangle } from './cholesky.js';
 
 /** [w, v] (computeV) or [w] of a Hermitian a [..., n, n]. */
@@ -49,7 +48,7 @@ registerLinalgOp('eigh', {
   },
   run(kernels, { batch, ins: [a], inShapes: [sh], inDTypes: [d], outs, attrs }) {
     const n = sh![0]!;
-    const info = K(kernels).eigh(linalgDType('eigh', d!), batch, n, asFloat(a), asFloat(outs[0]), outs[1] ? asFloat(outs[1]) : null, attrs['lower'] as boolean);
+    const info = kernels.eigh(linalgDType('eigh', d!), batch, n, asFloat(a), asFloat(outs[0]), outs[1] ? asFloat(outs[1]) : null, attrs['lower'] as boolean);
     const e = firstFailure(info);
     if (e >= 0) throw new ConvergenceError('eigh', batch > 1 ? e : undefined, `${info[e]} off-diagonal elements did not converge to zero`);
   },

@@ -11,14 +11,13 @@
 // Both are expm of a 2n × 2n matrix: higher derivatives come for free.
 
 import type { Tensor } from '../../tensor/tensor.js';
-import { registerLinalgOp } from '../../compiler/linalg-registry.js';
 import { cat } from '../../tensor/ops/movement.js';
 import { ax, rg, s as sl } from '../../tensor/slicing.js';
 import { zerosOf } from '../../compiler/transforms/rules/ad-helpers.js';
 import { expmOne } from './expm-pade.js';
 import { SingularMatrixError } from '../../tensor/errors-linalg.js';
 import { mT } from '../matrix.js';
-import { K, asFloat, bindLinalg, firstFailure, linalgDType, square } from './common.js';
+import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, square } from './common.js';
 
 /** expm of a [..., n, n]. */
 export function expmRaw(a: Tensor): Tensor {
@@ -46,7 +45,7 @@ registerLinalgOp('expm', {
     const L = d === 'complex64' || d === 'complex128' ? 2 : 1;
     const size = n * n * L;
     const info = new Int32Array(batch);
-    for (let b = 0; b < batch; b++) info[b] = expmOne(K(kernels), d, n, asFloat(a).subarray(b * size, (b + 1) * size), asFloat(out).subarray(b * size, (b + 1) * size));
+    for (let b = 0; b < batch; b++) info[b] = expmOne(kernels, d, n, asFloat(a).subarray(b * size, (b + 1) * size), asFloat(out).subarray(b * size, (b + 1) * size));
     const e = firstFailure(info);
     if (e >= 0) throw new SingularMatrixError('expm', info[e]! - 1, batch > 1 ? e : undefined, 'the Padé denominator is singular');
   },

@@ -5,16 +5,16 @@
 // JVP: dx = −x da x with x = a⁻¹; the VJP is its transpose (ā = −xᵀ ḡ xᵀ).
 
 import type { Tensor } from '../../tensor/tensor.js';
-import { registerLinalgOp, type LinalgRuleCtx } from '../../compiler/linalg-registry.js';
+import type { OpRuleCtx } from '../../compiler/op-registry.js';
 import { SingularMatrixError } from '../../tensor/errors-linalg.js';
-import { K, asFloat, bindLinalg, firstFailure, linalgDType, square, transposeJvp } from './common.js';
+import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, square, transposeJvp } from './common.js';
 
 /** a⁻¹ for a [..., n, n]. */
 export function invRaw(a: Tensor): Tensor {
   return bindLinalg('inv', [a])[0]!;
 }
 
-const jvp = ({ outs: [x] }: LinalgRuleCtx, [da]: (Tensor | null)[]) => [da ? x!.matmul(da).matmul(x!).neg() : null];
+const jvp = ({ outs: [x] }: OpRuleCtx, [da]: (Tensor | null)[]) => [da ? x!.matmul(da).matmul(x!).neg() : null];
 
 registerLinalgOp('inv', {
   coreRanks: [2],
@@ -24,7 +24,7 @@ registerLinalgOp('inv', {
     return [{ shape: [n, n], dtype: d }];
   },
   run(kernels, { batch, ins: [a], inShapes: [s], inDTypes: [d], outs: [out] }) {
-    const info = K(kernels).inv(linalgDType('inv', d!), batch, s![0]!, asFloat(a), asFloat(out));
+    const info = kernels.inv(linalgDType('inv', d!), batch, s![0]!, asFloat(a), asFloat(out));
     const e = firstFailure(info);
     if (e >= 0) throw new SingularMatrixError('inv', info[e]! - 1, batch > 1 ? e : undefined);
   },

@@ -8,7 +8,6 @@
 // The singular values get the SVD's tangent Re diag(uᴴ da v).
 
 import type { Tensor } from '../../tensor/tensor.js';
-import { registerLinalgOp } from '../../compiler/linalg-registry.js';
 import { ShapeError } from '../../tensor/errors.js';
 import { DTYPE_INFO, realDType } from '../../tensor/dtype.js';
 import { fmtShape } from '../../tensor/shape.js';
@@ -16,7 +15,7 @@ import { where } from '../../tensor/ops/elementwise.js';
 import { binary } from '../../tensor/ops/elementwise.js';
 import { ConvergenceError } from '../../tensor/errors-linalg.js';
 import { mH, diagonalOf, identity } from '../matrix.js';
-import { K, asFloat, bindLinalg, firstFailure, linalgDType, sameDType, transposeJvp } from './common.js';
+import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, sameDType, transposeJvp } from './common.js';
 import { svdRaw } from './svd.js';
 
 /** [x, s, rank] for a [..., m, n], b [..., m, k]. */
@@ -75,7 +74,7 @@ registerLinalgOp('lstsq', {
     const k = sb![1]!;
     const dt = linalgDType('lstsq', d!);
     const rc = effectiveRcond(attrs['rcond'] as number, m!, n!, dt);
-    const info = K(kernels).lstsq(dt, batch, m!, n!, k, asFloat(a), asFloat(b), asFloat(x), asFloat(s), rank as Int32Array, rc);
+    const info = kernels.lstsq(dt, batch, m!, n!, k, asFloat(a), asFloat(b), asFloat(x), asFloat(s), rank as Int32Array, rc);
     const e = firstFailure(info);
     if (e >= 0) throw new ConvergenceError('lstsq', batch > 1 ? e : undefined, 'the SVD did not converge');
   },

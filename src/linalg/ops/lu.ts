@@ -9,11 +9,10 @@
 // Pivots do not change under small perturbations (no tangent).
 
 import type { Tensor } from '../../tensor/tensor.js';
-import { registerLinalgOp } from '../../compiler/linalg-registry.js';
 import { TransformError } from '../../tensor/errors.js';
 import { arange } from '../../tensor/create.js';
 import { mT, tril, triu, identity } from '../matrix.js';
-import { K, asFloat, bindLinalg, linalgDType, transposeJvp } from './common.js';
+import { registerLinalgOp, asFloat, bindLinalg, linalgDType, transposeJvp } from './common.js';
 import { triangularSolveRaw } from './triangular.js';
 
 /** [packed lu, piv (int32), perm (int32)] of a [..., m, n]. */
@@ -57,7 +56,7 @@ registerLinalgOp('lu', {
   },
   run(kernels, { batch, ins: [a], inShapes: [s], inDTypes: [d], outs: [lu, piv, perm] }) {
     const [m, n] = s!;
-    K(kernels).lu(linalgDType('lu', d!), batch, m!, n!, asFloat(a), asFloat(lu), piv as Int32Array, perm as Int32Array);
+    kernels.lu(linalgDType('lu', d!), batch, m!, n!, asFloat(a), asFloat(lu), piv as Int32Array, perm as Int32Array);
   },
   jvp,
   vjp: transposeJvp(jvp),

@@ -13,11 +13,11 @@
 // complex convention (what the generic graph's rules gave before).
 
 import type { Tensor } from '../../tensor/tensor.js';
-import { registerLinalgOp, type LinalgRuleCtx } from '../../compiler/linalg-registry.js';
+import type { OpRuleCtx } from '../../compiler/op-registry.js';
 import { DTypeError } from '../../tensor/errors.js';
 import { isComplex } from '../../tensor/dtype.js';
 import { where } from '../../tensor/ops/elementwise.js';
-import { K, asFloat, bindLinalg, transposeJvp } from './common.js';
+import { registerLinalgOp, asFloat, bindLinalg, transposeJvp } from './common.js';
 
 /**
  * The op over `core` trailing axes, 1 to MAX_CORE ('nrm2', 'nrm2.2', ...): the
@@ -34,7 +34,7 @@ export function nrm2Raw(x: Tensor, core = 1): Tensor {
   return bindLinalg(opName(core), [x])[0]!;
 }
 
-const jvp = ({ inputs: [x], outs: [norm] }: LinalgRuleCtx, [dx]: (Tensor | null)[]) => {
+const jvp = ({ inputs: [x], outs: [norm] }: OpRuleCtx, [dx]: (Tensor | null)[]) => {
   if (!dx) return [null];
   const core = x!.ndim - norm!.ndim;
   const axes = Array.from({ length: core }, (_, i) => -1 - i);
@@ -52,7 +52,7 @@ for (let core = 1; core <= NRM2_MAX_CORE; core++) {
     run(kernels, { batch, ins: [x], inShapes: [s], inDTypes: [d], outs }) {
       let n = 1;
       for (const k of s!) n *= k;
-      K(kernels).nrm2(d as 'float64' | 'complex128', batch, n, asFloat(x), asFloat(outs[0]));
+      kernels.nrm2(d as 'float64' | 'complex128', batch, n, asFloat(x), asFloat(outs[0]));
     },
     jvp,
     vjp: transposeJvp(jvp),

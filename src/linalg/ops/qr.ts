@@ -9,14 +9,13 @@
 // The complete factors of a tall matrix are not unique (no derivative).
 
 import type { Tensor } from '../../tensor/tensor.js';
-import { registerLinalgOp } from '../../compiler/linalg-registry.js';
 import { TransformError, ValueError } from '../../tensor/errors.js';
 import { isComplex } from '../../tensor/dtype.js';
 import { ax, rg, s } from '../../tensor/slicing.js';
 import { cat } from '../../tensor/ops/movement.js';
 import { mH, mT, tril, diagEmbed, diagonalOf } from '../matrix.js';
 import { mulI } from '../../compiler/transforms/rules/ad-helpers.js';
-import { K, asFloat, bindLinalg, linalgDType, transposeJvp } from './common.js';
+import { registerLinalgOp, asFloat, bindLinalg, linalgDType, transposeJvp } from './common.js';
 import { triangularSolveRaw } from './triangular.js';
 
 export type QrMode = 'reduced' | 'complete' | 'r';
@@ -72,7 +71,7 @@ registerLinalgOp('qr', {
     const [m, n] = sh!;
     const mode = attrs['mode'] as QrMode;
     const [q, r] = mode === 'r' ? [null, outs[0]!] : [outs[0]!, outs[1]!];
-    K(kernels).qr(linalgDType('qr', d!), batch, m!, n!, asFloat(a), q ? asFloat(q) : null, asFloat(r), mode === 'complete');
+    kernels.qr(linalgDType('qr', d!), batch, m!, n!, asFloat(a), q ? asFloat(q) : null, asFloat(r), mode === 'complete');
   },
   jvp,
   vjp: transposeJvp(jvp),

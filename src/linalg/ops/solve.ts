@@ -4,12 +4,11 @@
 // transposes, no conjugation): b̄ = a⁻ᵀ ḡ, ā = −b̄ xᵀ.
 
 import type { Tensor } from '../../tensor/tensor.js';
-import { registerLinalgOp } from '../../compiler/linalg-registry.js';
 import { ShapeError } from '../../tensor/errors.js';
 import { fmtShape } from '../../tensor/shape.js';
 import { SingularMatrixError } from '../../tensor/errors-linalg.js';
 import { mT } from '../matrix.js';
-import { K, asFloat, bindLinalg, firstFailure, linalgDType, sameDType, square } from './common.js';
+import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, sameDType, square } from './common.js';
 
 /** x solving a x = b for a [..., n, n], b [..., n, k] (same batch dims). */
 export function solveRaw(a: Tensor, b: Tensor): Tensor {
@@ -26,7 +25,7 @@ registerLinalgOp('solve', {
   },
   run(kernels, { batch, ins: [a, b], inShapes: [, sb], inDTypes: [d], outs: [out] }) {
     const [n, k] = sb!;
-    const info = K(kernels).solve(linalgDType('solve', d!), batch, n!, k!, asFloat(a), asFloat(b), asFloat(out));
+    const info = kernels.solve(linalgDType('solve', d!), batch, n!, k!, asFloat(a), asFloat(b), asFloat(out));
     const e = firstFailure(info);
     if (e >= 0) throw new SingularMatrixError('solve', info[e]! - 1, batch > 1 ? e : undefined);
   },

@@ -9,13 +9,12 @@
 // stay finite. The full factors of a non-square matrix are not unique.
 
 import type { Tensor } from '../../tensor/tensor.js';
-import { registerLinalgOp } from '../../compiler/linalg-registry.js';
 import { realDType } from '../../tensor/dtype.js';
 import { TransformError } from '../../tensor/errors.js';
 import { binary } from '../../tensor/ops/elementwise.js';
 import { ConvergenceError } from '../../tensor/errors-linalg.js';
 import { mH, mT, diagEmbed, diagonalOf, identity } from '../matrix.js';
-import { K, asFloat, bindLinalg, firstFailure, linalgDType, transposeJvp } from './common.js';
+import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, transposeJvp } from './common.js';
 
 /** [u, s, vh] (computeUv) or [s] of a [..., m, n]. */
 export function svdRaw(a: Tensor, full: boolean, computeUv: boolean): Tensor[] {
@@ -72,7 +71,7 @@ registerLinalgOp('svd', {
     const [m, n] = sh!;
     const uv = attrs['computeUv'] as boolean;
     const [u, s, vh] = uv ? outs : [null, outs[0]!, null];
-    const info = K(kernels).svd(linalgDType('svd', d!), batch, m!, n!, asFloat(a), asFloat(s), u ? asFloat(u) : null, vh ? asFloat(vh) : null, attrs['full'] as boolean);
+    const info = kernels.svd(linalgDType('svd', d!), batch, m!, n!, asFloat(a), asFloat(s), u ? asFloat(u) : null, vh ? asFloat(vh) : null, attrs['full'] as boolean);
     const e = firstFailure(info);
     if (e >= 0) throw new ConvergenceError('svd', batch > 1 ? e : undefined, `${info[e]} superdiagonals did not converge`);
   },

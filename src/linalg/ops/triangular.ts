@@ -7,13 +7,13 @@
 // ā = −mask(b̄ xᵀ) for trans 0, −mask(x b̄ᵀ) for 1, −mask(conj(x b̄ᵀ)) for 2.
 
 import type { Tensor } from '../../tensor/tensor.js';
-import { registerLinalgOp, type PartAval } from '../../compiler/linalg-registry.js';
+import type { PartAval } from '../../compiler/op-registry.js';
 import { ShapeError } from '../../tensor/errors.js';
 import { fmtShape } from '../../tensor/shape.js';
 import { isComplex } from '../../tensor/dtype.js';
 import { SingularMatrixError } from '../../tensor/errors-linalg.js';
 import { mH, mT, tril, triu } from '../matrix.js';
-import { K, asFloat, bindLinalg, firstFailure, linalgDType, sameDType, square } from './common.js';
+import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, sameDType, square } from './common.js';
 
 export interface TriangularOptions {
   lower: boolean;
@@ -49,7 +49,7 @@ registerLinalgOp('triangularSolve', {
   run(kernels, { batch, ins: [a, b], inShapes: [, sb], inDTypes: [d], outs: [out], attrs }) {
     const o = opts(attrs);
     const [n, k] = sb!;
-    const info = K(kernels).triangularSolve(linalgDType('triangularSolve', d!), batch, n!, k!, asFloat(a), asFloat(b), asFloat(out), o.lower, o.trans, o.unitDiagonal);
+    const info = kernels.triangularSolve(linalgDType('triangularSolve', d!), batch, n!, k!, asFloat(a), asFloat(b), asFloat(out), o.lower, o.trans, o.unitDiagonal);
     const e = firstFailure(info);
     if (e >= 0) throw new SingularMatrixError('solveTriangular', info[e]! - 1, batch > 1 ? e : undefined);
   },

@@ -8,7 +8,8 @@ import type { CsrView, SparseGraphKernels, SparseSolveOptions } from './contract
 import { cg, bicgstab, gmres, minres } from '../solvers/index.js';
 import type { CsrLike } from '../solvers/index.js';
 import { ConvergenceError } from '../../tensor/errors-linalg.js';
-import { directSolver } from './direct.js';
+import { kernelsFor } from '../../compiler/kernel-registry.js';
+import { SPARSE_DIRECT } from './family.js';
 import { hintsById } from './solve-hints.js';
 
 const cplx = (d: SparseDType) => d === 'complex64' || d === 'complex128';
@@ -141,7 +142,7 @@ export function krylovSolve(dtype: SparseDType, op: RawOperator | CsrLike, b: Va
 }
 
 function solve(dtype: SparseDType, a: CsrView, b: ValueArray, k: number, out: ValueArray, o: SparseSolveOptions): void {
-  if (o.method === 'lu' || o.method === 'cholesky') return directSolver('js')(dtype, a, b, k, out, o);
+  if (o.method === 'lu' || o.method === 'cholesky') return kernelsFor('js', SPARSE_DIRECT, 'sparse.spsolve', dtype)(dtype, a, b, k, out, o);
   krylovSolve(dtype, krylovOperand(dtype, a, o.trans), b, k, out, o);
 }
 

@@ -1,4 +1,4 @@
-// Sparse products and solves as IR ops (registered 'linalg' ops of the sparse
+// Sparse products and solves as IR ops (registered ops of the sparse
 // kernel family), so that A·x and A⁻¹b take part in lazy graphs, jit, vmap and
 // grad — with respect to x, b and A's stored values alike. The sparsity
 // pattern (indptr, indices) is an int32 input and never gets a derivative.
@@ -17,12 +17,13 @@
 //              dA_ij = −λ_i x_j on the pattern for t = 0.
 
 import { Tensor } from '../../tensor/tensor.js';
-import { registerLinalgOp, type LinalgRunArgs, type PartAval } from '../../compiler/linalg-registry.js';
+import { registerOp, type OpRunArgs, type PartAval } from '../../compiler/op-registry.js';
+import { SPARSE_KERNELS } from './family.js';
 import type { Attrs } from '../../compiler/ir.js';
 import { DTypeError, ShapeError } from '../../tensor/errors.js';
 import { DTYPE_INFO, isComplex } from '../../tensor/dtype.js';
 import { fmtShape } from '../../tensor/shape.js';
-import { bindLinalg } from '../../linalg/ops/common.js';
+import { bindOp } from '../../tensor/ops/registered-op.js';
 import type { SparseDType, ValueArray } from '../contract.js';
 import type { CsrView, SparseGraphKernels, SparseSolveOptions } from './contract.js';
 import { factorById } from './factors.js';
@@ -31,7 +32,6 @@ const SPARSE_DTYPES = ['float32', 'float64', 'complex64', 'complex128'];
 type Trans = 0 | 1 | 2;
 
 const conj = (x: Tensor) => (isComplex(x.dtype) ? x.conj() : x);
-const G = (k: unknown) => k as SparseGraphKernels;
 
 /** The pattern inputs of a CSR matrix as tensors. */
 export interface CsrPattern {
@@ -42,15 +42,15 @@ export interface CsrPattern {
 }
 
 export function csrMatmulT(p: CsrPattern, values: Tensor, x: Tensor, trans: Trans): Tensor {
-  return bindLinalg('csrMatmul', [p.indptr, p.indices, values, x], { rows: p.rows, cols: p.cols, trans })[0]!;
+  return bindOp('csrMatmul', [p.indptr, p.indices, values, x], { rows: p.rows, cols: p.cols, trans })[0]!;
 }
 
 export function csrSddmmT(p: CsrPattern, g: Tensor, x: Tensor): Tensor {
-  return bindLinalg('csrSddmm', [p.indptr, p.indices, g, x], { rows: p.rows, cols: p.cols })[0]!;
+  return bindOp('csrSddmm', [p.indptr, p.indices, g, x], { rows: p.rows, cols: p.cols })[0]!;
 }
 
 export function sparseSolveT(p: CsrPattern, values: Tensor, b: Tensor, opts: SparseSolveOptions | Attrs): Tensor {
-  return bindLinalg('sparseSolve', [p.indptr, p.indices, values, b], Object.isFrozen(opts) ? (opts as Attrs) : { rows: p.rows, cols: p.cols, ...opts })[0]!;
+  return bindOp('sparseSolve', [p.indptr, p.indices, values, b], Object.isFrozen(opts) ? (opts as Attrs) : { rows: p.rows, cols: p.cols, ...opts })[0]!;
 }
 
 /** The attrs of a sparseSolve, frozen: a caller that solves often with the same options binds them without rebuilding (and the layout memo keys on them). */
@@ -73,15 +73,17 @@ function valueDType(op: string, ...xs: PartAval[]): SparseDType {
 const patternOf = (inputs: Tensor[], attrs: Readonly<Record<string, unknown>>): CsrPattern => ({ indptr: inputs[0]!, indices: inputs[1]!, rows: attrs['rows'] as number, cols: attrs['cols'] as number });
 
 /** Slices of batch entry b: each input's core, by its core size. */
-function entry(a: LinalgRunArgs, b: number) {
+function entry(a: OpRunArgs, b: number) {
   const lanes = (i: number) => DTYPE_INFO[a.inDTypes[i]!].lanes;
   const size = (i: number) => a.inShapes[i]!.reduce((p, q) => p * q, 1) * lanes(i);
   return a.ins.map((x, i) => x.subarray(b * size(i), (b + 1) * size(i)));
 }
 const outEntry = (out: ValueArray, b: number, n: number) => out.subarray(b * n, (b + 1) * n);
 
-registerLinalgOp('csrMatmul', {
-  family: 'sparse',
+registerOp('csrMatmul', {
+  family: SPARSE_KERNELS,
+  label: 'sparse.csrMatmul',
+  uncachedLayout: true,
   coreRanks: [1, 1, 1, 2],
   outputs([ip, ix, v, x], attrs) {
     const rows = attrs['rows'] as number,
@@ -103,7 +105,7 @@ registerLinalgOp('csrMatmul', {
     const outSize = (t === 0 ? rows : cols) * k * DTYPE_INFO[d].lanes;
     for (let b = 0; b < a.batch; b++) {
       const [ip, ix, v, x] = entry(a, b);
-      G(kernels).csrMatmul(d, { rows, cols, indptr: ip as Int32Array, indices: ix as Int32Array, data: v as ValueArray }, x as ValueArray, k, outEntry(a.outs[0] as ValueArray, b, outSize), t);
+      kernels.csrMatmul(d, { rows, cols, indptr: ip as Int32Array, indices: ix as Int32Array, data: v as ValueArray }, x as ValueArray, k, outEntry(a.outs[0] as ValueArray, b, outSize), t);
     }
   },
   jvp({ inputs, attrs }, [, , dv, dx]) {
@@ -124,8 +126,10 @@ registerLinalgOp('csrMatmul', {
   },
 });
 
-registerLinalgOp('csrSddmm', {
-  family: 'sparse',
+registerOp('csrSddmm', {
+  family: SPARSE_KERNELS,
+  label: 'sparse.csrSddmm',
+  uncachedLayout: true,
   coreRanks: [1, 1, 2, 2],
   outputs([ip, ix, g, x], attrs) {
     const rows = attrs['rows'] as number,
@@ -143,7 +147,7 @@ registerLinalgOp('csrSddmm', {
     const nnz = a.inShapes[1]![0]! * DTYPE_INFO[d].lanes;
     for (let b = 0; b < a.batch; b++) {
       const [ip, ix, g, x] = entry(a, b);
-      G(kernels).csrSddmm(d, { rows, cols, indptr: ip as Int32Array, indices: ix as Int32Array }, g as ValueArray, x as ValueArray, k, outEntry(a.outs[0] as ValueArray, b, nnz));
+      kernels.csrSddmm(d, { rows, cols, indptr: ip as Int32Array, indices: ix as Int32Array }, g as ValueArray, x as ValueArray, k, outEntry(a.outs[0] as ValueArray, b, nnz));
     }
   },
   jvp({ inputs, attrs }, [, , dg, dx]) {
@@ -179,8 +183,10 @@ const withoutHints = (o: SparseSolveOptions): SparseSolveOptions => {
   return rest;
 };
 
-registerLinalgOp('sparseSolve', {
-  family: 'sparse',
+registerOp('sparseSolve', {
+  family: SPARSE_KERNELS,
+  label: 'sparse.sparseSolve',
+  uncachedLayout: true,
   coreRanks: [1, 1, 1, 2],
   outputs([ip, ix, v, b], attrs) {
     const rows = attrs['rows'] as number,
@@ -212,7 +218,7 @@ registerLinalgOp('sparseSolve', {
         continue;
       }
       const A: CsrView = { rows: n, cols: n, indptr: ip as Int32Array, indices: ix as Int32Array, data: v as ValueArray };
-      G(kernels).solve(d, A, rhs as ValueArray, k, out, solveOpts(a.attrs));
+      kernels.solve(d, A, rhs as ValueArray, k, out, solveOpts(a.attrs));
     }
   },
   jvp({ inputs, outs: [x], attrs }, [, , dv, db]) {

@@ -1,20 +1,21 @@
 // Registers the sparse IR ops, their js kernels and the js direct solver, and,
-// when the native backend is available, the native kernels and
-// UMFPACK/CHOLMOD (native/graph-kernels.ts).
+// when the native backend is available, the native kernels (UMFPACK/CHOLMOD
+// solves, threaded products) and the raw SpMV and vector kernels
+// (native/graph-kernels.ts).
 
 import './ops.js';
-import { provideLinalgKernels } from '../../compiler/linalg-registry.js';
+import { registerKernels } from '../../compiler/kernel-registry.js';
+import { SPARSE_DIRECT, SPARSE_KERNELS } from './family.js';
 import { jsSparseGraphKernels } from './js-kernels.js';
-import { provideDirectSolver } from './direct.js';
 import { jsCholesky, jsSplu } from '../direct/index.js';
 import { deviceNames } from '../../backends/registry.js';
 import { registerNativeSparse } from '../native/graph-kernels.js';
 
-provideLinalgKernels('js', jsSparseGraphKernels, 'sparse');
+registerKernels('js', SPARSE_KERNELS, jsSparseGraphKernels);
 
 const TRANS = ['N', 'T', 'H'] as const;
 
-provideDirectSolver('js', (dtype, a, b, _k, out, o) => {
+registerKernels('js', SPARSE_DIRECT, (dtype, a, b, _k, out, o) => {
   const arrays = { shape: [a.rows, a.cols] as [number, number], dtype, indptr: a.indptr, indices: a.indices, data: a.data, format: 'csr' as const };
   if (o.method !== 'cholesky') {
     const f = jsSplu(arrays);

@@ -7,12 +7,14 @@
 // Inner products conjugate their FIRST argument (xᴴy), as BLAS zdotc and NumPy vdot.
 //
 // A native backend may install SIMD/threaded versions of the real kernels
-// (setVecKernel; the native one is native/src/sparse/vec.cc: BLAS-1 on its own
+// (the VEC_KERNELS family; the native one is native/src/sparse/vec.cc: BLAS-1 on its own
 // loops and thread pool, with reductions that give the same bits on any thread
 // count; gemv/gemmTN on BLAS). They take over for
 // vectors of at least VEC_KERNEL_MIN values: real data, or interleaved complex
 // data when the scalar is real (then the operation is the same on the 2n values).
 // Below that, or without a kernel, the js loops run.
+
+import { kernelFamily, kernelsOn, registerKernels, unregisterKernels } from '../../compiler/kernel-registry.js';
 
 /** Real float64 kernels a backend can install (all arguments Float64Array; lengths already match). */
 export interface VecKernel {
@@ -33,15 +35,19 @@ export interface VecKernel {
 
 /** Vectors shorter than this stay in js (a native call costs about a microsecond). */
 export const VEC_KERNEL_MIN = 1024;
-let vk: VecKernel | null = null;
-/** Installs (or with null removes) the vector kernel. */
+/** The vector kernels as a kernel family; the native sparse glue registers the 'native' device's. */
+export const VEC_KERNELS = kernelFamily<VecKernel>('sparse.vec');
+/** Registers (or with null removes) the native vector kernels. */
 export function setVecKernel(k: VecKernel | null): void {
-  vk = k;
+  if (k) registerKernels('native', VEC_KERNELS, k);
+  else unregisterKernels('native', VEC_KERNELS);
 }
-/** The installed vector kernel, or null. */
+/** The native vector kernels, or null (the js loops run). */
 export function getVecKernel(): VecKernel | null {
-  return vk;
+  return kernelsOn('native', VEC_KERNELS) ?? null;
 }
+/** The native vector kernels for work of n values: null below VEC_KERNEL_MIN (looked up only then). */
+const forSize = (n: number): VecKernel | null => (n >= VEC_KERNEL_MIN ? getVecKernel() : null);
 
 /** A complex scalar; real problems keep im = 0. */
 export interface C {
@@ -146,7 +152,8 @@ export function ldexpInPlace(x: Float64Array, k: number): Float64Array {
 /** Real xᵀy (also Re(xᴴy) of interleaved complex vectors). */
 export function rdot(x: Float64Array, y: Float64Array): number {
   const n = x.length;
-  if (vk !== null && n >= VEC_KERNEL_MIN) return vk.dot(x, y);
+  const vk = forSize(n);
+  if (vk !== null) return vk.dot(x, y);
   // Four partial sums: the loop is bound by the add latency otherwise.
   let s0 = 0,
     s1 = 0,
@@ -166,7 +173,8 @@ export function rdot(x: Float64Array, y: Float64Array): number {
 /** x += a·p, r −= a·q (real a; real or interleaved complex vectors) in one pass; returns ‖r‖². */
 export function cgStep(a: number, p: Float64Array, q: Float64Array, x: Float64Array, r: Float64Array): number {
   const n = x.length;
-  if (vk !== null && n >= VEC_KERNEL_MIN && x.buffer !== r.buffer && x.buffer !== p.buffer && x.buffer !== q.buffer && r.buffer !== p.buffer && r.buffer !== q.buffer) return vk.cgStep(a, p, q, x, r);
+  const vk = forSize(n);
+  if (vk !== null && x.buffer !== r.buffer && x.buffer !== p.buffer && x.buffer !== q.buffer && r.buffer !== p.buffer && r.buffer !== q.buffer) return vk.cgStep(a, p, q, x, r);
   let rr = 0;
   for (let i = 0; i < n; i++) {
     x[i]! += a * p[i]!;
@@ -179,7 +187,8 @@ export function cgStep(a: number, p: Float64Array, q: Float64Array, x: Float64Ar
 
 /** y = α·op(A)·x + β·y for a row-major rows×cols A (real; see VecKernel.gemv). */
 export function gemv(trans: boolean, rows: number, cols: number, A: Float64Array, x: Float64Array, y: Float64Array, alpha: number, beta: number): void {
-  if (vk !== null && rows * cols >= VEC_KERNEL_MIN) {
+  const vk = forSize(rows * cols);
+  if (vk !== null) {
     vk.gemv(trans, rows, cols, A, x, y, alpha, beta);
     return;
   }
@@ -209,7 +218,8 @@ export function gemv(trans: boolean, rows: number, cols: number, A: Float64Array
 
 /** C = α·Sᵀ·A + β·C (see VecKernel.gemmTN). */
 export function gemmTN(rows: number, p: number, cols: number, S: Float64Array, A: Float64Array, C: Float64Array, alpha: number, beta: number): void {
-  if (vk !== null && rows * cols >= VEC_KERNEL_MIN) {
+  const vk = forSize(rows * cols);
+  if (vk !== null) {
     vk.gemmTN(rows, p, cols, S, A, C, alpha, beta);
     return;
   }
@@ -225,7 +235,8 @@ export function axpy(cplx: boolean, a: C, x: Float64Array, y: Float64Array): voi
   const n = x.length;
   if (!cplx || a.im === 0) {
     const ar = a.re;
-    if (vk !== null && n >= VEC_KERNEL_MIN && x.buffer !== y.buffer) {
+    const vk = forSize(n);
+    if (vk !== null && x.buffer !== y.buffer) {
       if (ar !== 0) vk.axpy(ar, x, y);
       return;
     }
@@ -247,7 +258,8 @@ export function xpby(cplx: boolean, x: Float64Array, b: C, y: Float64Array): voi
   const n = x.length;
   if (!cplx || b.im === 0) {
     const br = b.re;
-    if (vk !== null && n >= VEC_KERNEL_MIN && x.buffer !== y.buffer) {
+    const vk = forSize(n);
+    if (vk !== null && x.buffer !== y.buffer) {
       vk.xpby(x, br, y);
       return;
     }

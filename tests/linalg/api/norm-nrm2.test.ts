@@ -177,7 +177,7 @@ function linalgOps(t: rlx.Tensor): string[] {
   const walk = (n: Node) => {
     if (seen.has(n)) return;
     seen.add(n);
-    if (n.op === 'linalg') out.push(n.attrs['op'] as string);
+    if (n.op === 'registered') out.push(n.attrs['op'] as string);
     n.inputs.forEach(walk);
   };
   walk(t.node);
@@ -191,7 +191,7 @@ describe.each(DEVICES)('nrm2: structure on %s', (device) => {
       const x = rlx.fromStorage(Float64Array.from({ length: n }, (_, i) => Math.sin(i)), [dtype === 'float64' ? n : n / 2], dtype).on(device).realize();
       for (const y of [L.norm(x), L.norm(x, { ord: 2 }), L.norm(x, { axis: 0 })]) {
         const plan = rlx.explain(y, { print: false });
-        expect(plan.kernels.map((k) => k.kind)).toEqual(['linalg']);
+        expect(plan.kernels.map((k) => k.kind)).toEqual(['registered']);
         expect(linalgOps(y)).toEqual(['nrm2']);
       }
     }
@@ -202,7 +202,7 @@ describe.each(DEVICES)('nrm2: structure on %s', (device) => {
     const m = x.reshape([6, 4]).realize();
     for (const y of [L.norm(x).mul(2), L.norm(m).mul(2), L.norm(m, { ord: 'fro' }).mul(2), L.norm(x, { axis: [1, 2] }).mul(2)]) {
       const plan = rlx.explain(y, { print: false });
-      expect(plan.kernels.map((k) => k.kind)).toEqual(['linalg', 'elementwise']);
+      expect(plan.kernels.map((k) => k.kind)).toEqual(['registered', 'elementwise']);
       expect(linalgOps(y).every((o) => o.startsWith('nrm2'))).toBe(true);
     }
     let ss = 0;

@@ -13,7 +13,7 @@ import { shapesEqual } from '../../../tensor/shape.js';
 import type { BatchRule, RulePrimitive } from '../rule-types.js';
 import { batchAt, batchDim, bindT, elementwiseBatch, firstDim, moveAxis, opOf, physAxis } from './batch-helpers.js';
 import { gatherBatch, matmulBatch, scatterAddBatch } from './batch-opaque.js';
-import { linalgBatch } from './linalg-rules.js';
+import { opBatch } from './op-rules.js';
 
 const insertAt = <T>(xs: readonly T[], at: number, v: T): T[] => [...xs.slice(0, at), v, ...xs.slice(at)];
 
@@ -140,5 +140,5 @@ export const BATCH_RULES: { readonly [P in RulePrimitive]: BatchRule } = {
   scatterAdd: scatterAddBatch,
   concat: concatBatch,
   pad: padBatch,
-  linalg: linalgBatch,
+  registered: opBatch,
 };

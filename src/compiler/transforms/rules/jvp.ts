@@ -23,7 +23,7 @@ import { BINARY_SCALE, UNARY_SCALE } from './ad-elementwise.js';
 import { SCALED_BINARY, SCALED_UNARY, type ScaledBinary, type ScaledUnary } from './scaled-ops.js';
 import { mulI, prim, recipOrZero, select, sumAxes, zerosOf } from './ad-helpers.js';
 import { prodPartials, logsumexpWeights, maxMinWeights } from './ad-reduce.js';
-import { linalgJvp } from './linalg-rules.js';
+import { opJvp } from './op-rules.js';
 
 const none: JvpRule = () => null;
 
@@ -119,7 +119,7 @@ export const JVP_RULES: { readonly [P in RulePrimitive]: JvpRule } = {
   },
   concat: ({ inputs, attrs }, ts) => prim('concat', ts.map((t, i) => tangentOrZeros(t, inputs[i]!)), attrs),
   pad: ({ attrs }, [t]) => prim('pad', [t!], { ...attrs, value: 0 }),
-  linalg: linalgJvp,
+  registered: opJvp,
 };
 
 function maxMinTangent(c: Parameters<JvpRule>[0], t: Tensor): Tensor {

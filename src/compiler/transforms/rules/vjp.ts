@@ -30,7 +30,7 @@ import { SCALED_BINARY, SCALED_UNARY, type ScaledBinary, type ScaledUnary } from
 import { flipAxis, mT, mulI, prim, recipOrZero, reshapeTo, select, unreduce, zerosOf } from './ad-helpers.js';
 import { unconcat, unexpand, unpad, unslice } from './ad-movement.js';
 import { logsumexpWeights, maxMinWeights, prodPartials } from './ad-reduce.js';
-import { linalgVjp } from './linalg-rules.js';
+import { opVjp } from './op-rules.js';
 
 const none: VjpRule = ({ inputs }) => inputs.map(() => null);
 
@@ -114,7 +114,7 @@ export const VJP_RULES: { readonly [P in RulePrimitive]: VjpRule } = {
   scatterAdd: ({ inputs: [, idx], attrs }, g) => [g, null, prim('gather', [g, idx!], attrs)],
   concat: ({ inputs, attrs }, g) => unconcat(g, inputs.map((x) => x.node.shape), attrs['axis'] as number),
   pad: ({ inputs: [x], attrs }, g) => [unpad(g, x!.node.shape, attrs['widths'] as [number, number][])],
-  linalg: linalgVjp,
+  registered: opVjp,
 };
 
 function maxMinCotangent(c: Parameters<VjpRule>[0], g: Tensor): Tensor {

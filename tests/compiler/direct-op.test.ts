@@ -29,31 +29,31 @@ function mat(shape: number[], d: string, device: string, spd = false): rlx.Tenso
 
 /** f's outputs realized with the direct path on, then off (compiled graphs): [direct, graph] data. */
 function both(f: () => rlx.Tensor[]): [ArrayLike<number>[], ArrayLike<number>[], rlx.Tensor[], rlx.Tensor[]] {
-  config.directLinalg = true;
+  config.directOp = true;
   const a = f();
   const da = a.map((t) => t.toArray());
-  config.directLinalg = false;
+  config.directOp = false;
   try {
     const b = f();
     const db = b.map((t) => t.toArray());
     return [da, db, a, b];
   } finally {
-    config.directLinalg = true;
+    config.directOp = true;
   }
 }
 
-/** Runs `body` with the device backend's runLinalg wrapped to report each call's op; restores it after. */
+/** Runs `body` with the device backend's runOp wrapped to report each call's op; restores it after. */
 function spyRunLinalg(device: string, onCall: (op: string) => void, body: () => void): void {
-  const backend = getBackend(device) as { runLinalg?: NonNullable<ReturnType<typeof getBackend>['runLinalg']> };
-  const orig = backend.runLinalg!;
-  backend.runLinalg = (a) => {
+  const backend = getBackend(device) as { runOp?: NonNullable<ReturnType<typeof getBackend>['runOp']> };
+  const orig = backend.runOp!;
+  backend.runOp = (a) => {
     onCall(a.attrs['op'] as string);
     orig(a);
   };
   try {
     body();
   } finally {
-    backend.runLinalg = orig;
+    backend.runOp = orig;
   }
 }
 
@@ -67,7 +67,7 @@ const thrown = (f: () => unknown): unknown => {
 };
 
 afterEach(() => {
-  config.directLinalg = true;
+  config.directOp = true;
 });
 
 describe.each(DEVICES)('direct linalg realization on %s', (device) => {
@@ -104,7 +104,7 @@ describe.each(DEVICES)('direct linalg realization on %s', (device) => {
     });
   });
 
-  it('runs the backend kernel without compiling (and compiles with config.directLinalg = false)', () => {
+  it('runs the backend kernel without compiling (and compiles with config.directOp = false)', () => {
     const A = mat([6, 6], 'float64', device);
     const calls: string[] = [];
     spyRunLinalg(device, (op) => calls.push(op), () => {
@@ -115,7 +115,7 @@ describe.each(DEVICES)('direct linalg realization on %s', (device) => {
       const c1 = rlx.cacheStats();
       expect(calls).toEqual(['inv', 'inv', 'det']);
       expect(c1.hits + c1.misses).toBe(c0.hits + c0.misses); // no graph captured at all
-      config.directLinalg = false;
+      config.directOp = false;
       L.inv(A).realize();
       expect(rlx.cacheStats().hits + rlx.cacheStats().misses).toBe(c1.hits + c1.misses + 1);
       expect(calls.length).toBe(3);
@@ -136,12 +136,12 @@ describe.each(DEVICES)('direct linalg realization on %s', (device) => {
       ];
       for (const [name, f, direct] of cases) {
         calls = 0;
-        config.directLinalg = true;
+        config.directOp = true;
         const got = f().toArray();
         expect(calls, name).toBe(direct);
-        config.directLinalg = false;
+        config.directOp = false;
         const want = f().toArray();
-        config.directLinalg = true;
+        config.directOp = true;
         expect(Array.from(got), name).toEqual(Array.from(want));
       }
       expect(batch.isRealized && b.isRealized).toBe(true);
@@ -172,10 +172,10 @@ describe.each(DEVICES)('direct linalg realization on %s', (device) => {
       [() => L.solve(sing, rlx.tensor([1, 1]).on(device)), SingularMatrixError],
       [() => L.cholesky(notPd), NotPositiveDefiniteError],
     ] as const) {
-      config.directLinalg = true;
+      config.directOp = true;
       const t1 = make(); // no throw at bind
       const e1 = thrown(() => t1.realize());
-      config.directLinalg = false;
+      config.directOp = false;
       const t2 = make();
       const e2 = thrown(() => t2.realize());
       expect(e1).toBeInstanceOf(type);
@@ -183,7 +183,7 @@ describe.each(DEVICES)('direct linalg realization on %s', (device) => {
       expect((e1 as Error).message).toBe((e2 as Error).message);
       expect(t1.isRealized).toBe(false); // a failed realize leaves the node as it was
     }
-    config.directLinalg = true;
+    config.directOp = true;
     // det of a singular matrix is 0, not an error (NumPy)
     expect(Math.abs(L.det(sing).item() as number)).toBe(0);
     const { sign, logabsdet } = L.slogdet(sing);
@@ -206,11 +206,11 @@ describe.each(DEVICES)('direct linalg realization on %s', (device) => {
       const j = (rlx.jit((a: rlx.Tensor) => L.det(a).mul(2))(A) as rlx.Tensor).toArray();
       return [g1, g2, g3, v, j];
     };
-    config.directLinalg = true;
+    config.directOp = true;
     const direct = run();
-    config.directLinalg = false;
+    config.directOp = false;
     const graph = run();
-    config.directLinalg = true;
+    config.directOp = true;
     for (let i = 0; i < direct.length; i++) expect(Array.from(direct[i]!), `case ${i}`).toEqual(Array.from(graph[i]!));
     // Jacobi's formula against the inverse: d det / dA = det · A⁻ᵀ
     const det = L.det(A).item() as number;
@@ -222,7 +222,7 @@ describe.each(DEVICES)('direct linalg realization on %s', (device) => {
     const A = mat([4, 4], 'float64', device);
     const x = L.inv(A);
     const plan = rlx.explain(x);
-    expect(plan.kernels.map((k) => k.kind)).toContain('linalg');
+    expect(plan.kernels.map((k) => k.kind)).toContain('registered');
     expect(x.isRealized).toBe(false);
     expect(x.realize().isRealized).toBe(true);
   });

@@ -1,11 +1,14 @@
-// The JVP, VJP and batching rules of the 'linalg' primitive: generic packing
-// around each linalg op's own per-part rules (compiler/linalg-registry.ts).
+// The JVP, VJP and batching rules of the 'registered' primitive: generic
+// packing around each registered op's own per-part rules
+// (compiler/op-registry.ts). An op registered without a rule is a
+// TransformError naming it when a transform needs that rule.
 
 import { Tensor } from '../../../tensor/tensor.js';
 import { type Dim, shapesEqual } from '../../../tensor/shape.js';
 import { type Attrs, type Node, attrsOf, parentsOf, producerOf } from '../../ir.js';
 import { bind, bindInferred } from '../../primitives.js';
-import { type LinalgLayout, linalgLayout, linalgOp } from '../../linalg-registry.js';
+import { type OpLayout, opLayout, opDef, opLabel } from '../../op-registry.js';
+import { TransformError } from '../../../tensor/errors.js';
 import type { BatchRule, JvpRule, RuleCtx, VjpRule } from '../rule-types.js';
 import { batchDim, batchFirst, bindT } from './batch-helpers.js';
 import { zerosOf } from './ad-helpers.js';
@@ -21,9 +24,9 @@ interface PartView {
 }
 // The slice and reshape attrs of each part, per layout (layouts are memoized
 // and immutable; attrs objects are never mutated, so nodes may share them).
-const VIEWS = new WeakMap<LinalgLayout, PartView[]>();
+const VIEWS = new WeakMap<OpLayout, PartView[]>();
 
-function partViews(l: LinalgLayout): PartView[] {
+function partViews(l: OpLayout): PartView[] {
   let vs = VIEWS.get(l);
   if (vs) return vs;
   const r = l.batch.length;
@@ -45,7 +48,7 @@ function partViews(l: LinalgLayout): PartView[] {
  * The parts of a packed [...batch, total] tensor, each reshaped to [...batch, ...shape] in its own dtype.
  * `packedByLayout`: packed is the node bound with l's shape and dtype (the views' shapes are then known).
  */
-export function unpackParts(packed: Tensor, l: LinalgLayout, packedByLayout = false): Tensor[] {
+export function unpackParts(packed: Tensor, l: OpLayout, packedByLayout = false): Tensor[] {
   const vs = partViews(l);
   const out: Tensor[] = new Array(vs.length);
   for (let i = 0; i < vs.length; i++) {
@@ -65,7 +68,7 @@ export function unpackParts(packed: Tensor, l: LinalgLayout, packedByLayout = fa
 }
 
 /** Packs per-part tensors (null = zeros) into [...batch, total] in the packed dtype. */
-function packParts(parts: (Tensor | null)[], l: LinalgLayout): Tensor {
+function packParts(parts: (Tensor | null)[], l: OpLayout): Tensor {
   const flat = parts.map((t, i) => {
     const shape: Dim[] = [...l.batch, size(l.parts[i]!.shape)];
     if (!t) return zerosOf(l.dtype, shape);
@@ -75,14 +78,16 @@ function packParts(parts: (Tensor | null)[], l: LinalgLayout): Tensor {
   return flat.length === 1 ? flat[0]! : new Tensor(bind('concat', flat.map((t) => t.node), { axis: l.batch.length }));
 }
 
-function linalgCtx(c: RuleCtx) {
-  const l = linalgLayout(c.inputs.map((x) => x.node), c.attrs);
-  return { l, def: linalgOp(c.attrs['op'] as string), ctx: { ...c, outs: unpackParts(c.out, l) } };
+function opCtx(c: RuleCtx) {
+  const l = opLayout(c.inputs.map((x) => x.node), c.attrs);
+  return { l, def: opDef(c.attrs['op'] as string), ctx: { ...c, outs: unpackParts(c.out, l) } };
 }
 
-export const linalgJvp: JvpRule = (c, tangents) => {
-  const { l, def, ctx } = linalgCtx(c);
-  const ts = def.jvp(ctx, tangents);
+export const opJvp: JvpRule = (c, tangents) => {
+  const name = c.attrs['op'] as string;
+  if (!opDef(name).jvp) throw new TransformError(`jvp: registered op '${opLabel(name)}' has no JVP rule`);
+  const { l, def, ctx } = opCtx(c);
+  const ts = def.jvp!(ctx, tangents);
   return ts.every((t) => t === null) ? null : packParts(ts, l);
 };
 
@@ -124,15 +129,19 @@ function zeroAlongLast(n: Node, lo: number, hi: number): boolean {
  * (eigh's 1/(w_j − w_i) at a repeated eigenvalue, svd's at a repeated singular
  * value) and the gradient of the values alone, which is finite, became NaN.
  */
-export const linalgVjp: VjpRule = (c, ct) => {
-  const { l, def, ctx } = linalgCtx(c);
+export const opVjp: VjpRule = (c, ct) => {
+  const name = c.attrs['op'] as string;
+  if (!opDef(name).vjp) throw new TransformError(`vjp: registered op '${opLabel(name)}' has no VJP rule`);
+  const { l, def, ctx } = opCtx(c);
   const cts = unpackParts(ct, l).map((t, i) => (zeroAlongLast(ct.node, l.offsets[i]!, l.offsets[i]! + size(l.parts[i]!.shape)) ? null : t));
-  return def.vjp(ctx, cts);
+  return def.vjp!(ctx, cts);
 };
 
-/** Every linalg op maps over leading batch dims: the vmapped axis becomes the first batch dim of every input. */
-export const linalgBatch: BatchRule = ({ inputs, attrs }, dims) => {
+/** A registered op maps over leading batch dims (unless it says 'none'): the vmapped axis becomes the first batch dim of every input. */
+export const opBatch: BatchRule = ({ inputs, attrs }, dims) => {
+  const name = attrs['op'] as string;
+  if (opDef(name).batching === 'none') throw new TransformError(`vmap: registered op '${opLabel(name)}' has no batching rule`);
   const b = batchDim(inputs, dims);
   const xs = inputs.map((x, i) => batchFirst(x, dims[i]!, b));
-  return { out: bindT('linalg', xs, attrs), dim: 0 };
+  return { out: bindT('registered', xs, attrs), dim: 0 };
 };

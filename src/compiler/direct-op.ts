@@ -7,10 +7,10 @@
 // cost 10-15 µs a call in a benchmark's first hundred calls (V8 still
 // interpreting it), ~15% of a 128×128 det. The result is the same by
 // construction: that graph compiles to exactly this call (the backend's
-// runLinalg is the body of its compiled linalg kernel), its output is a fresh
+// runOp is the body of its compiled linalg kernel), its output is a fresh
 // zeroed buffer from backend.alloc as the memory plan gives an opaque kernel's
 // output, and the node is realized in place as run() does. Only what the
-// graph path would do differently is left to it: a backend without runLinalg,
+// graph path would do differently is left to it: a backend without runOp,
 // a dispatch answer other than 'native' (which the graph path legalizes or
 // rejects), inputs that are neither buffers nor contiguous views of one (a
 // view, such as solve's vector right-hand side reshaped to a column, is
@@ -26,9 +26,9 @@ import { viewRootOf } from './view-roots.js';
 import type { Node } from './ir.js';
 import { config } from './config.js';
 
-/** Computes `n` in place when it is a linalg node over buffers (or contiguous views of them) on a backend with runLinalg; false otherwise (nothing done). */
-export function realizeLinalgDirect(n: Node): boolean {
-  if (n.op !== 'linalg' || !config.directLinalg) return false;
+/** Computes `n` in place when it is a linalg node over buffers (or contiguous views of them) on a backend with runOp; false otherwise (nothing done). */
+export function realizeOpDirect(n: Node): boolean {
+  if (n.op !== 'registered' || !config.directOp) return false;
   const xs = n.inputs;
   const ins: StorageArray[] = new Array(xs.length);
   for (let i = 0; i < xs.length; i++) {
@@ -43,7 +43,7 @@ export function realizeLinalgDirect(n: Node): boolean {
     ins[i] = v.base.data!.subarray(v.offset * L, (v.offset + v.length) * L);
   }
   const backend = getBackend(n.device ?? defaultDevice());
-  if (backend.runLinalg === undefined || backend.dispatch(n) !== 'native') return false;
+  if (backend.runOp === undefined || backend.dispatch(n) !== 'native') return false;
   const inShapes: number[][] = new Array(xs.length);
   const inDTypes: DType[] = new Array(xs.length);
   for (let i = 0; i < xs.length; i++) {
@@ -53,7 +53,7 @@ export function realizeLinalgDirect(n: Node): boolean {
   let size = 1;
   for (const d of n.shape) size *= d as number;
   const out = backend.alloc(n.dtype, size);
-  backend.runLinalg({ out, ins, inShapes, inDTypes, attrs: n.attrs });
+  backend.runOp({ out, ins, inShapes, inDTypes, attrs: n.attrs });
   n.realize(out);
   return true;
 }

@@ -1,16 +1,23 @@
-// The 'linalg' primitive: one IR primitive for every dense factorization and
-// solve (cholesky, lu, qr, eigh, svd, ...), each a registered *linalg op* with
-// its shape rule, kernel call and derivative rules next to it (src/linalg/ops).
+// Registered ops: the 'registered' primitive is every op a module adds to the
+// IR without touching the compiler (the dense factorizations and solves of
+// src/linalg/ops, the sparse products and solves of src/sparse/graph, and the
+// modules to come: FFT, random numbers, ...). Each op is registered by name
+// with its shape rule, its kernel family and kernel call, and optional
+// derivative and batching rules, next to the op in its module.
 //
-// Why one primitive and a registry instead of a dozen primitives: the rules
+// Why one primitive and a registry instead of a primitive per op: the rules
 // that every pass and transform needs are the same for all of them (leading
 // batch dims, whole-op kernels whose inputs are buffers, several outputs), so
 // they are written once here; what differs per op lives in one file per op.
+// Kernels reach a device through the kernel registry (kernel-registry.ts),
+// keyed by device and the op's family: a device without them cannot run the op
+// (the dispatch contract answers undefined: a LegalizationError).
 //
-// Several outputs: the IR has single-output nodes, so a linalg node produces
-// its parts packed along one last axis, [...batch, total], in the parts'
-// common dtype, and users see each part through a slice + reshape (+ cast back)
-// view (`unpackLinalg`). Pivots stored in a float dtype are exact integers.
+// Several outputs: the IR has single-output nodes, so a registered node
+// produces its parts packed along one last axis, [...batch, total], in the
+// parts' common dtype, and users see each part through a slice + reshape (+ cast
+// back) view (`unpackParts`). Integer parts stored in a float dtype are exact
+// integers up to 2^24 (float32) or 2^53 (float64).
 
 import type { DType } from '../tensor/dtype.js';
 import { promoteTypes } from '../tensor/dtype.js';
@@ -21,6 +28,7 @@ import { type Attrs, type Node, attrsKey } from './ir.js';
 import { DTYPE_INFO, allocStorage } from '../tensor/dtype.js';
 import type { Tensor } from '../tensor/tensor.js';
 import type { RuleCtx } from './transforms/rule-types.js';
+import { type KernelFamily, hasKernels, kernelDevices, kernelsFor } from './kernel-registry.js';
 
 /** The abstract value of one part (without batch dims). */
 export interface PartAval {
@@ -28,14 +36,14 @@ export interface PartAval {
   dtype: DType;
 }
 
-/** What a linalg op's derivative rules see: the primal context plus the unpacked outputs. */
-export interface LinalgRuleCtx extends RuleCtx {
+/** What a registered op's derivative rules see: the primal context plus the unpacked outputs. */
+export interface OpRuleCtx extends RuleCtx {
   /** The op's outputs (each with the batch dims), as the user sees them. */
   outs: Tensor[];
 }
 
 /** What a kernel call gets: contiguous inputs, one output array per part. */
-export interface LinalgRunArgs {
+export interface OpRunArgs {
   /** Number of matrices (product of the batch dims). */
   batch: number;
   ins: StorageArray[];
@@ -47,33 +55,41 @@ export interface LinalgRunArgs {
   attrs: Attrs;
 }
 
-/** The linalg kernels of one backend (src/linalg/kernels/contract.ts, src/sparse/kernels/contract.ts), opaque to the compiler. */
-export type LinalgKernelSet = unknown;
-export type KernelFamily = 'dense' | 'sparse';
+/** How a registered op maps under vmap: 'leading' (the default) batches over leading batch dims; 'none' has no batching rule. */
+export type OpBatching = 'leading' | 'none';
 
-export interface LinalgOpDef {
-  /** Which kernel set runs it: dense (LAPACK-style, default) or sparse. */
-  family?: KernelFamily;
+export interface OpDef<K = unknown> {
+  /** The kernel family that runs it (declared by the op's module: kernel-registry.ts). */
+  family: KernelFamily<K>;
+  /** The name errors show (e.g. 'linalg.cholesky'); the registered name by default. */
+  label?: string;
   /** Rank of each input's core (2 for matrices); leading dims beyond it are batch dims. */
   coreRanks: readonly number[];
   /** Part avals from the inputs' core avals; throws ShapeError/DTypeError for bad inputs. */
   outputs(inputs: readonly PartAval[], attrs: Attrs): PartAval[];
   /** Runs the kernel and maps LAPACK-style info codes to typed errors. */
-  run(kernels: LinalgKernelSet, args: LinalgRunArgs): void;
-  /** Output tangents per part (null = zero) from input tangents (null = zero). */
-  jvp(ctx: LinalgRuleCtx, tangents: (Tensor | null)[]): (Tensor | null)[];
-  /** Input cotangents from the parts' cotangents (null = zero), JAX's bilinear convention (vjp.ts). */
-  vjp(ctx: LinalgRuleCtx, cts: (Tensor | null)[]): (Tensor | null)[];
+  run(kernels: K, args: OpRunArgs): void;
+  /** Output tangents per part (null = zero) from input tangents (null = zero). Absent: jvp of the op is a TransformError. */
+  jvp?(ctx: OpRuleCtx, tangents: (Tensor | null)[]): (Tensor | null)[];
+  /** Input cotangents from the parts' cotangents (null = zero), JAX's bilinear convention (vjp.ts). Absent: vjp of the op is a TransformError. */
+  vjp?(ctx: OpRuleCtx, cts: (Tensor | null)[]): (Tensor | null)[];
+  /** vmap: 'leading' (default) or 'none' (vmap of the op is a TransformError). */
+  batching?: OpBatching;
+  /**
+   * Layouts are memoized by attrs and input avals; an op whose attrs are large
+   * option objects (the sparse solves') that are not worth keying opts out.
+   */
+  uncachedLayout?: boolean;
 }
 
-const OPS = new Map<string, LinalgOpDef>();
+const OPS = new Map<string, OpDef<never>>();
 
 // Layouts by op, attrs and input avals: one call of an op needs its layout
 // three times (binding, the shape rule, the kernel call), and a loop calling
 // the op with the same shapes needs the same one every time. Layouts are
-// never mutated. Bounded: cleared when full. Dense ops only: their attrs are a
-// few flags (sparse solves carry option objects that are not worth keying).
-const LAYOUTS = new Map<string, LinalgLayout>();
+// never mutated. Bounded: cleared when full. Ops with large option attrs opt
+// out (OpDef.uncachedLayout).
+const LAYOUTS = new Map<string, OpLayout>();
 const LAYOUTS_MAX = 1024;
 
 // In front of LAYOUTS, the last layout per attrs object (attrs are immutable):
@@ -85,25 +101,45 @@ const LAYOUTS_MAX = 1024;
 interface AttrsMemo {
   dtypes: DType[];
   shapes: Dim[][];
-  layout: LinalgLayout;
+  layout: OpLayout;
 }
 let BY_ATTRS = new WeakMap<Attrs, AttrsMemo>();
 
-export function registerLinalgOp(name: string, def: LinalgOpDef): void {
-  OPS.set(name, def);
+export function registerOp<K>(name: string, def: OpDef<K>): void {
+  if (OPS.has(name)) throw new Error(`internal: op '${name}' is registered twice`);
+  OPS.set(name, def as unknown as OpDef<never>);
   LAYOUTS.clear();
   BY_ATTRS = new WeakMap();
 }
 
-export function linalgOp(name: string): LinalgOpDef {
+/** The definition of registered op `name`. */
+export function opDef(name: string): OpDef<unknown> {
   const d = OPS.get(name);
-  if (!d) throw new Error(`internal: unknown linalg op '${name}'`);
-  return d;
+  if (!d) throw new Error(`internal: unknown registered op '${name}'`);
+  return d as unknown as OpDef<unknown>;
+}
+
+/** The label errors show for registered op `name`. */
+export const opLabel = (name: string): string => opDef(name).label ?? name;
+
+/** Names of every registered op (scripts/op-table.mjs). */
+export const registeredOps = (): string[] => [...OPS.keys()];
+
+/** Why `device` cannot run a registered node (for the LegalizationError of the dispatch contract). */
+export function whyNotServed(device: string, attrs: Attrs): { op: string; detail: string } {
+  const def = opDef(attrs['op'] as string);
+  const on = kernelDevices(def.family);
+  return { op: def.label ?? (attrs['op'] as string), detail: `no '${def.family.name}' kernels on this device; registered on: ${on.join(', ') || 'none'}` };
+}
+
+/** Whether `device` has the kernels of the registered node's op (the dispatch contract's answer). */
+export function opServedOn(device: string, attrs: Attrs): boolean {
+  return hasKernels(device, opDef(attrs['op'] as string).family);
 }
 
 const size = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
 
-export interface LinalgLayout {
+export interface OpLayout {
   batch: Dim[];
   parts: PartAval[];
   offsets: number[];
@@ -113,8 +149,8 @@ export interface LinalgLayout {
   shape: Dim[];
 }
 
-/** Batch dims, parts and packing of a linalg node with these inputs (nodes or avals). */
-export function linalgLayout(inputs: readonly { shape: readonly Dim[]; dtype: DType }[], attrs: Attrs): LinalgLayout {
+/** Batch dims, parts and packing of a registered node with these inputs (nodes or avals). */
+export function opLayout(inputs: readonly { shape: readonly Dim[]; dtype: DType }[], attrs: Attrs): OpLayout {
   const m = BY_ATTRS.get(attrs);
   if (m !== undefined && m.dtypes.length === inputs.length) {
     let same = true;
@@ -132,8 +168,8 @@ function dimsEqual(a: readonly Dim[], b: readonly Dim[]): boolean {
   return true;
 }
 
-function keyedLayout(inputs: readonly { shape: readonly Dim[]; dtype: DType }[], attrs: Attrs): LinalgLayout {
-  if (linalgOp(attrs['op'] as string).family === 'sparse') return computeLayout(inputs, attrs);
+function keyedLayout(inputs: readonly { shape: readonly Dim[]; dtype: DType }[], attrs: Attrs): OpLayout {
+  if (opDef(attrs['op'] as string).uncachedLayout) return computeLayout(inputs, attrs);
   let key = attrsKey(attrs);
   for (const x of inputs) {
     key += `|${x.dtype}`;
@@ -148,18 +184,19 @@ function keyedLayout(inputs: readonly { shape: readonly Dim[]; dtype: DType }[],
   return l;
 }
 
-function computeLayout(inputs: readonly { shape: readonly Dim[]; dtype: DType }[], attrs: Attrs): LinalgLayout {
+function computeLayout(inputs: readonly { shape: readonly Dim[]; dtype: DType }[], attrs: Attrs): OpLayout {
   const name = attrs['op'] as string;
-  const def = linalgOp(name);
-  if (inputs.length !== def.coreRanks.length) throw new ShapeError(`linalg.${name}: expects ${def.coreRanks.length} inputs, got ${inputs.length}`);
+  const def = opDef(name);
+  const label = def.label ?? name;
+  if (inputs.length !== def.coreRanks.length) throw new ShapeError(`${label}: expects ${def.coreRanks.length} inputs, got ${inputs.length}`);
   const batch = inputs[0]!.shape.slice(0, inputs[0]!.shape.length - def.coreRanks[0]!);
   const cores = inputs.map((x, i) => {
     const r = def.coreRanks[i]!;
-    if (x.shape.length < r) throw new ShapeError(`linalg.${name}: input ${i} needs at least ${r} dims, got ${fmtShape(x.shape)}`);
+    if (x.shape.length < r) throw new ShapeError(`${label}: input ${i} needs at least ${r} dims, got ${fmtShape(x.shape)}`);
     const b = x.shape.slice(0, x.shape.length - r);
-    if (!shapesEqual(b, batch)) throw new ShapeError(`linalg.${name}: inputs must share their batch dims, got ${inputs.map((y) => fmtShape(y.shape)).join(', ')}`);
+    if (!shapesEqual(b, batch)) throw new ShapeError(`${label}: inputs must share their batch dims, got ${inputs.map((y) => fmtShape(y.shape)).join(', ')}`);
     const core = x.shape.slice(x.shape.length - r);
-    if (core.some((d) => typeof d !== 'number')) throw new ShapeError(`linalg.${name}: matrix dims must be static, got ${fmtShape(x.shape)}`);
+    if (core.some((d) => typeof d !== 'number')) throw new ShapeError(`${label}: matrix core dims must be static, got ${fmtShape(x.shape)}`);
     return { shape: core as number[], dtype: x.dtype };
   });
   const parts = def.outputs(cores, attrs);
@@ -173,13 +210,13 @@ function computeLayout(inputs: readonly { shape: readonly Dim[]; dtype: DType }[
 }
 
 /** The packed output's abstract value (the primitive's shape rule). */
-export function linalgInfer(inputs: readonly Node[], attrs: Attrs): { shape: Dim[]; dtype: DType } {
-  const l = linalgLayout(inputs, attrs);
+export function opInfer(inputs: readonly Node[], attrs: Attrs): { shape: Dim[]; dtype: DType } {
+  const l = opLayout(inputs, attrs);
   return { shape: [...l.shape], dtype: l.dtype };
 }
 
-/** What the backends hand to a linalg kernel (the opaque-kernel arguments). */
-export interface LinalgKernelArgs {
+/** What the backends hand to a registered op's kernel (the opaque-kernel arguments). */
+export interface OpKernelArgs {
   out: StorageArray;
   ins: StorageArray[];
   inShapes: number[][];
@@ -188,13 +225,13 @@ export interface LinalgKernelArgs {
 }
 
 /**
- * Runs a linalg node on one backend's kernel set: each part is computed into
+ * Runs a registered node on one device's kernel set: each part is computed into
  * its own array of its own dtype, then packed into the node's output (per batch
  * entry, parts one after another, converted to the packed dtype).
  */
-export function runLinalg(backend: string, a: LinalgKernelArgs): void {
-  const def = linalgOp(a.attrs['op'] as string);
-  const kernels = linalgKernels(backend, def.family ?? 'dense');
+export function runOp(device: string, a: OpKernelArgs): void {
+  const def = opDef(a.attrs['op'] as string);
+  const kernels = kernelsFor(device, def.family, def.label ?? (a.attrs['op'] as string), a.inDTypes[0]);
   const l = argsLayout(a);
   let batch = 1;
   for (let i = 0; i < l.batch.length; i++) batch *= l.batch[i] as number;
@@ -239,29 +276,12 @@ export function runLinalg(backend: string, a: LinalgKernelArgs): void {
 }
 
 /** The layout of a kernel call (its attrs' memo when the shapes match, without building avals). */
-function argsLayout(a: LinalgKernelArgs): LinalgLayout {
+function argsLayout(a: OpKernelArgs): OpLayout {
   const m = BY_ATTRS.get(a.attrs);
   if (m !== undefined && m.dtypes.length === a.inShapes.length) {
     let same = true;
     for (let i = 0; i < a.inShapes.length && same; i++) same = a.inDTypes[i] === m.dtypes[i] && dimsEqual(a.inShapes[i]!, m.shapes[i]!);
     if (same) return m.layout;
   }
-  return linalgLayout(a.inShapes.map((shape, i) => ({ shape, dtype: a.inDTypes[i]! })), a.attrs);
-}
-
-// Kernel sets per backend, provided by the modules that implement them
-// (src/linalg/index.ts registers the js reference and, when the addon is
-// built, the LAPACKE kernels), so the backends do not import the linalg module.
-const KERNEL_SETS: Record<KernelFamily, Map<string, LinalgKernelSet>> = { dense: new Map(), sparse: new Map() };
-
-export function provideLinalgKernels(backend: string, kernels: LinalgKernelSet, family: KernelFamily = 'dense'): void {
-  KERNEL_SETS[family].set(backend, kernels);
-}
-
-/** The kernel set a backend runs linalg nodes with (its own, else the js reference). */
-export function linalgKernels(backend: string, family: KernelFamily = 'dense'): LinalgKernelSet {
-  const sets = KERNEL_SETS[family];
-  const k = sets.get(backend) ?? sets.get('js');
-  if (!k) throw new Error(`internal: no ${family} linalg kernels registered (import the linalg and sparse modules)`);
-  return k;
+  return opLayout(a.inShapes.map((shape, i) => ({ shape, dtype: a.inDTypes[i]! })), a.attrs);
 }
