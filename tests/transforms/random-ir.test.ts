@@ -198,6 +198,14 @@ describe.each(DEVICES)('random IR ops on %s', (device) => {
     const mask = random.bernoulli(k, 0.5, [3]);
     const gd = rlx.grad((x: T) => rlx.where(random.bernoulli(k, 0.5, [3]), x.mul(2), 0).sum())(rlx.tensor([1, 2, 3]).on(device)) as T;
     expect(arr(gd)).toEqual(arr(mask).map((m) => (m ? 2 : 0)));
+    // Dropout in a compiled training step: one compile, the mask follows the key.
+    const step = rlx.jit((w: T, kk: T) => rlx.grad((ww: T) => rlx.where(random.bernoulli(kk, 0.5, [8]), ww.mul(2), 0).square().sum())(w), { device });
+    const w = rlx.tensor([1, 2, 3, 4, 5, 6, 7, 8]).on(device).realize();
+    for (const s of [1, 2]) {
+      const m = host.bernoulliBits(host.keyData(s), 8, 0.5);
+      expect(arr(step(w, key(s).realize()) as T)).toEqual(Array.from(m, (b, i) => b * 8 * (i + 1)));
+    }
+    expect(step.compiles).toBe(1);
     const [, t] = rlx.jvp((x: T) => x.mul(random.uniform(k, [3])), [rlx.tensor([1, 1, 1]).on(device)], [rlx.tensor([1, 0, 0]).on(device)]) as [T, T];
     expect(arr(t)).toEqual([arr(random.uniform(k, [3]))[0], 0, 0]);
   });
