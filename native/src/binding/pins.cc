@@ -19,10 +19,10 @@ const void* Pins::input(const Napi::Value& v, const void* data, size_t bytes) {
   return inputs_.back().get();
 }
 
-void* Pins::output(const Napi::Value& v, void* data, size_t bytes, const char* name) {
+void* Pins::output(const Napi::Value& v, void* data, size_t bytes, const char* name, bool reads) {
   if (!async_ || !data) return data;
   Out o{Napi::Persistent(v), scratch(bytes), bytes, name};
-  if (bytes) std::memcpy(o.copy.get(), data, bytes);  // the kernel may read what it does not overwrite
+  if (bytes && reads) std::memcpy(o.copy.get(), data, bytes);  // the kernel may read what it does not overwrite
   outputs_.push_back(std::move(o));
   return outputs_.back().copy.get();
 }

@@ -46,8 +46,13 @@ class Pins {
   /** Memory the kernel reads: `data` itself (sync) or a private copy of its `bytes` (async). */
   const void* input(const Napi::Value& v, const void* data, size_t bytes);
 
-  /** Memory the kernel writes: `data` itself (sync) or a private copy written back when the call settles (async). */
-  void* output(const Napi::Value& v, void* data, size_t bytes, const char* name);
+  /**
+   * Memory the kernel writes: `data` itself (sync) or a private copy written
+   * back when the call settles (async). `reads`: the kernel may read it or
+   * leave some of it unwritten, so the copy starts as the caller's values;
+   * false (a kernel that writes every element first) skips that copy.
+   */
+  void* output(const Napi::Value& v, void* data, size_t bytes, const char* name, bool reads = true);
 
   /** An array the binding created: its memory as is; kept alive until the call settles. Returns its index for value(). */
   size_t fresh(const Napi::Value& v) { return keep(v); }

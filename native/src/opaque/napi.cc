@@ -114,7 +114,7 @@ RLX_REGISTER(opaque) {
     expect_length(x, total, "x");
     expect_length(out, total, "out");
     no_overlap(out, x, "x", true);
-    void* o = pins.output(info[1], out.data, out.bytes(), "out");
+    void* o = pins.output(info[1], out.data, out.bytes(), "out", out.data == x.data);  // cumsum writes every element of out
     const void* xi = out.data == x.data ? o : pins.input(info[0], x.data, x.bytes());
     return CumsumJob{x.st, xi, o, outer, n, inner};
   });
