@@ -51,7 +51,7 @@ describeNative('awaited native kernels keep the event loop turning (issue 14 §4
     const svdArgs = (): Parameters<typeof k.svd> => ['float64', 1, n, n, a, new Float64Array(n), new Float64Array(n * n), new Float64Array(n * n), false];
     const e = random(1000 * 1000, 2);
     const eighArgs = (): Parameters<typeof k.eigh> => ['float64', 1, 1000, e, new Float64Array(1000), new Float64Array(1000 * 1000), true];
-    const P = poisson2d(400);
+    const P = poisson2d(300);
     const view = { rows: P.shape[0], cols: P.shape[1], indptr: P.indptr, indices: P.indices, data: P.data } as never;
     const b = random(P.shape[0], 3);
     const opts = { method: 'lu', trans: 0 } as Parameters<typeof nativeSparseGraphKernels.solve>[5];
