@@ -60,7 +60,7 @@ describeNative('awaited native kernels keep the event loop turning (issue 14 §4
       { name: `svd ${n}x${n}`, sync: () => k.svd(...svdArgs()), async: () => k.svdAsync(...svdArgs()) },
       { name: 'eigh 1000x1000', sync: () => k.eigh(...eighArgs()), async: () => k.eighAsync(...eighArgs()) },
       {
-        name: `spsolve (UMFPACK) poisson2d(400), n = ${P.shape[0]}`,
+        name: `spsolve (UMFPACK) poisson2d(300), n = ${P.shape[0]}`,
         sync: () => nativeSparseGraphKernels.solve('float64', view, b, 1, xb, opts),
         async: () => nativeSparseGraphKernels.solveAsync('float64', view, b, 1, xb, opts),
       },
