@@ -73,6 +73,8 @@ export interface OpDef<K = unknown> {
   jvp?(ctx: OpRuleCtx, tangents: (Tensor | null)[]): (Tensor | null)[];
   /** Input cotangents from the parts' cotangents (null = zero), JAX's bilinear convention (vjp.ts). Absent: vjp of the op is a TransformError. */
   vjp?(ctx: OpRuleCtx, cts: (Tensor | null)[]): (Tensor | null)[];
+  /** Appended to the TransformError of a rule the op does not offer (e.g. what to use instead). */
+  missingRuleHint?: string;
   /** vmap: 'leading' (default) or 'none' (vmap of the op is a TransformError). */
   batching?: OpBatching;
   /**
@@ -117,6 +119,13 @@ export function opDef(name: string): OpDef<unknown> {
   const d = OPS.get(name);
   if (!d) throw new Error(`internal: unknown registered op '${name}'`);
   return d as unknown as OpDef<unknown>;
+}
+
+/** The TransformError for a transform rule that registered op `name` does not offer. */
+export function missingRule(transform: 'jvp' | 'vjp' | 'vmap', name: string): string {
+  const d = opDef(name);
+  const what = transform === 'jvp' ? 'JVP rule' : transform === 'vjp' ? 'VJP rule' : 'batching rule';
+  return `${transform}: registered op '${d.label ?? name}' has no ${what}${d.missingRuleHint ? ` (${d.missingRuleHint})` : ''}`;
 }
 
 /** The label errors show for registered op `name`. */

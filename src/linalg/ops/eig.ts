@@ -5,7 +5,6 @@
 
 import type { Tensor } from '../../tensor/tensor.js';
 import { complexDType, isComplex } from '../../tensor/dtype.js';
-import { TransformError } from '../../tensor/errors.js';
 import { ConvergenceError } from '../../tensor/errors-linalg.js';
 import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, square } from './common.js';
 
@@ -13,10 +12,6 @@ import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, squar
 export function eigRaw(a: Tensor, computeV: boolean): Tensor[] {
   return bindLinalg('eig', [a], { computeV });
 }
-
-const noDerivative = (): never => {
-  throw new TransformError('linalg.eig: derivatives of the general eigenproblem are not implemented (use eigh for Hermitian matrices)');
-};
 
 registerLinalgOp('eig', {
   coreRanks: [2],
@@ -31,6 +26,6 @@ registerLinalgOp('eig', {
     const e = firstFailure(info);
     if (e >= 0) throw new ConvergenceError('eig', batch > 1 ? e : undefined, 'the QR algorithm failed to compute all eigenvalues');
   },
-  jvp: noDerivative,
-  vjp: noDerivative,
+  // No jvp/vjp: grad or jvp through eig is the registry's TransformError, with this hint.
+  missingRuleHint: 'derivatives of the general eigenproblem are not implemented; use eigh for Hermitian matrices',
 });

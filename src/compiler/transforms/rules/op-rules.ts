@@ -7,7 +7,7 @@ import { Tensor } from '../../../tensor/tensor.js';
 import { type Dim, shapesEqual } from '../../../tensor/shape.js';
 import { type Attrs, type Node, attrsOf, parentsOf, producerOf } from '../../ir.js';
 import { bind, bindInferred } from '../../primitives.js';
-import { type OpLayout, opLayout, opDef, opLabel } from '../../op-registry.js';
+import { type OpLayout, opLayout, opDef, missingRule } from '../../op-registry.js';
 import { TransformError } from '../../../tensor/errors.js';
 import type { BatchRule, JvpRule, RuleCtx, VjpRule } from '../rule-types.js';
 import { batchDim, batchFirst, bindT } from './batch-helpers.js';
@@ -85,7 +85,7 @@ function opCtx(c: RuleCtx) {
 
 export const opJvp: JvpRule = (c, tangents) => {
   const name = c.attrs['op'] as string;
-  if (!opDef(name).jvp) throw new TransformError(`jvp: registered op '${opLabel(name)}' has no JVP rule`);
+  if (!opDef(name).jvp) throw new TransformError(missingRule('jvp', name));
   const { l, def, ctx } = opCtx(c);
   const ts = def.jvp!(ctx, tangents);
   return ts.every((t) => t === null) ? null : packParts(ts, l);
@@ -131,7 +131,7 @@ function zeroAlongLast(n: Node, lo: number, hi: number): boolean {
  */
 export const opVjp: VjpRule = (c, ct) => {
   const name = c.attrs['op'] as string;
-  if (!opDef(name).vjp) throw new TransformError(`vjp: registered op '${opLabel(name)}' has no VJP rule`);
+  if (!opDef(name).vjp) throw new TransformError(missingRule('vjp', name));
   const { l, def, ctx } = opCtx(c);
   const cts = unpackParts(ct, l).map((t, i) => (zeroAlongLast(ct.node, l.offsets[i]!, l.offsets[i]! + size(l.parts[i]!.shape)) ? null : t));
   return def.vjp!(ctx, cts);
@@ -140,7 +140,7 @@ export const opVjp: VjpRule = (c, ct) => {
 /** A registered op maps over leading batch dims (unless it says 'none'): the vmapped axis becomes the first batch dim of every input. */
 export const opBatch: BatchRule = ({ inputs, attrs }, dims) => {
   const name = attrs['op'] as string;
-  if (opDef(name).batching === 'none') throw new TransformError(`vmap: registered op '${opLabel(name)}' has no batching rule`);
+  if (opDef(name).batching === 'none') throw new TransformError(missingRule('vmap', name));
   const b = batchDim(inputs, dims);
   const xs = inputs.map((x, i) => batchFirst(x, dims[i]!, b));
   return { out: bindT('registered', xs, attrs), dim: 0 };
