@@ -29,6 +29,7 @@ console.log(z.mul(rlx.complex(0, 1)).exp().toString());
 
 console.log('\nthe plan of sqrt(a*a + b*b) * c + 1 summed (one fused kernel):');
 const keys = rlx.random.split(rlx.random.key(0), 3); // [3, 2]: three keys stacked
-const [a, b, c] = [0, 1, 2].map((i) => rlx.random.normal(keys.select(0, i), [1000]));
+// Samples are lazy (a registered op of the key); realize them so the plan below is the expression's alone.
+const [a, b, c] = [0, 1, 2].map((i) => rlx.random.normal(keys.select(0, i), [1000]).realize());
 rlx.explain(a.mul(a).add(b.mul(b)).sqrt().mul(c).add(1).sum());
 console.log('\nbackends:', rlx.backends().map((b) => `${b.name}${b.available ? '' : ` (unavailable: ${b.reason})`}`).join(', '));
