@@ -1,6 +1,6 @@
 // Per-call overhead of a small linalg call: rlx.linalg.<op>(A).realize() vs the
 // bare native kernel on the same matrix (the TS wrapper + addon call of
-// src/backends/native/lapack.ts, a fresh output each call), timed as the
+// src/linalg/kernels/native.ts, a fresh output each call), timed as the
 // linalg suite times its rows: a fresh process, 40 warm-up calls, 15 samples
 // of 2 calls, the median. That state matters: after ~70 calls V8 still runs
 // the per-call JS in its baseline tier, where it costs several times what it

@@ -5,7 +5,7 @@
 
 import { expect, it } from 'vitest';
 import { requireNativeAddon } from '../../src/backends/native/addon.js';
-import { nativeLinalgKernels } from '../../src/backends/native/lapack.js';
+import { nativeLinalgKernels } from '../../src/linalg/kernels/native.js';
 import { cholmodFactor, cholmodFactorAsync, kluFactor, kluFactorAsync, spmv, spmvAsync, umfpackFactor, umfpackFactorAsync } from '../../src/sparse/native/addon.js';
 import { nativeSparseGraphKernels } from '../../src/sparse/native/graph-kernels.js';
 import type { CompressedArrays } from '../../src/sparse/contract.js';

@@ -156,7 +156,7 @@ export interface NativeAddon extends SparseNativeAddon {
   gemmAsync(spec: GemmSpec): Promise<Float32Array | Float64Array>;
   gemmPlan(spec: GemmSpec): GemmPlanInfo;
   // Dense linalg kernels (native/src/lapack; the contract is src/linalg/kernels/contract.ts,
-  // the checked wrapper src/backends/native/lapack.ts). Each returns b LAPACK infos.
+  // the checked wrapper src/linalg/kernels/native.ts). Each returns b LAPACK infos.
   linalgCholesky(dtype: GemmDType, b: number, n: number, a: LinalgArray, out: LinalgArray, lower: boolean): Int32Array;
   linalgTriangularSolve(dtype: GemmDType, b: number, n: number, k: number, a: LinalgArray, rhs: LinalgArray, out: LinalgArray, lower: boolean, trans: 0 | 1 | 2, unitDiagonal: boolean): Int32Array;
   linalgLu(dtype: GemmDType, b: number, m: number, n: number, a: LinalgArray, lu: LinalgArray, piv: Int32Array, perm: Int32Array): Int32Array;

@@ -1,6 +1,6 @@
 // The kernel contract of the linalg module: what the js reference kernels
 // (src/linalg/kernels/js) and the native LAPACKE kernels (native/src/lapack,
-// src/backends/native/lapack.ts) both implement, so the IR op can run either.
+// src/linalg/kernels/native.ts) both implement, so the IR op can run either.
 //
 // Every kernel works on a batch of B row-major, contiguous matrices stored in
 // the dtype's storage array (complex values interleaved re, im), writes fresh

@@ -4,7 +4,7 @@
 
 import { describe } from 'vitest';
 import { nativeAddon, nativeStatus } from '../../../src/backends/native/addon.js';
-import { nativeLinalgKernels } from '../../../src/backends/native/lapack.js';
+import { nativeLinalgKernels } from '../../../src/linalg/kernels/native.js';
 import type { FloatArray, LinalgDType, LinalgKernels } from '../../../src/linalg/kernels/contract.js';
 import { mulberry32 } from '../../harness/prng.js';
 
