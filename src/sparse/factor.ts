@@ -13,7 +13,7 @@ import { config } from '../compiler/config.js';
 import { isTraced } from './tensor-values.js';
 import { DeviceError, ShapeError, TransformError, ValueError } from '../tensor/errors.js';
 import { defaultDevice, deviceNames } from '../backends/registry.js';
-import { cholmodFactor, kluFactor, umfpackFactor } from './native/addon.js';
+import { cholmodFactor, kluFactor, umfpackFactor } from './kernels/native-direct.js';
 import { jsCholesky, jsSplu } from './direct/index.js';
 import type { CompressedArrays, SparseDType, ValueArray } from './contract.js';
 import type { SparseMatrix } from './base.js';

@@ -14,7 +14,7 @@
 // Every entry point with an output refuses one that overlaps x or the matrix's
 // arrays (checkProductOutput: byte ranges, O(1)).
 
-import { kernelFamily, kernelsOn, registerKernels, unregisterKernels } from '../compiler/kernel-registry.js';
+import { kernelFamily, kernelsOn } from '../compiler/kernel-registry.js';
 import type { CompressedArrays, ValueArray } from './contract.js';
 import { ValueError } from '../tensor/errors.js';
 
@@ -31,7 +31,7 @@ function overlaps(a: ArrayBufferView, b: ArrayBufferView): boolean {
  * the kernels read x and A while they write out (gather overwrites y[i] after
  * reading part of x; scatter zeroes y first), so an overlapping out gives wrong
  * values or destroys the matrix. O(1): byte ranges of the underlying buffers,
- * as the native products check (src/backends/native/sparse.ts).
+ * as the native products check (kernels/native-products.ts).
  */
 export function checkProductOutput(op: string, a: { indptr: Int32Array; indices: Int32Array; data: ValueArray }, x: ArrayBufferView, out: ArrayBufferView): void {
   const inputs: [string, ArrayBufferView][] = [['x', x], ['the matrix data', a.data], ['the matrix indices', a.indices], ['the matrix indptr', a.indptr]];
@@ -43,7 +43,7 @@ export function checkProductOutput(op: string, a: { indptr: Int32Array; indices:
 // ---- native hook --------------------------------------------------------------
 
 /**
- * A pluggable SpMV (e.g. the native multithreaded kernel of src/backends/native).
+ * A pluggable SpMV (e.g. the native multithreaded kernel of kernels/native.ts).
  * `csrMatvec` computes y = A·x for CSR arrays with raw vectors as above and returns
  * true, or returns false to decline (dtype or size it does not handle), in which
  * case the js kernel below runs. It must not keep references to x or y.
@@ -65,15 +65,10 @@ export interface SpmvKernel {
 }
 
 // The SpMV kernels of the raw products are a kernel family: the native sparse
-// glue registers its threaded SpMV as the 'native' device's (sparse/native).
+// glue registers its threaded SpMV as the 'native' device's (kernels/native.ts).
 // These raw products work on host arrays, so the js loops below serve when no
 // native kernel is registered (or it declines).
 export const SPMV_KERNELS = kernelFamily<SpmvKernel>('sparse.spmv');
-/** Registers (or with null removes) the native SpMV kernel. */
-export function setSpmvKernel(k: SpmvKernel | null): void {
-  if (k) registerKernels('native', SPMV_KERNELS, k);
-  else unregisterKernels('native', SPMV_KERNELS);
-}
 /** The native SpMV kernel, or null when only the js loops run. */
 export function getSpmvKernel(): SpmvKernel | null {
   return kernelsOn('native', SPMV_KERNELS) ?? null;

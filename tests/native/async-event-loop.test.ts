@@ -8,7 +8,7 @@
 import { expect, it } from 'vitest';
 import { requireNativeAddon } from '../../src/backends/native/addon.js';
 import { nativeLinalgKernels } from '../../src/linalg/kernels/native.js';
-import { nativeSparseGraphKernels } from '../../src/sparse/native/graph-kernels.js';
+import { nativeSparseGraphKernels } from '../../src/sparse/kernels/native-graph.js';
 import { poisson2d } from '../sparse/solvers/util.js';
 import { describeNative, rng } from './native-harness.js';
 

@@ -6,8 +6,9 @@
 import { expect, it } from 'vitest';
 import { requireNativeAddon } from '../../src/backends/native/addon.js';
 import { nativeLinalgKernels } from '../../src/linalg/kernels/native.js';
-import { cholmodFactor, cholmodFactorAsync, kluFactor, kluFactorAsync, spmv, spmvAsync, umfpackFactor, umfpackFactorAsync } from '../../src/sparse/native/addon.js';
-import { nativeSparseGraphKernels } from '../../src/sparse/native/graph-kernels.js';
+import { spmv, spmvAsync } from '../../src/sparse/kernels/native-products.js';
+import { cholmodFactor, cholmodFactorAsync, kluFactor, kluFactorAsync, umfpackFactor, umfpackFactorAsync } from '../../src/sparse/kernels/native-direct.js';
+import { nativeSparseGraphKernels } from '../../src/sparse/kernels/native-graph.js';
 import type { CompressedArrays } from '../../src/sparse/contract.js';
 import { poisson2d } from '../sparse/solvers/util.js';
 import { describeNative, rng } from './native-harness.js';

@@ -3,7 +3,7 @@
 // Cholesky (src/sparse/direct) in graph/register.ts. One factorization per
 // call: a graph op has no place to keep a factor between runs (use
 // splu/cholesky objects for reuse). The native kernels call UMFPACK/CHOLMOD
-// themselves (sparse/native/graph-kernels.ts).
+// themselves (sparse/kernels/native-graph.ts).
 
 import type { SparseDType, ValueArray } from '../contract.js';
 import type { CsrView, SparseSolveOptions } from './contract.js';

@@ -1,7 +1,7 @@
 // Registers the sparse IR ops, their js kernels and the js direct solver, and,
 // when the native backend is available, the native kernels (UMFPACK/CHOLMOD
 // solves, threaded products) and the raw SpMV and vector kernels
-// (native/graph-kernels.ts).
+// (kernels/native.ts).
 
 import './ops.js';
 import { registerKernels } from '../../compiler/kernel-registry.js';
@@ -9,7 +9,7 @@ import { SPARSE_DIRECT, SPARSE_KERNELS } from './family.js';
 import { jsSparseGraphKernels } from './js-kernels.js';
 import { jsCholesky, jsSplu } from '../direct/index.js';
 import { deviceNames } from '../../backends/registry.js';
-import { registerNativeSparse } from '../native/graph-kernels.js';
+import { registerNativeSparse } from '../kernels/native.js';
 
 registerKernels('js', SPARSE_KERNELS, jsSparseGraphKernels);
 

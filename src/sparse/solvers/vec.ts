@@ -14,7 +14,7 @@
 // data when the scalar is real (then the operation is the same on the 2n values).
 // Below that, or without a kernel, the js loops run.
 
-import { kernelFamily, kernelsOn, registerKernels, unregisterKernels } from '../../compiler/kernel-registry.js';
+import { kernelFamily, kernelsOn } from '../../compiler/kernel-registry.js';
 
 /** Real float64 kernels a backend can install (all arguments Float64Array; lengths already match). */
 export interface VecKernel {
@@ -35,13 +35,8 @@ export interface VecKernel {
 
 /** Vectors shorter than this stay in js (a native call costs about a microsecond). */
 export const VEC_KERNEL_MIN = 1024;
-/** The vector kernels as a kernel family; the native sparse glue registers the 'native' device's. */
+/** The vector kernels as a kernel family; the native sparse glue (../kernels/native.ts) registers the 'native' device's. */
 export const VEC_KERNELS = kernelFamily<VecKernel>('sparse.vec');
-/** Registers (or with null removes) the native vector kernels. */
-export function setVecKernel(k: VecKernel | null): void {
-  if (k) registerKernels('native', VEC_KERNELS, k);
-  else unregisterKernels('native', VEC_KERNELS);
-}
 /** The native vector kernels, or null (the js loops run). */
 export function getVecKernel(): VecKernel | null {
   return kernelsOn('native', VEC_KERNELS) ?? null;

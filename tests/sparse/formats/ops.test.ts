@@ -8,7 +8,8 @@ import { describe, expect, it } from 'vitest';
 import * as sp from '../../../src/sparse/index.js';
 import { tensor } from '../../../src/tensor/create.js';
 import { type Case, type Ref, arbCase, arbTrips, build, ref, toRef, expectClose, expectValid, refFrom, refMatmul, get, cmul, asLanes, lanes, DTYPES } from './helpers.js';
-import { setSpmvKernel, getSpmvKernel } from '../../../src/sparse/spmv.js';
+import { registerKernels, unregisterKernels } from '../../../src/compiler/kernel-registry.js';
+import { getSpmvKernel, SPMV_KERNELS } from '../../../src/sparse/spmv.js';
 
 const RUNS = { numRuns: 60 };
 const FORMATS = ['csr', 'csc'] as const;
@@ -255,14 +256,14 @@ describe('products', () => {
     const x = Float64Array.from({ length: 9 }, (_, i) => i);
     const want = sp.raw.matvec(A, x);
     let calls = 0;
-    setSpmvKernel({ name: 'test', csrMatvec: (a, xx, yy) => { calls++; if (a.shape[0] > 5) return false; yy.fill(42); return true; } });
+    registerKernels('native', SPMV_KERNELS, { name: 'test', csrMatvec: (a, xx, yy) => { calls++; if (a.shape[0] > 5) return false; yy.fill(42); return true; } });
     try {
       expect(Array.from(sp.raw.matvec(A, x))).toEqual(Array.from(want));
       expect(calls).toBe(1);
       expect(Array.from(sp.raw.matvec(sp.poisson1d(2), new Float64Array(2)))).toEqual([42, 42]);
       expect(getSpmvKernel()?.name).toBe('test');
     } finally {
-      setSpmvKernel(null);
+      unregisterKernels('native', SPMV_KERNELS);
     }
     expect(getSpmvKernel()).toBe(null);
   });

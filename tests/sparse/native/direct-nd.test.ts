@@ -12,7 +12,7 @@
 
 import { expect, it } from 'vitest';
 import * as rlx from '../../../src/index.js';
-import { umfpackFactor } from '../../../src/sparse/native/addon.js';
+import { umfpackFactor } from '../../../src/sparse/kernels/native-direct.js';
 import { nativeAddon } from '../../../src/backends/native/addon.js';
 import type { CompressedArrays, SparseDType } from '../../../src/sparse/contract.js';
 import { SingularMatrixError } from '../../../src/tensor/errors-linalg.js';

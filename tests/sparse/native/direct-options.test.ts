@@ -8,7 +8,7 @@
 
 import { expect, it } from 'vitest';
 import * as rlx from '../../../src/index.js';
-import { kluFactor, umfpackFactor } from '../../../src/sparse/native/addon.js';
+import { kluFactor, umfpackFactor } from '../../../src/sparse/kernels/native-direct.js';
 import type { CompressedArrays, SparseDType } from '../../../src/sparse/contract.js';
 import { SingularMatrixError } from '../../../src/tensor/errors-linalg.js';
 import { denseLogDet, denseMul, describeNative, fromDense, maxAbs, maxDiff, per, poisson2d, rng, toC, toDense } from './util.js';

@@ -5,7 +5,7 @@
 // factor/dispose cycles with bounded RSS, and bad arguments.
 
 import { expect, it } from 'vitest';
-import { cholmodFactor, kluFactor, umfpackFactor, type SparseFactor } from '../../../src/sparse/native/addon.js';
+import { cholmodFactor, kluFactor, umfpackFactor, type SparseFactor } from '../../../src/sparse/kernels/native-direct.js';
 import { nativeAddon } from '../../../src/backends/native/addon.js';
 import type { CompressedArrays, SparseDType } from '../../../src/sparse/contract.js';
 import { NotPositiveDefiniteError, SingularMatrixError } from '../../../src/tensor/errors-linalg.js';

@@ -7,11 +7,12 @@
 import { afterAll, afterEach, expect, it } from 'vitest';
 import * as rlx from '../../../src/index.js'; // creates the backends: the native one installs its kernels
 import { nativeAddon } from '../../../src/backends/native/addon.js';
-import { spmv, spmvDot } from '../../../src/sparse/native/addon.js';
+import { spmv, spmvDot } from '../../../src/sparse/kernels/native-products.js';
 import { numThreads, setNumThreads } from '../../../src/backends/native/threads.js';
 import type { CompressedArrays } from '../../../src/sparse/contract.js';
-import { gather, getSpmvKernel, setSpmvKernel } from '../../../src/sparse/spmv.js';
-import { cgStep, getVecKernel, rdot, setVecKernel } from '../../../src/sparse/solvers/vec.js';
+import { registerKernels, unregisterKernels } from '../../../src/compiler/kernel-registry.js';
+import { gather, getSpmvKernel, SPMV_KERNELS } from '../../../src/sparse/spmv.js';
+import { cgStep, getVecKernel, rdot, VEC_KERNELS } from '../../../src/sparse/solvers/vec.js';
 import { cg } from '../../../src/sparse/solvers/cg.js';
 import { describeNative, poisson2d, rng } from './util.js';
 
@@ -33,8 +34,10 @@ describeNative('chunked SpMV, fused SpMV + dot, pooled vector kernels', () => {
     vecK = getVecKernel();
   afterEach(() => {
     setNumThreads(threads0);
-    setSpmvKernel(spmvK);
-    setVecKernel(vecK);
+    if (spmvK) registerKernels('native', SPMV_KERNELS, spmvK);
+    else unregisterKernels('native', SPMV_KERNELS);
+    if (vecK) registerKernels('native', VEC_KERNELS, vecK);
+    else unregisterKernels('native', VEC_KERNELS);
   });
   afterAll(() => setNumThreads(threads0));
 
@@ -192,7 +195,7 @@ describeNative('chunked SpMV, fused SpMV + dot, pooled vector kernels', () => {
     const b = vecOf(n, 4);
     const arrays = { shape: A.shape, indptr: A.indptr, indices: A.indices, data: A.data as Float64Array };
     let calls = 0;
-    setSpmvKernel({ ...spmvK!, name: 'counting', csrMatvecDot: (a, x, y) => (calls++, spmvK!.csrMatvecDot!(a, x, y)) });
+    registerKernels('native', SPMV_KERNELS, { ...spmvK!, name: 'counting', csrMatvecDot: (a, x, y) => (calls++, spmvK!.csrMatvecDot!(a, x, y)) });
     const native = [1, 2].map((t) => {
       setNumThreads(t);
       return [cg(A, b, { rtol: 1e-10 }), cg(arrays, b, { rtol: 1e-10 })];
@@ -202,8 +205,8 @@ describeNative('chunked SpMV, fused SpMV + dot, pooled vector kernels', () => {
       expect(sameBits(r1!.x, native[0]![0]!.x) && sameBits(r2!.x, native[0]![0]!.x)).toBe(true);
       expect(r1!.iterations).toBe(native[0]![0]!.iterations);
     }
-    setSpmvKernel(null);
-    setVecKernel(null);
+    unregisterKernels('native', SPMV_KERNELS);
+    unregisterKernels('native', VEC_KERNELS);
     const js = cg(A, b, { rtol: 1e-10 });
     const r = native[0]![0]!;
     expect(r.converged && js.converged).toBe(true);

@@ -4,7 +4,7 @@
 
 import fc from 'fast-check';
 import { afterAll, expect, it } from 'vitest';
-import { spmm, spmv, spmvH } from '../../../src/sparse/native/addon.js';
+import { spmm, spmv, spmvH } from '../../../src/sparse/kernels/native-products.js';
 import { nativeAddon } from '../../../src/backends/native/addon.js';
 import { numThreads, setNumThreads } from '../../../src/backends/native/threads.js';
 import type { CompressedArrays, SparseDType } from '../../../src/sparse/contract.js';

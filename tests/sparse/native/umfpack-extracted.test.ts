@@ -8,7 +8,7 @@
 // UMFPACK's row scaling R is far from 1) and are unsymmetric in pattern.
 
 import { afterEach, expect, it } from 'vitest';
-import { umfpackFactor } from '../../../src/sparse/native/addon.js';
+import { umfpackFactor } from '../../../src/sparse/kernels/native-direct.js';
 import { nativeAddon } from '../../../src/backends/native/addon.js';
 import type { CompressedArrays, SparseDType } from '../../../src/sparse/contract.js';
 import { denseMul, describeNative, fromDense, maxAbs, maxDiff, per, poisson2d, rng, toC, toDense } from './util.js';

@@ -1,11 +1,12 @@
 // Native vector kernels of the Krylov solvers and Lanczos (native/src/sparse/vec.cc,
-// installed with setVecKernel): each against the js loops of vec.ts, bad arguments
+// registered as the VEC_KERNELS family's 'native' kernels): each against the js loops of vec.ts, bad arguments
 // throw, and cg / eigsh give the same answers with and without them.
 
 import { afterEach, expect, it } from 'vitest';
 import '../../../src/index.js'; // creates the backends: the native one installs its kernels
 import { nativeAddon } from '../../../src/backends/native/addon.js';
-import { cgStep, gemmTN, gemv, getVecKernel, rdot, setVecKernel, VEC_KERNEL_MIN, type VecKernel } from '../../../src/sparse/solvers/vec.js';
+import { registerKernels, unregisterKernels } from '../../../src/compiler/kernel-registry.js';
+import { cgStep, gemmTN, gemv, getVecKernel, rdot, VEC_KERNEL_MIN, VEC_KERNELS, type VecKernel } from '../../../src/sparse/solvers/vec.js';
 import { axpy, c, xpby } from '../../../src/sparse/solvers/vec.js';
 import { cg } from '../../../src/sparse/solvers/cg.js';
 import { eigsh } from '../../../src/sparse/solvers/eigsh.js';
@@ -19,16 +20,16 @@ const maxDiff = (a: Float64Array, b: Float64Array) => a.reduce((m, v, i) => Math
 
 describeNative('native vector kernels (sparse solvers)', () => {
   const saved = getVecKernel();
-  afterEach(() => setVecKernel(saved));
+  afterEach(() => (saved ? registerKernels('native', VEC_KERNELS, saved) : unregisterKernels('native', VEC_KERNELS)));
   const native = (): VecKernel => {
     expect(saved?.name).toBe('native');
     return saved!;
   };
   /** Runs f with the native kernel and with the js loops; returns both results. */
   const both = <T>(f: () => T): [T, T] => {
-    setVecKernel(native());
+    registerKernels('native', VEC_KERNELS, native());
     const a = f();
-    setVecKernel(null);
+    unregisterKernels('native', VEC_KERNELS);
     return [a, f()];
   };
 

@@ -1,9 +1,7 @@
-// The sparse module's kernels on the native device: the kernels of the sparse
-// IR ops (threaded CSR products, UMFPACK/CHOLMOD solves), the SpMV behind the
-// matrix classes' raw products, and the direct solver behind spsolve.
-// Registered by the sparse module (graph/register.ts) when the native backend
-// is available: the module owns its native glue, so the backends never import
-// a module.
+// The native kernels of the sparse IR ops (the SPARSE_KERNELS family,
+// graph/contract.ts): threaded CSR products (native-products.ts) and the
+// UMFPACK/CHOLMOD solves (native-direct.ts); registered on the native device
+// by native.ts.
 //
 // csrMatmulAsync and solveAsync are the Async twins (same arguments, result and
 // errors; a Promise): the one-column product and the direct solves run on a
@@ -12,12 +10,11 @@
 
 import type { CompressedArrays, SparseDType, ValueArray } from '../contract.js';
 import type { CsrView, SparseGraphKernels } from '../graph/contract.js';
-import { registerKernels } from '../../compiler/kernel-registry.js';
-import { SPARSE_KERNELS } from '../graph/family.js';
 import { jsSparseGraphKernels, krylovOperand, krylovSolve } from '../graph/js-kernels.js';
 import { checkFiniteCsr } from '../finite.js';
 import type { AsyncTwins } from '../../backends/native/addon.js';
-import { cholmodFactor, cholmodFactorAsync, registerNativeRawKernels, spmm, spmv, spmvAsync, spmvH, umfpackFactor, umfpackFactorAsync } from './addon.js';
+import { spmm, spmv, spmvAsync, spmvH } from './native-products.js';
+import { cholmodFactor, cholmodFactorAsync, umfpackFactor, umfpackFactorAsync } from './native-direct.js';
 
 const arraysOf = (dtype: SparseDType, a: CsrView): CompressedArrays => ({ shape: [a.rows, a.cols], dtype, indptr: a.indptr, indices: a.indices, data: a.data });
 const cplx = (d: SparseDType) => d === 'complex64' || d === 'complex128';
@@ -83,10 +80,3 @@ export const nativeSparseGraphKernels: SparseGraphKernels & AsyncTwins<Pick<Spar
   csrMatmulAsync,
   solveAsync,
 };
-
-/** Registers everything above (graph/register.ts, when the native backend is available). */
-export function registerNativeSparse(): void {
-  registerKernels('native', SPARSE_KERNELS, nativeSparseGraphKernels);
-  // The native SpMV and vector kernels behind the raw products and the Krylov solvers.
-  registerNativeRawKernels();
-}
