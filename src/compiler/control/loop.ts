@@ -9,10 +9,11 @@ import { Tensor } from '../../tensor/tensor.js';
 import { TransformError } from '../../tensor/errors.js';
 import { fmtShape, shapesEqual } from '../../tensor/shape.js';
 import { bind } from '../primitives.js';
-import { flatten, unflatten, type PyTree, type TreeDef } from '../transforms/pytree.js';
+import { flatten, unflatten, type PyTree, type TreeDef, type TensorTree, type TensorTreeLike } from '../transforms/pytree.js';
 import { traceBody, deviceOfOperands } from './body.js';
 import type { Aval } from '../bodies.js';
 import { commonDType, layout, unpack } from './pack.js';
+import type { CarryOf, NotInferred, Tree } from './types.js';
 
 const avalOf = (t: Tensor): Aval => ({ shape: t.node.shape, dtype: t.dtype });
 
@@ -21,8 +22,10 @@ function scalarBool(what: string, t: Tensor): Tensor {
   return t;
 }
 
-/** whileLoop(cond, body, init): repeats carry = body(carry) while cond(carry). */
-export function whileLoop(cond: (carry: PyTree) => Tensor, body: (carry: PyTree) => PyTree, init: PyTree): PyTree {
+/** whileLoop(cond, body, init): repeats carry = body(carry) while cond(carry); typed from init like scan. */
+export function whileLoop<C extends Tree>(cond: (carry: CarryOf<C>) => Tensor, body: (carry: CarryOf<C>) => CarryOf<C>, init: C): TensorTree<C>;
+export function whileLoop(cond: (carry: PyTree) => Tensor, body: (carry: PyTree) => PyTree, init: PyTree): PyTree;
+export function whileLoop(cond: (carry: any) => Tensor, body: (carry: any) => PyTree, init: PyTree): PyTree {
   const { leaves, def } = flatten(init);
   const avals = leaves.map(avalOf);
   const dtype = commonDType(avals);
@@ -51,7 +54,17 @@ export function whileLoop(cond: (carry: PyTree) => Tensor, body: (carry: PyTree)
   return unflatten(def, unpack(node, avals));
 }
 
-/** cond(pred, onTrue, onFalse, ...operands): the chosen branch applied to the operands. */
+/**
+ * cond(pred, onTrue, onFalse, ...operands): the chosen branch applied to the
+ * operands. Typed: the branches' parameters are the operands (Tensors), the
+ * result has onTrue's structure, and onFalse must return the same structure.
+ */
+export function cond<Ops extends Tensor[], R extends Tree>(
+  pred: Tensor,
+  onTrue: (...ops: Ops) => R,
+  onFalse: (...ops: Ops) => TensorTreeLike<NotInferred<R>>,
+  ...operands: Ops
+): TensorTree<R>;
 export function cond(pred: Tensor, onTrue: (...ops: Tensor[]) => PyTree, onFalse: (...ops: Tensor[]) => PyTree, ...operands: Tensor[]): PyTree {
   scalarBool('cond', pred);
   const avals = operands.map(avalOf);

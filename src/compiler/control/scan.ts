@@ -8,10 +8,11 @@ import { TransformError } from '../../tensor/errors.js';
 import { fmtShape, shapesEqual } from '../../tensor/shape.js';
 import { arange } from '../../tensor/create.js';
 import { bind } from '../primitives.js';
-import { flatten, unflatten, type PyTree, type TreeDef } from '../transforms/pytree.js';
+import { flatten, unflatten, type PyTree, type TreeDef, type TensorTree } from '../transforms/pytree.js';
 import { traceBody, proxy, deviceOfOperands } from './body.js';
 import type { Aval } from '../bodies.js';
 import { commonDType, layout, unpack } from './pack.js';
+import type { CarryOf, SliceOf, Tree } from './types.js';
 
 export interface ScanOptions {
   /** Number of steps (required when xs is null). */
@@ -77,8 +78,22 @@ export function scanFlat(
   return { carry: parts.slice(0, init.length), ys: parts.slice(init.length) };
 }
 
-/** scan(f, init, xs, {length, reverse}) → [final carry, ys stacked on a new leading axis]. */
-export function scan(f: (carry: PyTree, x: PyTree) => [PyTree, PyTree], init: PyTree, xs: PyTree | null, opts: ScanOptions = {}): [PyTree, PyTree] {
+/**
+ * scan(f, init, xs, {length, reverse}) → [final carry, ys stacked on a new leading axis].
+ *
+ * Typed from init: `scan((c, x) => [c.add(x), c], tensor(0), xs)` gives c and the
+ * final carry init's structure (array literals are tuples) and the stacked ys
+ * the body's y structure; a body returning another carry structure does not
+ * compile. A body typed on PyTree (the loose second signature) gives PyTrees.
+ */
+export function scan<C extends Tree, X extends Tree, Y extends Tree>(
+  f: (carry: CarryOf<C>, x: SliceOf<X>) => readonly [CarryOf<C>, Y],
+  init: C,
+  xs: X,
+  opts?: ScanOptions,
+): [TensorTree<C>, TensorTree<Y>];
+export function scan(f: (carry: PyTree, x: PyTree) => readonly [PyTree, PyTree], init: PyTree, xs: PyTree | null, opts?: ScanOptions): [PyTree, PyTree];
+export function scan(f: (carry: any, x: any) => readonly [PyTree, PyTree], init: PyTree, xs: PyTree | null, opts: ScanOptions = {}): [PyTree, PyTree] {
   const { leaves: initL, def: carryDef } = flatten(init);
   const { leaves: xsL, def: xDef } = xs === null || xs === undefined ? { leaves: [] as Tensor[], def: { kind: 'static', value: null } as TreeDef } : flatten(xs);
   let length = opts.length;
@@ -108,7 +123,9 @@ export function scan(f: (carry: PyTree, x: PyTree) => [PyTree, PyTree], init: Py
   return [unflatten(carryDef, res.carry), unflatten(yDef!, res.ys)];
 }
 
-/** forLoop(lo, hi, body(i, carry) → carry, init): a scan over i = lo..hi-1 (i is an int32 scalar). */
+/** forLoop(lo, hi, body(i, carry) → carry, init): a scan over i = lo..hi-1 (i is an int32 scalar); typed from init like scan. */
+export function forLoop<C extends Tree>(lo: number, hi: number, body: (i: Tensor, carry: CarryOf<C>) => CarryOf<C>, init: C): TensorTree<C>;
+export function forLoop(lo: number, hi: number, body: (i: Tensor, carry: PyTree) => PyTree, init: PyTree): PyTree;
 export function forLoop(lo: number, hi: number, body: (i: Tensor, carry: PyTree) => PyTree, init: PyTree): PyTree {
   if (!Number.isInteger(lo) || !Number.isInteger(hi)) throw new TransformError(`forLoop: bounds must be integers, got ${lo}, ${hi}`);
   const n = Math.max(0, hi - lo);
