@@ -9,6 +9,7 @@ import { checkShape, fmtShape } from './shape.js';
 import { encodeValues } from './storage.js';
 import { Tensor } from './tensor.js';
 import { type TensorLike, toTensor } from './ops/operand.js';
+import type { DTypeOf } from './dtype-types.js';
 
 /** A complex literal in nested data. */
 export interface ComplexValue { re: number; im: number }
@@ -48,6 +49,8 @@ function typedArrayDType(op: string, a: ArrayBufferView): DType {
  * Plain numbers default to float64. For complex dtypes a TypedArray holds
  * interleaved (re, im) pairs. With `shape`, flat data is laid out row-major.
  */
+export function tensor<T extends DTypeLike>(data: TensorData, opts: TensorOptions & { dtype: T }): Tensor<DTypeOf<T>>;
+export function tensor(data: TensorData, opts?: TensorOptions): Tensor;
 export function tensor(data: TensorData, opts: TensorOptions = {}): Tensor {
   return tensorFrom('tensor', data, opts);
 }
@@ -146,11 +149,11 @@ function flatten(d: NestedData, out: number[], cplx: boolean): void {
 }
 
 /** A tensor of `shape` filled with `value` (a broadcast literal; no memory until used). */
-export function full(shape: readonly number[], value: number | boolean, opts: FillOptions = {}): Tensor {
-  return filled('full', shape, value, opts);
+export function full<T extends DTypeLike = DTypeLike>(shape: readonly number[], value: number | boolean, opts: FillOptions & { dtype?: T } = {}): Tensor<DTypeOf<T>> {
+  return filled('full', shape, value, opts) as Tensor<DTypeOf<T>>;
 }
-export const zeros = (shape: readonly number[], opts: FillOptions = {}): Tensor => filled('zeros', shape, 0, opts);
-export const ones = (shape: readonly number[], opts: FillOptions = {}): Tensor => filled('ones', shape, 1, opts);
+export const zeros = <T extends DTypeLike = DTypeLike>(shape: readonly number[], opts: FillOptions & { dtype?: T } = {}): Tensor<DTypeOf<T>> => filled('zeros', shape, 0, opts) as Tensor<DTypeOf<T>>;
+export const ones = <T extends DTypeLike = DTypeLike>(shape: readonly number[], opts: FillOptions & { dtype?: T } = {}): Tensor<DTypeOf<T>> => filled('ones', shape, 1, opts) as Tensor<DTypeOf<T>>;
 export const zerosLike = (t: TensorLike): Tensor => fullLike('zerosLike', t, 0);
 export const onesLike = (t: TensorLike): Tensor => fullLike('onesLike', t, 1);
 
@@ -181,7 +184,7 @@ function checkDevice(op: string, device: string | undefined): void {
 }
 
 /** arange(stop) / arange(start, stop, step): float64 by default like NumPy for float steps. */
-export function arange(start: number, stop?: number, step = 1, opts: { dtype?: DTypeLike } = {}): Tensor {
+export function arange<T extends DTypeLike = DTypeLike>(start: number, stop?: number, step = 1, opts: { dtype?: T } = {}): Tensor<DTypeOf<T>> {
   if (stop === undefined) [start, stop] = [0, start];
   if (step === 0 || !Number.isFinite(step)) throw new ValueError(`arange: step must be finite and non-zero, got ${step}`);
   if (!Number.isFinite(start) || !Number.isFinite(stop)) throw new ValueError(`arange: start and stop must be finite numbers, got ${start} and ${stop}`);
@@ -189,11 +192,11 @@ export function arange(start: number, stop?: number, step = 1, opts: { dtype?: D
   const dtype = opts.dtype !== undefined ? toDType(opts.dtype) : 'float64';
   const v = new Float64Array(n);
   for (let i = 0; i < n; i++) v[i] = start + i * step;
-  return fromStorage(encodeValues(v, dtype), [n], dtype);
+  return fromStorage(encodeValues(v, dtype), [n], dtype) as Tensor<DTypeOf<T>>;
 }
 
 /** linspace(start, stop, num = 50, {endpoint = true}) like NumPy. */
-export function linspace(start: number, stop: number, num = 50, opts: { endpoint?: boolean; dtype?: DTypeLike } = {}): Tensor {
+export function linspace<T extends DTypeLike = DTypeLike>(start: number, stop: number, num = 50, opts: { endpoint?: boolean; dtype?: T } = {}): Tensor<DTypeOf<T>> {
   if (!Number.isInteger(num) || num < 0) throw new ValueError(`linspace: num must be a non-negative integer, got ${num}`);
   const endpoint = opts.endpoint ?? true;
   const div = endpoint ? num - 1 : num;
@@ -202,11 +205,11 @@ export function linspace(start: number, stop: number, num = 50, opts: { endpoint
   for (let i = 0; i < num; i++) v[i] = div > 0 ? start + i * step : start;
   if (endpoint && num > 1) v[num - 1] = stop;
   const dtype = opts.dtype !== undefined ? toDType(opts.dtype) : 'float64';
-  return fromStorage(encodeValues(v, dtype), [num], dtype);
+  return fromStorage(encodeValues(v, dtype), [num], dtype) as Tensor<DTypeOf<T>>;
 }
 
 /** eye(n, m = n, {k, dtype}): ones on the k-th diagonal. */
-export function eye(n: number, m = n, opts: { k?: number; dtype?: DTypeLike } = {}): Tensor {
+export function eye<T extends DTypeLike = DTypeLike>(n: number, m = n, opts: { k?: number; dtype?: T } = {}): Tensor<DTypeOf<T>> {
   checkShape('eye', [n, m]);
   const dtype = opts.dtype !== undefined ? toDType(opts.dtype) : 'float64';
   const k = opts.k ?? 0;
@@ -217,5 +220,5 @@ export function eye(n: number, m = n, opts: { k?: number; dtype?: DTypeLike } = 
     const j = i + k;
     if (j >= 0 && j < m) v[(i * m + j) * lanes] = 1;
   }
-  return fromStorage(encodeValues(v, dtype), [n, m], dtype);
+  return fromStorage(encodeValues(v, dtype), [n, m], dtype) as Tensor<DTypeOf<T>>;
 }

@@ -36,6 +36,8 @@ const ALIASES = {
   c128: 'complex128',
   complex: 'complex128',
 } as const satisfies Record<string, DType>;
+/** The aliases' table as a type: what each alias means (dtype-types.ts resolves `{dtype: 'f32'}` with it). */
+export type DTypeAliases = typeof ALIASES;
 
 /** Normalizes a dtype name or alias; throws DTypeError for unknown names. */
 export function toDType(d: string): DType {

@@ -10,6 +10,7 @@ import { ShapeError, TransformError } from './errors.js';
 import { type Dim, isStatic, fmtShape } from './shape.js';
 import { decodeStorage } from './storage.js';
 import { formatTensor, reprTensor } from './format.js';
+import type { ArrayOf, DTypeOf, ItemOf } from './dtype-types.js';
 import type { SliceSpec } from './slicing.js';
 import * as ew from './ops/elementwise.js';
 import * as red from './ops/reduce.js';
@@ -38,7 +39,12 @@ export type Axis = number | readonly number[] | undefined;
 /** Nested JS values as returned by tolist(); complex elements are [re, im]. */
 export type NestedList = number | boolean | [number, number] | NestedList[];
 
-export class Tensor {
+/**
+ * D is the dtype when it is known statically (tensor(data, {dtype: 'float32'}),
+ * x.cast('int32')): toArray(), data() and item() narrow with it. It defaults to
+ * DType, which every op returns (their dtypes follow promotion at run time).
+ */
+export class Tensor<D extends DType = DType> {
   /** @internal the graph node this handle points to. (`declare`: assigned in the constructor, no field initializer; see Node.) */
   declare node: Node;
 
@@ -57,8 +63,8 @@ export class Tensor {
   get symbolicShape(): Dim[] {
     return [...this.node.shape];
   }
-  get dtype(): DType {
-    return this.node.dtype;
+  get dtype(): D {
+    return this.node.dtype as D;
   }
   get ndim(): number {
     return this.node.shape.length;
@@ -77,9 +83,9 @@ export class Tensor {
 
   // ---- materialization -------------------------------------------------------
   /** Computes and returns a copy of the data (complex interleaved; f16/bf16 as Float32Array). */
-  toArray(): Float64Array | Float32Array | Int32Array | Uint8Array {
+  toArray(): ArrayOf<D> {
     realize([this.node]);
-    return decodeStorage(this.node.data!, this.dtype);
+    return decodeStorage(this.node.data!, this.dtype) as ArrayOf<D>;
   }
   /** Computes the data now (no copy) and returns this tensor, now a leaf. */
   realize(): this {
@@ -87,9 +93,9 @@ export class Tensor {
     return this;
   }
   /** Async toArray: compiles and runs without blocking the event loop's other work longer than needed. */
-  async data(): Promise<Float64Array | Float32Array | Int32Array | Uint8Array> {
+  async data(): Promise<ArrayOf<D>> {
     await realizeAsync([this.node]);
-    return decodeStorage(this.node.data!, this.dtype);
+    return decodeStorage(this.node.data!, this.dtype) as ArrayOf<D>;
   }
   /** Nested JS arrays (booleans for bool, [re, im] pairs for complex). */
   tolist(): NestedList {
@@ -113,15 +119,15 @@ export class Tensor {
     return build(0);
   }
   /** The single value of a size-1 tensor ([re, im] for complex, boolean for bool). */
-  item(): number | boolean | [number, number] {
+  item(): ItemOf<D> {
     if (this.size !== 1) throw new ShapeError(`item: expected a tensor with one element, got shape ${fmtShape(this.shape)}`);
-    const a = this.toArray();
-    if (isComplex(this.dtype)) return [a[0]!, a[1]!];
-    return this.dtype === 'bool' ? a[0] !== 0 : a[0]!;
+    const a: ArrayLike<number> = this.toArray();
+    if (isComplex(this.dtype)) return [a[0]!, a[1]!] as ItemOf<D>;
+    return (this.dtype === 'bool' ? a[0] !== 0 : a[0]!) as ItemOf<D>;
   }
   /** Pins this tensor's computation to a device ('js', 'native', ...). */
-  on(device: string): Tensor {
-    return mv.onDevice(this, device);
+  on(device: string): Tensor<D> {
+    return mv.onDevice(this, device) as Tensor<D>;
   }
 
   // ---- printing --------------------------------------------------------------
@@ -190,8 +196,8 @@ export class Tensor {
   clip(lo: Operand | null, hi: Operand | null): Tensor { return ew.clip(this, lo, hi); }
   /** Elements of this where cond is true, of `other` elsewhere (torch's x.where(cond, y)). */
   where(cond: Operand, other: Operand): Tensor { return ew.where(cond, this, other); }
-  cast(dtype: DTypeLike): Tensor { return ew.cast(this, dtype); }
-  astype(dtype: DTypeLike): Tensor { return ew.cast(this, dtype); }
+  cast<T extends DTypeLike>(dtype: T): Tensor<DTypeOf<T>> { return ew.cast(this, dtype) as Tensor<DTypeOf<T>>; }
+  astype<T extends DTypeLike>(dtype: T): Tensor<DTypeOf<T>> { return ew.cast(this, dtype) as Tensor<DTypeOf<T>>; }
 
   // ---- reductions ------------------------------------------------------------
   sum(axis?: Axis, keepdims = false): Tensor { return red.reduce('sum', this, axis, keepdims); }
