@@ -27,8 +27,11 @@ export function cpuDispatch(n: Node, hooks: DispatchHooks): DispatchChoice | und
   const k = kindOf(n.op);
   if (k === 'leaf' || k === 'movement') return 'native';
   if (k === 'composite') return 'decompose';
+  // A registered op's kernels take the dtypes its shape rule accepted; its
+  // parts are written by its call's kernel (served with it).
+  if (n.op === 'registered') return opServedOn(hooks.device, n.attrs) ? 'native' : undefined;
+  if (n.op === 'part') return 'native';
   if (!BIT_MOVERS.has(n.op) && (isStorageType(n.dtype) || n.inputs.some((x) => isStorageType(x.dtype)))) return 'rewrite';
   if (k === 'elementwise') return hooks.hasRule(n.op, n.inputs[0]!.dtype) ? 'native' : undefined;
-  if (n.op === 'registered') return opServedOn(hooks.device, n.attrs) ? 'native' : undefined;
   return hooks.special?.(n) ?? 'native';
 }

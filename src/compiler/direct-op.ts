@@ -25,9 +25,12 @@ import { DTYPE_INFO, type DType, type StorageArray } from '../tensor/dtype.js';
 import { viewRootOf } from './view-roots.js';
 import type { Node } from './ir.js';
 import { config } from './config.js';
+import { callOutputs } from './primitives.js';
 
-/** Computes `n` in place when it is a linalg node over buffers (or contiguous views of them) on a backend with runOp; false otherwise (nothing done). */
-export function realizeOpDirect(n: Node): boolean {
+/** Computes a registered node (a call, or a part with its call) in place, with every output of the call, when its inputs are buffers (or contiguous views of them) on a backend with runOp; false otherwise (nothing done). */
+export function realizeOpDirect(root: Node): boolean {
+  // A part is computed with its call (and the call's other outputs).
+  const n = root.op === 'part' ? root.inputs[0]! : root;
   if (n.op !== 'registered' || !config.directOp) return false;
   const xs = n.inputs;
   const ins: StorageArray[] = new Array(xs.length);
@@ -50,10 +53,15 @@ export function realizeOpDirect(n: Node): boolean {
     inShapes[i] = xs[i]!.shape as number[];
     inDTypes[i] = xs[i]!.dtype;
   }
-  let size = 1;
-  for (const d of n.shape) size *= d as number;
-  const out = backend.alloc(n.dtype, size);
-  backend.runOp({ out, ins, inShapes, inDTypes, attrs: n.attrs });
-  n.realize(out);
+  const outs = callOutputs(n);
+  const data: StorageArray[] = new Array(outs.length);
+  for (let i = 0; i < outs.length; i++) {
+    const o = outs[i]!;
+    let size = 1;
+    for (const d of o.shape) size *= d as number;
+    data[i] = backend.alloc(o.dtype, size);
+  }
+  backend.runOp({ out: data[0]!, ...(outs.length > 1 ? { parts: data } : {}), ins, inShapes, inDTypes, attrs: n.attrs });
+  for (let i = 0; i < outs.length; i++) outs[i]!.realize(data[i]!);
   return true;
 }

@@ -16,6 +16,8 @@ export interface KernelPlan {
   kind: string;
   ops: string[];
   out: { buffer: number; shape: Dim[]; dtype: string };
+  /** A registered call's further outputs that the graph keeps (each its own buffer, shape and dtype). */
+  parts?: { index: number; buffer: number; shape: Dim[]; dtype: string }[];
   reads: number[];
 }
 export interface BufferPlan {
@@ -61,12 +63,15 @@ function planOf(report: CompileReport, sources: (string | undefined)[], views: V
     const sl = report.slots[s]!;
     return sl.role === 'input' ? -1 - s : sl.buffer;
   };
+  const partsOf = (slots: number[]) =>
+    slots.flatMap((s, index) => (s < 0 ? [] : [{ index, buffer: slotBuf(s), shape: report.slots[s]!.shape, dtype: report.slots[s]!.dtype }]));
   const kernels = report.kernels.map((k, index) => ({
     index,
     kind: k.kind === 'opaque' ? k.name : k.kind,
     // A registered op's kernel is listed under the op's name (cholesky, csrMatmul, ...).
     ops: k.kind === 'opaque' && k.name === 'registered' ? [k.attrs['op'] as string] : [...k.fused],
     out: { buffer: slotBuf(k.out), shape: k.outShape, dtype: k.outDType },
+    ...(k.kind === 'opaque' && k.parts !== undefined ? { parts: partsOf(k.parts) } : {}),
     reads: readsOf(k).map(slotBuf),
   }));
   const buffers = report.plan.buffers.map((b) => ({ id: b.id, role: b.role, dtype: b.dtype, shape: b.shape, bytes: b.bytes, slots: b.slots }));
@@ -87,7 +92,10 @@ function planOf(report: CompileReport, sources: (string | undefined)[], views: V
       lines.push('passes:');
       for (const p of plan.passes) lines.push(`  ${p.name.padEnd(14)} ${p.nodesBefore} -> ${p.nodesAfter} nodes${p.detail ? ` (${p.detail})` : ''}`);
       lines.push('kernels:');
-      for (const k of kernels) lines.push(`  k${k.index} ${k.kind.padEnd(11)} [${k.ops.join(' ')}] ${k.reads.map(name).join(', ')} -> ${name(k.out.buffer)} ${fmtShape(k.out.shape)} ${k.out.dtype}`);
+      for (const k of kernels) {
+        const more = (k.parts ?? []).map((p) => `, ${name(p.buffer)} ${fmtShape(p.shape)} ${p.dtype}`).join('');
+        lines.push(`  k${k.index} ${k.kind.padEnd(11)} [${k.ops.join(' ')}] ${k.reads.map(name).join(', ')} -> ${name(k.out.buffer)} ${fmtShape(k.out.shape)} ${k.out.dtype}${more}`);
+      }
       lines.push('buffers:');
       for (const b of buffers) lines.push(`  buf${b.id} ${b.role.padEnd(12)} ${b.dtype} ${fmtShape(b.shape)} ${b.bytes ?? '?'} bytes`);
       if (views.length) {

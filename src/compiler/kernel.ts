@@ -84,6 +84,11 @@ export interface OpaqueKernel extends KernelBase {
   inShapes: Dim[][];
   inDTypes: DType[];
   attrs: Attrs;
+  /**
+   * A registered call's further outputs: parts[i] is the slot of output i
+   * (-1 where the graph does not use it; index 0 is `out`).
+   */
+  parts?: number[];
 }
 export type Kernel = ElementwiseKernel | ReduceKernel | MatmulKernel | OpaqueKernel;
 

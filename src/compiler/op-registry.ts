@@ -13,32 +13,42 @@
 // keyed by device and the op's family: a device without them cannot run the op
 // (the dispatch contract answers undefined: a LegalizationError).
 //
-// Several outputs: the IR has single-output nodes, so a registered node
-// produces its parts packed along one last axis, [...batch, total], in the
-// parts' common dtype, and users see each part through a slice + reshape (+ cast
-// back) view (`unpackParts`). Integer parts stored in a float dtype are exact
-// integers up to 2^24 (float32) or 2^53 (float64).
+// Several outputs, each with its own shape and dtype: the op's node (its
+// call) has the first output's value, and each further output is a 'part'
+// node over the call (primitives.ts: bindParts). The call's kernel writes
+// every output at once, into its own buffer of its own dtype: int32 ids and
+// counts stay exact. An output flagged `residual` is made for the op's
+// derivative rules only (users never see it); an output with `count: j`
+// has a data-dependent length: its leading core dim is an upper bound and
+// int32 output j (a scalar per batch entry) says how many rows are valid.
 
 import type { DType } from '../tensor/dtype.js';
-import { promoteTypes } from '../tensor/dtype.js';
 import { ShapeError } from '../tensor/errors.js';
 import { type Dim, fmtShape, shapesEqual } from '../tensor/shape.js';
 import type { StorageArray } from '../tensor/dtype.js';
-import { type Attrs, type Node, attrsKey } from './ir.js';
-import { DTYPE_INFO, allocStorage } from '../tensor/dtype.js';
+import { type Attrs, type Node, attrsKey, attrsOf, parentsOf } from './ir.js';
+import { allocStorage } from '../tensor/dtype.js';
 import type { Tensor } from '../tensor/tensor.js';
 import type { RuleCtx } from './transforms/rule-types.js';
 import { type KernelFamily, hasKernels, kernelDevices, kernelsFor } from './kernel-registry.js';
 
-/** The abstract value of one part (without batch dims). */
+/** The abstract value of one output (without batch dims). */
 export interface PartAval {
   shape: number[];
   dtype: DType;
+  /** Made for the derivative rules only: bindOp does not hand it to users. */
+  residual?: boolean;
+  /**
+   * Data-dependent length: shape[0] is an upper bound, and output `count`
+   * (int32, core shape []) holds the number of valid rows (the kernel's
+   * count is checked against the bound).
+   */
+  count?: number;
 }
 
-/** What a registered op's derivative rules see: the primal context plus the unpacked outputs. */
+/** What a registered op's derivative rules see: the primal context plus every output. */
 export interface OpRuleCtx extends RuleCtx {
-  /** The op's outputs (each with the batch dims), as the user sees them. */
+  /** The op's outputs (each with the batch dims), residuals included, in the order outputs() gave. */
   outs: Tensor[];
 }
 
@@ -50,7 +60,7 @@ export interface OpRunArgs {
   /** Core shapes of the inputs (batch dims removed). */
   inShapes: number[][];
   inDTypes: DType[];
-  /** One array per part, in the part's dtype, of length batch · part size. */
+  /** One array per output, in its dtype, of length batch · its core size (zeroed). */
   outs: StorageArray[];
   attrs: Attrs;
 }
@@ -65,13 +75,18 @@ export interface OpDef<K = unknown> {
   label?: string;
   /** Rank of each input's core (2 for matrices); leading dims beyond it are batch dims. */
   coreRanks: readonly number[];
-  /** Part avals from the inputs' core avals; throws ShapeError/DTypeError for bad inputs. */
+  /** Output avals (cores) from the inputs' core avals; throws ShapeError/DTypeError for bad inputs. */
   outputs(inputs: readonly PartAval[], attrs: Attrs): PartAval[];
   /** Runs the kernel and maps LAPACK-style info codes to typed errors. */
   run(kernels: K, args: OpRunArgs): void;
-  /** Output tangents per part (null = zero) from input tangents (null = zero). Absent: jvp of the op is a TransformError. */
+  /**
+   * Output tangents per output (null = zero), residuals included (a residual
+   * read by vjp must get its true tangent, or higher derivatives through
+   * vjp would miss it), from input tangents (null = zero). Absent: jvp of
+   * the op is a TransformError.
+   */
   jvp?(ctx: OpRuleCtx, tangents: (Tensor | null)[]): (Tensor | null)[];
-  /** Input cotangents from the parts' cotangents (null = zero), JAX's bilinear convention (vjp.ts). Absent: vjp of the op is a TransformError. */
+  /** Input cotangents from the outputs' cotangents (null = zero; residuals always null), JAX's bilinear convention (vjp.ts). Absent: vjp of the op is a TransformError. */
   vjp?(ctx: OpRuleCtx, cts: (Tensor | null)[]): (Tensor | null)[];
   /** Appended to the TransformError of a rule the op does not offer (e.g. what to use instead). */
   missingRuleHint?: string;
@@ -150,15 +165,13 @@ const size = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
 
 export interface OpLayout {
   batch: Dim[];
+  /** Output avals without the batch dims. */
   parts: PartAval[];
-  offsets: number[];
-  total: number;
-  dtype: DType;
-  /** The packed node's shape, [...batch, total] (shared: never mutate). */
-  shape: Dim[];
+  /** Each output's full shape, [...batch, ...core] (shared: never mutate). */
+  shapes: Dim[][];
 }
 
-/** Batch dims, parts and packing of a registered node with these inputs (nodes or avals). */
+/** Batch dims and outputs of a registered node with these inputs (nodes or avals). */
 export function opLayout(inputs: readonly { shape: readonly Dim[]; dtype: DType }[], attrs: Attrs): OpLayout {
   const m = BY_ATTRS.get(attrs);
   if (m !== undefined && m.dtypes.length === inputs.length) {
@@ -209,77 +222,75 @@ function computeLayout(inputs: readonly { shape: readonly Dim[]; dtype: DType }[
     return { shape: core as number[], dtype: x.dtype };
   });
   const parts = def.outputs(cores, attrs);
-  const offsets: number[] = [];
-  let total = 0;
-  for (const p of parts) offsets.push(total), (total += size(p.shape));
-  // Integer parts (pivots, ranks) ride along exactly in the float dtype of the others.
-  const floats = parts.filter((p) => p.dtype !== 'int32');
-  const dtype = floats.length ? floats.reduce<DType>((d, p) => promoteTypes(d, p.dtype), floats[0]!.dtype) : 'int32';
-  return { batch, parts, offsets, total, dtype, shape: [...batch, total] };
+  checkCounts(label, parts);
+  return { batch, parts, shapes: parts.map((p) => [...batch, ...p.shape]) };
 }
 
-/** The packed output's abstract value (the primitive's shape rule). */
+function checkCounts(label: string, parts: readonly PartAval[]): void {
+  parts.forEach((p, i) => {
+    if (p.count === undefined) return;
+    const c = parts[p.count];
+    if (c === undefined || c.dtype !== 'int32' || c.shape.length !== 0 || p.shape.length === 0) {
+      throw new Error(`internal: ${label} output ${i} counts its rows by output ${p.count}, which must be an int32 scalar (and output ${i} must have a leading bound dim)`);
+    }
+  });
+}
+
+/** The call's abstract value: its first output (the primitive's shape rule). */
 export function opInfer(inputs: readonly Node[], attrs: Attrs): { shape: Dim[]; dtype: DType } {
   const l = opLayout(inputs, attrs);
-  return { shape: [...l.shape], dtype: l.dtype };
+  return { shape: [...l.shapes[0]!], dtype: l.parts[0]!.dtype };
+}
+
+/** Every output's abstract value (with the batch dims). */
+export function opOutputAvals(inputs: readonly Node[], attrs: Attrs): { shape: Dim[]; dtype: DType }[] {
+  const l = opLayout(inputs, attrs);
+  return l.parts.map((p, i) => ({ shape: l.shapes[i]!, dtype: p.dtype }));
+}
+
+/** A part node's abstract value: output attrs.index of the registered call it reads (the 'part' primitive's shape rule). */
+export function partInfer([call]: readonly Node[], attrs: Attrs): { shape: Dim[]; dtype: DType } {
+  const i = attrs['index'] as number;
+  const l = opLayout(parentsOf(call!), attrsOf(call!));
+  if (!Number.isInteger(i) || i < 1 || i >= l.parts.length) throw new Error(`internal: part ${i} of a registered op with ${l.parts.length} outputs`);
+  return { shape: [...l.shapes[i]!], dtype: l.parts[i]!.dtype };
 }
 
 /** What the backends hand to a registered op's kernel (the opaque-kernel arguments). */
 export interface OpKernelArgs {
+  /** Output 0 (the call's own buffer). */
   out: StorageArray;
+  /** Output i ≥ 1 at index i, where the graph keeps it (others get scratch arrays). */
+  parts?: readonly (StorageArray | undefined)[];
   ins: StorageArray[];
   inShapes: number[][];
   inDTypes: DType[];
   attrs: Attrs;
 }
 
-/**
- * Runs a registered node on one device's kernel set: each part is computed into
- * its own array of its own dtype, then packed into the node's output (per batch
- * entry, parts one after another, converted to the packed dtype).
- */
+/** Runs a registered node on one device's kernel set: each output is written into its own array of its own dtype. */
 export function runOp(device: string, a: OpKernelArgs): void {
   const def = opDef(a.attrs['op'] as string);
-  const kernels = kernelsFor(device, def.family, def.label ?? (a.attrs['op'] as string), a.inDTypes[0]);
+  const label = def.label ?? (a.attrs['op'] as string);
+  const kernels = kernelsFor(device, def.family, label, a.inDTypes[0]);
   const l = argsLayout(a);
   let batch = 1;
   for (let i = 0; i < l.batch.length; i++) batch *= l.batch[i] as number;
   // Core shapes: the inputs' shapes without their batch dims (as they are when there are none).
   const inShapes = l.batch.length === 0 ? a.inShapes : a.inShapes.map((s, i) => s.slice(s.length - def.coreRanks[i]!));
   const parts = l.parts;
-  if (parts.length === 1 && parts[0]!.dtype === l.dtype) {
-    // One part in the packed dtype: it is the whole output.
-    def.run(kernels, { batch, ins: a.ins, inShapes, inDTypes: a.inDTypes, outs: [a.out], attrs: a.attrs });
-    return;
-  }
-  // A part of the packed dtype that is contiguous in the packed output (the only
-  // part, or any part of a single matrix) is written there directly; the others
-  // get arrays of their own and are copied in after the kernel.
-  const L = DTYPE_INFO[l.dtype].lanes;
-  const direct: boolean[] = new Array(parts.length);
   const outs: StorageArray[] = new Array(parts.length);
-  for (let i = 0; i < parts.length; i++) {
-    const p = parts[i]!;
-    const n = batch * size(p.shape);
-    direct[i] = p.dtype === l.dtype && (parts.length === 1 || batch === 1);
-    if (!direct[i]) outs[i] = allocStorage(p.dtype, n);
-    else {
-      const o = l.offsets[i]! * L;
-      outs[i] = o === 0 && n * L === a.out.length ? a.out : a.out.subarray(o, o + n * L);
-    }
-  }
+  outs[0] = a.out;
+  for (let i = 1; i < parts.length; i++) outs[i] = a.parts?.[i] ?? allocStorage(parts[i]!.dtype, batch * size(parts[i]!.shape));
   def.run(kernels, { batch, ins: a.ins, inShapes, inDTypes: a.inDTypes, outs, attrs: a.attrs });
   for (let i = 0; i < parts.length; i++) {
-    if (direct[i]) continue;
-    const p = parts[i]!;
-    const src = outs[i]!,
-      n = size(p.shape),
-      pl = DTYPE_INFO[p.dtype].lanes;
+    const j = parts[i]!.count;
+    if (j === undefined) continue;
+    const bound = parts[i]!.shape[0]!;
+    const counts = outs[j]!;
     for (let b = 0; b < batch; b++) {
-      const o = (b * l.total + l.offsets[i]!) * L,
-        s0 = b * n * pl;
-      if (pl === L) for (let j = 0; j < n * L; j++) a.out[o + j] = src[s0 + j]!;
-      else for (let j = 0; j < n; j++) (a.out[o + 2 * j] = src[s0 + j]!), (a.out[o + 2 * j + 1] = 0); // real part into a complex pack
+      const c = counts[b]!;
+      if (!(c >= 0 && c <= bound)) throw new Error(`internal: ${label}'s kernel on '${device}' counted ${c} rows of output ${i}, outside [0, ${bound}]`);
     }
   }
 }

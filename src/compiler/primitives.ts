@@ -9,9 +9,9 @@ import { DTypeError, ShapeError } from '../tensor/errors.js';
 import type { DType } from '../tensor/dtype.js';
 import { isComplex, realDType, complexDType, isFloat } from '../tensor/dtype.js';
 import { type Dim, type Shape, fmtShape, shapesEqual, staticSize } from '../tensor/shape.js';
-import { type Attrs, Node, refreshDepth } from './ir.js';
+import { type Attrs, Node, refreshDepth, parentsOf, attrsOf, producerOf } from './ir.js';
 import { config } from './config.js';
-import { opInfer } from './op-registry.js';
+import { opInfer, partInfer, opOutputAvals } from './op-registry.js';
 import { f16BitsToF32, f32ToF16Bits, bf16BitsToF32, f32ToBf16Bits } from '../tensor/half.js';
 
 export const UNARY_OPS = [
@@ -29,7 +29,7 @@ export const BINARY_OPS = [
 export const REDUCE_OPS = ['sum', 'prod', 'max', 'min', 'argmax', 'argmin'] as const;
 export const MOVEMENT_OPS = ['reshape', 'permute', 'expand', 'slice'] as const;
 /** Ops that run as whole kernels of their own (not fused into loops). */
-export const OPAQUE_OPS = ['matmul', 'cumsum', 'gather', 'scatterAdd', 'concat', 'pad', 'registered'] as const;
+export const OPAQUE_OPS = ['matmul', 'cumsum', 'gather', 'scatterAdd', 'concat', 'pad', 'registered', 'part'] as const;
 /** Ops kept whole in the graph that a backend may run natively or decompose. */
 export const COMPOSITE_OPS = ['logsumexp', 'custom'] as const;
 /** Control flow: whole kernels that run compiled sub-graphs (src/compiler/control). */
@@ -200,9 +200,12 @@ export const PRIMITIVES: { readonly [P in Primitive]: PrimitiveDef } = {
     },
   },
   // An op a module registered (attrs.op names it: linalg factorizations and
-  // solves, sparse products and solves, ...; several results packed along the
-  // last axis): compiler/op-registry.ts.
+  // solves, sparse products and solves, ...): compiler/op-registry.ts. The
+  // node is the op's call and its value is the op's first output; every
+  // further output i is a 'part' node (attrs.index = i) over the call, with
+  // its own shape and dtype. The call's kernel writes all of them at once.
   registered: { kind: 'opaque', infer: opInfer },
+  part: { kind: 'opaque', infer: partInfer },
   logsumexp: { kind: 'composite', infer: reduceRule('sum') },
   // Control flow packs every result into one flat tensor of one dtype (attrs.total,
   // attrs.dtype) that users see through slice/reshape views: single-output nodes.
@@ -217,8 +220,46 @@ export const kindOf = (op: Primitive): OpKind => PRIMITIVES[op].kind;
 
 /** Creates the node for primitive `op` applied to `inputs`, after its shape/dtype rule. */
 export function bind(op: Primitive, inputs: Node[], attrs: Attrs = {}): Node {
+  // A registered call is born with its part nodes; a part is looked up, not made twice.
+  if (op === 'part') return partOf(inputs[0]!, attrs['index'] as number);
   const { shape, dtype } = PRIMITIVES[op].infer(inputs, attrs);
-  return bindInferred(op, inputs, attrs, shape, dtype);
+  const n = bindInferred(op, inputs, attrs, shape, dtype);
+  if (op === 'registered') bindParts(n);
+  return n;
+}
+
+// The outputs of each registered call: [call, part 1, part 2, ...]. Weak: a
+// call and its parts are collected together. Every call gets its parts when
+// it is bound (bind, bindRegistered), so a realization can compute all of
+// them together (realize.ts keeps 'call realized ⇒ its parts realized').
+const CALL_OUTPUTS = new WeakMap<Node, Node[]>();
+
+/** Creates the part nodes of a freshly bound registered call (none for a single-output op). */
+export function bindParts(call: Node): void {
+  const parts = opOutputAvals(parentsOf(call), attrsOf(call));
+  if (parts.length < 2) return;
+  const outs: Node[] = [call];
+  for (let i = 1; i < parts.length; i++) {
+    const p = parts[i]!;
+    const n = new Node('part', [call], PART_ATTRS[i] ?? { index: i }, p.shape, p.dtype);
+    n.device = call.device;
+    outs.push(n);
+  }
+  CALL_OUTPUTS.set(call, outs);
+}
+// Shared attrs of the first parts (attrs are never mutated; sharing keeps keys cheap).
+const PART_ATTRS: Attrs[] = Array.from({ length: 8 }, (_, i) => Object.freeze({ index: i }));
+
+/** Every output node of a registered call, the call first (just [call] for a single-output op). */
+export function callOutputs(call: Node): readonly Node[] {
+  return CALL_OUTPUTS.get(call) ?? [call];
+}
+
+/** Output `index` of registered call `call` (0: the call itself). */
+export function partOf(call: Node, index: number): Node {
+  const n = index === 0 ? call : CALL_OUTPUTS.get(call)?.[index];
+  if (n === undefined) throw new Error(`internal: registered call #${call.id} (${producerOf(call)}) has no output ${index}`);
+  return n;
 }
 
 // Computing nodes is the compiler runtime's job (realize.ts, a layer above this

@@ -4,7 +4,7 @@
 import { DeviceError, ValueError } from '../tensor/errors.js';
 import { defaultDevice } from '../backends/registry.js';
 import type { Node } from './ir.js';
-import { kindOf, setDeepRealizer } from './primitives.js';
+import { callOutputs, kindOf, setDeepRealizer } from './primitives.js';
 import { capture, buildGraph } from './graph.js';
 import { cacheGet, cachePut } from './cache.js';
 import { compileGraph } from './compile.js';
@@ -45,14 +45,33 @@ export function escapingNodes(order: readonly Node[], roots: readonly Node[]): N
   return [...extra];
 }
 
+/** roots plus the unrealized sibling outputs of every registered call or part among them (roots itself when none). */
+function withCallOutputs(roots: readonly Node[]): readonly Node[] {
+  let out: Node[] | undefined;
+  for (const r of roots) {
+    const call = r.op === 'part' ? r.inputs[0]! : r.op === 'registered' ? r : undefined;
+    if (call === undefined) continue;
+    for (const o of callOutputs(call)) {
+      if (o.op === 'buffer' || roots.includes(o) || out?.includes(o)) continue;
+      (out ??= [...roots]).push(o);
+    }
+  }
+  return out ?? roots;
+}
+
 /** Executable for the graph above `roots` (compiled on a cache miss). */
 export function executableFor(roots: readonly Node[], device: string, fixedLeaves: readonly Node[] = [], extraNodes: readonly Node[] = []): { exe: BoundExecutable; leaves: Node[]; roots: readonly Node[] } {
   const tag = `${device}${config.fusion ? '' : ':nofuse'}`;
+  // A registered call and its parts are computed together (one kernel writes
+  // them all): a call that becomes a leaf takes its parts with it, so a part
+  // never reads a realized call (whose data is the first output only).
+  // Compiled functions (fixed leaves) realize nothing: their outputs are theirs.
+  if (fixedLeaves.length === 0) roots = withCallOutputs(roots);
   let cap = capture(roots, tag, fixedLeaves);
   if (fixedLeaves.length === 0) {
     const extra = escapingNodes(cap.order, roots);
     if (extra.length) {
-      roots = [...roots, ...extra];
+      roots = withCallOutputs([...roots, ...extra]);
       cap = capture(roots, tag);
     }
   }

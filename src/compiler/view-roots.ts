@@ -1,17 +1,15 @@
 // Roots that are contiguous views: a chain of reshapes and contiguous slices
 // over a realized buffer, or over a node whose kernel computes its whole output
-// anyway (a linalg node), is realized as a range of that buffer instead of by
-// a compiled copy kernel.
+// anyway (a registered op's output), is realized as a range of that buffer
+// instead of by a compiled copy kernel.
 //
-// Why: a linalg node packs its parts along one last axis and the user sees each
-// part through slice + reshape. Realizing such a part compiled and ran a graph
-// whose only work was copying the part out (qr: q and r each copied, through
-// two graph executions; cholesky: its single part copied by a reshape kernel),
-// a fixed cost of one pass over the output plus the graph overhead per part.
-// Realized buffers are never written again (kernels write fresh buffers only),
-// so a view may share its base's memory. A small part (a quarter of its base
-// or less: eigenvalues, singular values) is copied, so that it does not keep a
-// large base alive.
+// Why: views are how users reshape and slice results (a solve's [n, 1]
+// result seen as [n], a row of a realized field), and compiling and running a
+// graph whose only work is copying a range out costs a pass over the data plus
+// the graph overhead. Realized buffers are never written again (kernels write
+// fresh buffers only), so a view may share its base's memory. A small view (a
+// quarter of its base or less) is copied, so that it does not keep a large
+// base alive.
 
 import { DTYPE_INFO } from '../tensor/dtype.js';
 import type { Node } from './ir.js';
@@ -49,7 +47,7 @@ function contiguousSliceOffset(shape: readonly number[], start: readonly number[
 }
 
 /** Whether realizing n as a view of base beats computing n: base is realized, or a whole-output kernel computes it. */
-const viewableBase = (base: Node) => base.op === 'buffer' || base.op === 'registered';
+const viewableBase = (base: Node) => base.op === 'buffer' || base.op === 'registered' || base.op === 'part';
 
 /** How `n` is a contiguous view of another node, or undefined. */
 export function viewRootOf(n: Node): ViewRoot | undefined {

@@ -11,7 +11,7 @@ import * as P from '../../src/compiler/primitives.js';
 import { JVP_RULES } from '../../src/compiler/transforms/rules/jvp.js';
 import { VJP_RULES } from '../../src/compiler/transforms/rules/vjp.js';
 import { ruleCtx } from '../../src/compiler/transforms/autodiff.js';
-import type { RulePrimitive } from '../../src/compiler/transforms/rule-types.js';
+import type { AdPrimitive } from '../../src/compiler/transforms/rule-types.js';
 import { DEVICES } from '../harness/devices.js';
 import { vals } from './ad-harness.js';
 import '../harness/allclose.js';
@@ -149,10 +149,11 @@ describe.each(DEVICES)('dtypes on %s', (device) => {
 
 describe.each(DEVICES)('rule tables on %s', (device) => {
   const { T } = pin(device);
-  // Leaves, custom/stopGradient and control flow are handled by the interpreters (rule-types.ts).
+  // Leaves, custom/stopGradient and control flow are handled by the interpreters (rule-types.ts), and so
+  // are registered calls and their parts (several outputs: autodiff.ts with each op's own rules).
   const control = ((P as Record<string, unknown>)['CONTROL_OPS'] as readonly string[] | undefined) ?? [];
-  const structural = new Set<string>(['buffer', 'const', 'input', 'custom', 'stopGradient', ...control]);
-  const ops = (Object.keys(P.PRIMITIVES) as P.Primitive[]).filter((p) => !structural.has(p)) as RulePrimitive[];
+  const structural = new Set<string>(['buffer', 'const', 'input', 'custom', 'stopGradient', 'registered', 'part', ...control]);
+  const ops = (Object.keys(P.PRIMITIVES) as P.Primitive[]).filter((p) => !structural.has(p)) as AdPrimitive[];
   it('every primitive has a JVP and a VJP rule', () => {
     expect(ops.length).toBeGreaterThan(60);
     for (const p of ops) {
@@ -163,8 +164,8 @@ describe.each(DEVICES)('rule tables on %s', (device) => {
   it('comparisons, logical ops, argmax/argmin, floor/ceil/round: null tangents and cotangents (symbolic zeros)', () => {
     const a = T([1, 2]),
       b = T([2, 1]);
-    const cases: [RulePrimitive, Tensor][] = [
-      ...(['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'logicalAnd', 'logicalOr'] as const).map((op): [RulePrimitive, Tensor] => [op, (a as unknown as Record<string, (o: Tensor) => Tensor>)[op]!(b)]),
+    const cases: [AdPrimitive, Tensor][] = [
+      ...(['eq', 'ne', 'lt', 'le', 'gt', 'ge', 'logicalAnd', 'logicalOr'] as const).map((op): [AdPrimitive, Tensor] => [op, (a as unknown as Record<string, (o: Tensor) => Tensor>)[op]!(b)]),
       ['logicalNot', a.logicalNot()],
       ['argmax', a.argmax()],
       ['argmin', a.argmin()],

@@ -55,9 +55,11 @@ function compileKernel(k: Kernel, slotShapes: SlotShapes): CompiledKernel {
 
 /** A whole-op kernel running `impl` over the kernel's buffers (shared with the native backend). */
 export function opaqueKernel(k: OpaqueKernel, impl: (a: OpaqueArgs) => void): CompiledKernel {
+  const parts = k.parts;
   return {
     run(buffers: StorageArray[], env: DimEnv) {
       impl({
+        ...(parts !== undefined ? { parts: parts.map((s) => (s >= 0 ? buffers[s] : undefined)) } : {}),
         out: buffers[k.out]!,
         ins: k.inputs.map((s) => buffers[s]!),
         inShapes: k.inShapes.map((s) => resolveShape(s, env)),

@@ -16,6 +16,8 @@ export interface OpaqueArgs {
   dtype: DType;
   inDTypes: DType[];
   attrs: Attrs;
+  /** A registered call's further outputs by index (OpaqueKernel.parts; undefined where unused). */
+  parts?: (StorageArray | undefined)[];
 }
 
 const prod = (s: readonly number[], a = 0, b = s.length) => s.slice(a, b).reduce((x, y) => x * y, 1);

@@ -238,7 +238,8 @@ export function fuse(g: Graph, opts: FusionOptions): FusedProgram {
 
   const kernels: Kernel[] = [];
   for (const n of nodes) {
-    if (!R.has(n) || n.op === 'input') continue;
+    // A registered call's further outputs are written by the call's kernel (below).
+    if (!R.has(n) || n.op === 'input' || n.op === 'part') continue;
     const out = slotOf.get(n)!;
     const fused: string[] = [];
     const host = epilogueOf.get(n);
@@ -261,6 +262,7 @@ export function fuse(g: Graph, opts: FusionOptions): FusedProgram {
         kind: 'opaque', ...base, op: kind(n) === 'composite' ? 'composite' : (n.op as 'cumsum'), name: n.op,
         inputs: n.inputs.map((x) => slotOf.get(x)!), inShapes: n.inputs.map((x) => [...x.shape]), inDTypes: n.inputs.map((x) => x.dtype),
         attrs: n.attrs, fused: [n.op] as Kernel['fused'],
+        ...(n.op === 'registered' ? partSlots(n) : {}),
       });
     } else {
       kernels.push({ kind: 'elementwise', ...base, expr: buildExpr(n, n, undefined, fused), fused: fused as Kernel['fused'] });
@@ -268,6 +270,19 @@ export function fuse(g: Graph, opts: FusionOptions): FusedProgram {
   }
 
   return { kernels, slots, inputSlots: g.inputs.map((x) => slotOf.get(x)!), outputSlots: g.outputs.map((o) => slotOf.get(o)!) };
+
+  /** The slots of a registered call's part nodes in this graph, by output index (CSE leaves one node per index). */
+  function partSlots(call: Node): { parts?: number[] } {
+    let parts: number[] | undefined;
+    for (const c of consumers.get(call) ?? []) {
+      if (c.op !== 'part') continue;
+      parts ??= [];
+      parts[c.attrs['index'] as number] = slotOf.get(c)!;
+    }
+    if (parts === undefined) return {};
+    for (let i = 0; i < parts.length; i++) parts[i] ??= -1;
+    return { parts };
+  }
 }
 
 function stepOf(n: Node): ViewStep {

@@ -38,6 +38,12 @@ function loadsOf(k: Kernel): Load[] {
   }
 }
 
+/** Slots each kernel writes: its output, and a registered call's further outputs. */
+export function writesOf(k: Kernel): number[] {
+  if (k.kind !== 'opaque' || k.parts === undefined) return [k.out];
+  return [k.out, ...k.parts.filter((s) => s >= 0)];
+}
+
 /** Slots each kernel reads. */
 export function readsOf(k: Kernel): number[] {
   return [...new Set(loadsOf(k).map((l) => l.slot))];
@@ -70,7 +76,32 @@ export function planMemory(kernels: Kernel[], slots: SlotInfo[]): MemoryPlan {
   const liveSet = new Set<PlannedBuffer>();
 
   kernels.forEach((k, i) => {
-    const slot = slots[k.out]!;
+    const outs = writesOf(k);
+    for (const out of outs) place(k, i, out);
+    // Free intermediates whose last reader is this kernel (and that are not its outputs).
+    for (const s of readsOf(k)) {
+      const b = bufOfSlot.get(s);
+      if (!b || outs.some((o) => bufOfSlot.get(o) === b) || slots[s]!.role !== 'intermediate' || lastUse.get(s) !== i) continue;
+      if (!b.slots.some((x) => x !== s && lastUse.get(x)! > i)) {
+        free.push(b);
+        liveSet.delete(b);
+        if (b.bytes !== undefined) live -= b.bytes;
+      }
+    }
+    // An output nobody reads (a registered call's unused first output; otherwise not after DCE) is freed at once.
+    for (const out of outs) {
+      if (slots[out]!.role !== 'intermediate' || lastUse.has(out)) continue;
+      const buf = bufOfSlot.get(out)!;
+      free.push(buf);
+      liveSet.delete(buf);
+      if (buf.bytes !== undefined) live -= buf.bytes;
+    }
+  });
+  return { buffers, peakBytes: peak, inPlace, reused };
+
+  /** Gives output slot `out` of kernel k (index i) a buffer: in place, a dead one reused, or a new one. */
+  function place(k: Kernel, i: number, out: number): void {
+    const slot = slots[out]!;
     let buf: PlannedBuffer | undefined;
     if (slot.role === 'intermediate') {
       // In place: an elementwise kernel whose dying input is read only at the output index.
@@ -88,7 +119,9 @@ export function planMemory(kernels: Kernel[], slots: SlotInfo[]): MemoryPlan {
           }
         }
       }
-      if (!buf) {
+      // A registered call's outputs get fresh (zeroed) buffers: its kernels
+      // are promised zeroed outputs (op-registry.ts, OpRunArgs.outs).
+      if (!buf && !(k.kind === 'opaque' && k.name === 'registered')) {
         const j = free.findIndex((b) => sameStorage(b.dtype, slot.dtype) && sameSize(b.shape, slot.shape));
         if (j >= 0) {
           buf = free.splice(j, 1)[0]!;
@@ -100,31 +133,14 @@ export function planMemory(kernels: Kernel[], slots: SlotInfo[]): MemoryPlan {
       buf = { id: buffers.length, dtype: slot.dtype, shape: slot.shape, role: slot.role === 'output' ? 'output' : 'intermediate', bytes: bytesOf(slot.shape, slot.dtype), slots: [] };
       buffers.push(buf);
     }
-    buf.slots.push(k.out);
+    buf.slots.push(out);
     slot.buffer = buf.id;
-    bufOfSlot.set(k.out, buf);
+    bufOfSlot.set(out, buf);
     if (!liveSet.has(buf)) {
       liveSet.add(buf);
       if (buf.bytes === undefined || peak === undefined) peak = undefined;
       else live += buf.bytes;
     }
     if (peak !== undefined) peak = Math.max(peak, live);
-    // Free intermediates whose last reader is this kernel (and that are not this kernel's output).
-    for (const s of readsOf(k)) {
-      const b = bufOfSlot.get(s);
-      if (!b || b === buf || slots[s]!.role !== 'intermediate' || lastUse.get(s) !== i) continue;
-      if (!b.slots.some((x) => x !== s && lastUse.get(x)! > i)) {
-        free.push(b);
-        liveSet.delete(b);
-        if (b.bytes !== undefined) live -= b.bytes;
-      }
-    }
-    // An intermediate nobody reads (cannot happen after DCE) would be freed here too.
-    if (slot.role === 'intermediate' && !lastUse.has(k.out)) {
-      free.push(buf);
-      liveSet.delete(buf);
-      if (buf.bytes !== undefined) live -= buf.bytes;
-    }
-  });
-  return { buffers, peakBytes: peak, inPlace, reused };
+  }
 }

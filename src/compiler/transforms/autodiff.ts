@@ -5,16 +5,24 @@
 // a node whose inputs carry no tangent gets none, and no multiply-by-zero nodes
 // are built. A realized node that depends on a tracked input is seen through its
 // history, so materializing inside a differentiated function is safe.
+//
+// A registered call has several outputs: the call node (output 0) and its
+// 'part' nodes. Its rule takes or gives the derivatives of all of them at
+// once: forward mode keeps the tangents of the parts for when the walk reaches
+// them; reverse mode reaches every part before the call (parts use the call)
+// and hands the call's rule the cotangents gathered on each.
 
 import { type Node, topoSortHistory, parentsOf, producerOf, attrsOf } from '../ir.js';
 import { Tensor } from '../../tensor/tensor.js';
 import { isInexact } from '../../tensor/dtype.js';
 import { fmtShape, shapesEqual } from '../../tensor/shape.js';
-import type { RuleCtx, RulePrimitive } from './rule-types.js';
+import type { AdPrimitive, RuleCtx, RulePrimitive } from './rule-types.js';
 import { JVP_RULES } from './rules/jvp.js';
 import { VJP_RULES } from './rules/vjp.js';
 import { STRUCTURAL_JVP, STRUCTURAL_VJP } from './structural-rules.js';
 import { TransformError } from '../../tensor/errors.js';
+import { opJvp, opVjp } from './rules/op-rules.js';
+import { callOutputs } from '../primitives.js';
 
 const differentiable = (n: Node) => isInexact(n.dtype);
 
@@ -45,13 +53,32 @@ export function forwardMode(outs: readonly Node[], wrt: readonly Node[], tangent
     if (t) tan.set(w, t);
   });
   const dep = dependents(order, new Set(wrt));
+  // Tangents of a registered call's parts, by part node (set when the walk reaches the call).
+  const partTan = new Map<Node, Tensor>();
   for (const n of order) {
-    if (tan.has(n) || !dep.has(n) || parentsOf(n).length === 0 || !differentiable(n)) continue;
+    if (tan.has(n) || !dep.has(n) || parentsOf(n).length === 0) continue;
+    const op = producerOf(n) as RulePrimitive | 'part';
+    if (op === 'part') {
+      const t = partTan.get(n);
+      if (t && differentiable(n)) tan.set(n, checkSame('jvp', n, t));
+      continue;
+    }
     const ps = parentsOf(n);
     const ts = ps.map((x) => tan.get(x) ?? null);
     if (ts.every((t) => t === null)) continue;
-    const op = producerOf(n) as RulePrimitive;
-    const rule = STRUCTURAL_JVP[op] ?? JVP_RULES[op];
+    if (op === 'registered') {
+      const outs = callOutputs(n);
+      const touts = opJvp(ruleCtx(n), ts);
+      outs.forEach((o, i) => {
+        const t = touts[i];
+        if (!t || !differentiable(o)) return;
+        if (o === n) tan.set(n, checkSame('jvp', n, t));
+        else partTan.set(o, t);
+      });
+      continue;
+    }
+    if (!differentiable(n)) continue;
+    const rule = STRUCTURAL_JVP[op] ?? JVP_RULES[op as AdPrimitive];
     if (!rule) throw new TransformError(`jvp: primitive '${op}' has no JVP rule`);
     const t = rule(ruleCtx(n), ts);
     if (t) tan.set(n, checkSame('jvp', n, t));
@@ -75,13 +102,24 @@ export function reverseMode(outs: readonly Node[], cts: readonly (Tensor | null)
   });
   for (let i = order.length - 1; i >= 0; i--) {
     const n = order[i]!;
-    const g = ct.get(n);
     const ps = parentsOf(n);
-    if (!g || ps.length === 0) continue;
-    const op = producerOf(n) as RulePrimitive;
-    const rule = STRUCTURAL_VJP[op] ?? VJP_RULES[op];
-    if (!rule) throw new TransformError(`vjp: primitive '${op}' has no VJP rule`);
-    const gs = rule(ruleCtx(n), g);
+    if (ps.length === 0) continue;
+    const op = producerOf(n) as RulePrimitive | 'part';
+    // A part's cotangent is complete here (its users come later in `order`): the call's rule takes it.
+    if (op === 'part') continue;
+    const g = ct.get(n);
+    let gs: (Tensor | null)[];
+    if (op === 'registered') {
+      const outs = callOutputs(n);
+      const cts = outs.map((o) => ct.get(o) ?? null);
+      if (cts.every((c) => c === null)) continue;
+      gs = opVjp(ruleCtx(n), cts);
+    } else {
+      if (!g) continue;
+      const rule = STRUCTURAL_VJP[op] ?? VJP_RULES[op as AdPrimitive];
+      if (!rule) throw new TransformError(`vjp: primitive '${op}' has no VJP rule`);
+      gs = rule(ruleCtx(n), g);
+    }
     ps.forEach((x, k) => {
       const gx = gs[k];
       if (gx && dep.has(x) && differentiable(x)) add(x, gx);

@@ -32,6 +32,14 @@ export type BatchRule = (ctx: RuleCtx, dims: (number | null)[]) => { out: Tensor
 
 /**
  * Primitives with rule-table entries. Leaves, the structural 'custom' and
- * 'stopGradient', and control flow (scan, while, cond) are handled by the interpreters themselves (structural-rules.ts).
+ * 'stopGradient', and control flow (scan, while, cond) are handled by the
+ * interpreters themselves (structural-rules.ts), and so is a registered op's
+ * part: its derivatives come with its call's (autodiff.ts).
  */
-export type RulePrimitive = Exclude<Primitive, 'buffer' | 'const' | 'input' | 'custom' | 'stopGradient' | 'scan' | 'while' | 'cond'>;
+export type RulePrimitive = Exclude<Primitive, 'buffer' | 'const' | 'input' | 'custom' | 'stopGradient' | 'scan' | 'while' | 'cond' | 'part'>;
+/**
+ * Primitives with JVP/VJP table entries: a registered call has several
+ * outputs, so autodiff.ts differentiates it with all of them at once
+ * (rules/op-rules.ts) instead of through a one-output table rule.
+ */
+export type AdPrimitive = Exclude<RulePrimitive, 'registered'>;

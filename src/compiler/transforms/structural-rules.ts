@@ -1,6 +1,8 @@
 // Rules of the structural primitives the interpreters handle themselves:
 // 'custom' (customJvp / customVjp / checkpoint: call the user's rule, or
-// differentiate the inner value when none is given) and 'stopGradient'.
+// differentiate the inner value when none is given), 'stopGradient', control
+// flow, and the batching of a registered op's 'part' (its derivatives come
+// with its call's: autodiff.ts).
 
 import type { BatchRule, JvpRule, VjpRule } from './rule-types.js';
 import { customRules } from '../../tensor/ops/custom-call.js';
@@ -8,6 +10,7 @@ import { Tensor } from '../../tensor/tensor.js';
 import { constNode, bind } from '../primitives.js';
 import { batchFirst, batchSize } from './rules/batch-helpers.js';
 import { scanJvp, scanVjp, scanBatch } from '../control/scan-rules.js';
+import { partBatch } from './rules/op-rules.js';
 import { condJvp, condVjp, condBatch, whileJvp, whileVjp, whileBatch } from '../control/loop-rules.js';
 
 const zeros = (t: Tensor) => {
@@ -63,4 +66,5 @@ export const STRUCTURAL_BATCH: Record<string, BatchRule> = {
   scan: (c, d) => scanBatch(c, d),
   cond: (c, d) => condBatch(c, d),
   while: (c, d) => whileBatch(c, d),
+  part: partBatch,
 };

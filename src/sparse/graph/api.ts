@@ -238,8 +238,7 @@ export function seededSolve(A: Compressed, b: Tensor, d: SparseDType, o: SparseS
   const v = A.valuesTensor().cast(d);
   // CSC arrays are the CSR arrays of Aᵀ: A x = b is the transposed solve of that pattern.
   const t = sparseSolveT(csrPattern(A), v, B, { ...o, trans: A.format === 'csr' ? 0 : 1 });
-  const packed = t.node.op === 'reshape' ? t.node.inputs[0]! : t.node;
-  if (packed.op !== 'registered') throw new Error('internal: seededSolve expects the sparseSolve node under its part view');
-  packed.realize(d === 'float32' || d === 'complex64' ? Float32Array.from(x) : x);
+  if (t.node.op !== 'registered') throw new Error('internal: seededSolve expects the sparseSolve call node');
+  t.node.realize(d === 'float32' || d === 'complex64' ? Float32Array.from(x) : x);
   return t.reshape([n]);
 }

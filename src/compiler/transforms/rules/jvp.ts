@@ -18,12 +18,11 @@
 
 import type { Tensor } from '../../../tensor/tensor.js';
 import { isComplex, isInexact } from '../../../tensor/dtype.js';
-import type { JvpRule, RulePrimitive } from '../rule-types.js';
+import type { AdPrimitive, JvpRule, RulePrimitive } from '../rule-types.js';
 import { BINARY_SCALE, UNARY_SCALE } from './ad-elementwise.js';
 import { SCALED_BINARY, SCALED_UNARY, type ScaledBinary, type ScaledUnary } from './scaled-ops.js';
 import { mulI, prim, recipOrZero, select, sumAxes, zerosOf } from './ad-helpers.js';
 import { prodPartials, logsumexpWeights, maxMinWeights } from './ad-reduce.js';
-import { opJvp } from './op-rules.js';
 
 const none: JvpRule = () => null;
 
@@ -46,7 +45,7 @@ const sameOp = (op: RulePrimitive): JvpRule => ({ attrs }, [t]) => prim(op, [t!]
 const tangentOrZeros = (t: Tensor | null, like: Tensor): Tensor => t ?? zerosOf(like.dtype, like.node.shape);
 
 /** Forward-mode rules: every primitive has one (the type makes a missing rule a compile error). */
-export const JVP_RULES: { readonly [P in RulePrimitive]: JvpRule } = {
+export const JVP_RULES: { readonly [P in AdPrimitive]: JvpRule } = {
   // The unary and binary ops whose rule is a scale of the tangent (ad-elementwise.ts): one table serves
   // forward and reverse mode, so an op added there gets both rules.
   ...byOp(SCALED_UNARY, scaled),
@@ -119,7 +118,6 @@ export const JVP_RULES: { readonly [P in RulePrimitive]: JvpRule } = {
   },
   concat: ({ inputs, attrs }, ts) => prim('concat', ts.map((t, i) => tangentOrZeros(t, inputs[i]!)), attrs),
   pad: ({ attrs }, [t]) => prim('pad', [t!], { ...attrs, value: 0 }),
-  registered: opJvp,
 };
 
 function maxMinTangent(c: Parameters<JvpRule>[0], t: Tensor): Tensor {

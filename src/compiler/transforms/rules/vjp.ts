@@ -24,13 +24,12 @@
 
 import type { Tensor } from '../../../tensor/tensor.js';
 import { isComplex, isInexact } from '../../../tensor/dtype.js';
-import type { RulePrimitive, VjpRule } from '../rule-types.js';
+import type { AdPrimitive, RulePrimitive, VjpRule } from '../rule-types.js';
 import { BINARY_SCALE, UNARY_SCALE } from './ad-elementwise.js';
 import { SCALED_BINARY, SCALED_UNARY, type ScaledBinary, type ScaledUnary } from './scaled-ops.js';
 import { flipAxis, mT, mulI, prim, recipOrZero, reshapeTo, select, unreduce, zerosOf } from './ad-helpers.js';
 import { unconcat, unexpand, unpad, unslice } from './ad-movement.js';
 import { logsumexpWeights, maxMinWeights, prodPartials } from './ad-reduce.js';
-import { opVjp } from './op-rules.js';
 
 const none: VjpRule = ({ inputs }) => inputs.map(() => null);
 
@@ -48,7 +47,7 @@ const byOp = <K extends string>(ops: readonly K[], rule: (op: K) => VjpRule): Re
 const axesOf = (attrs: Readonly<Record<string, unknown>>) => attrs['axes'] as number[];
 
 /** Reverse-mode rules: every primitive has one (the type makes a missing rule a compile error). */
-export const VJP_RULES: { readonly [P in RulePrimitive]: VjpRule } = {
+export const VJP_RULES: { readonly [P in AdPrimitive]: VjpRule } = {
   // The unary and binary ops whose rule is a scale of the tangent (ad-elementwise.ts): one table serves
   // forward and reverse mode, so an op added there gets both rules.
   ...byOp(SCALED_UNARY, scaled),
@@ -114,7 +113,6 @@ export const VJP_RULES: { readonly [P in RulePrimitive]: VjpRule } = {
   scatterAdd: ({ inputs: [, idx], attrs }, g) => [g, null, prim('gather', [g, idx!], attrs)],
   concat: ({ inputs, attrs }, g) => unconcat(g, inputs.map((x) => x.node.shape), attrs['axis'] as number),
   pad: ({ inputs: [x], attrs }, g) => [unpad(g, x!.node.shape, attrs['widths'] as [number, number][])],
-  registered: opVjp,
 };
 
 function maxMinCotangent(c: Parameters<VjpRule>[0], g: Tensor): Tensor {
