@@ -6,6 +6,12 @@
 
 import { DTypeError } from './errors.js';
 
+/**
+ * Every dtype's name. Spelled out rather than `(typeof DTYPES)[number]` so that
+ * TypeScript names it in messages and hovers (`Tensor<DType>`, not the eight
+ * names); tests/types/dtypes.ts checks that DTYPES lists exactly these.
+ */
+export type DType = 'bool' | 'int32' | 'float16' | 'bfloat16' | 'float32' | 'float64' | 'complex64' | 'complex128';
 export const DTYPES = [
   'bool',
   'int32',
@@ -15,8 +21,7 @@ export const DTYPES = [
   'float64',
   'complex64',
   'complex128',
-] as const;
-export type DType = (typeof DTYPES)[number];
+] as const satisfies readonly DType[];
 
 /** Every name a user may pass for a dtype. */
 export type DTypeLike = DType | keyof typeof ALIASES;

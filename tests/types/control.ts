@@ -47,6 +47,15 @@ scan((c, xi) => [c.add(xi), null], tensor(0), null, { length: 3 });
 // @ts-expect-error the body returns [carry, y]
 scan((c) => c, tensor(0), null, { length: 3 });
 
+// A named, annotated body: its y type is inferred from its declared result.
+const step = ([a, b]: [Tensor, Tensor], xi: Tensor): [[Tensor, Tensor], { a: Tensor }] => [[b, a.add(xi)], { a }];
+const [fib, seen] = scan(step, [q0, q0], x);
+expectTrue<Equal<typeof fib, [Tensor, Tensor]>>();
+expectTrue<Equal<typeof seen, { a: Tensor }>>();
+// Generic code over the carry type compiles: the body returns the carry it got.
+const repeat = <T extends PyTree>(init: T) => scan((c) => [c, null], init, null, { length: 3 })[0];
+expectTrue<Equal<ReturnType<typeof repeat<{ w: Tensor }>>, { w: Tensor }>>();
+
 // A body typed on PyTree still compiles (and gives PyTrees).
 const loose = (c: PyTree, xi: PyTree): [PyTree, PyTree] => [c, xi];
 const [lc, ly] = scan(loose, tensor(0), x);
@@ -59,6 +68,11 @@ expectTrue<Equal<typeof pc, PyTree>>();
 // forLoop: the carry from init; i an int32 Tensor.
 const f1 = forLoop(0, 10, (i, [a, b]) => [a.add(i), b.mul(a)], [q0, q0]);
 expectTrue<Equal<typeof f1, [Tensor, Tensor]>>();
+// A declared result type or a destructuring pattern does not turn init's tuples into arrays.
+const f2: [Tensor, Tensor] = forLoop(0, 3, (_i: Tensor, c: [Tensor, Tensor]): [Tensor, Tensor] => c, [q0, q0]);
+const [[n0, [n1]]] = scan((c) => [c, null], [q0, [q0, q0]], null, { length: 2 });
+expectTrue<Equal<typeof n0 | typeof n1, Tensor>>();
+void f2;
 // @ts-expect-error the body returns the carry, not a pair
 forLoop(0, 10, (i, c) => [c, i], q0);
 
@@ -75,6 +89,9 @@ const r = cond(x.sum().gt(0), (a, b) => ({ s: a.add(b), n: 1 }), (a, b) => ({ s:
 expectTrue<Equal<typeof r, { s: Tensor; n: Tensor }>>();
 const rt = cond(x.sum().gt(0), (a) => [a, a.sum()], (a) => [a.neg(), a.prod()], x);
 expectTrue<Equal<typeof rt, [Tensor, Tensor]>>();
+// Branches without operands.
+const r0 = cond(x.sum().gt(0), () => x, () => q0);
+expectTrue<Equal<typeof r0, Tensor>>();
 // @ts-expect-error the branches return different structures
 cond(x.sum().gt(0), (a) => [a, a], (a) => a, x);
 // @ts-expect-error a branch takes one parameter per operand, each a Tensor

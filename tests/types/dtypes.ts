@@ -5,11 +5,14 @@
 // union of every dtype's, as before. Never executed.
 
 import type { DType } from '../../src/index.js';
-import { tensor, zeros, ones, full, arange, linspace, eye, grad, Tensor } from '../../src/index.js';
+import { DTYPES, tensor, zeros, ones, full, arange, linspace, eye, grad, Tensor } from '../../src/index.js';
 import { expectTrue, type Equal } from './assert.js';
 
 type AnyArray = Float64Array | Float32Array | Int32Array | Uint8Array;
 type AnyItem = number | boolean | [number, number];
+
+// DType is spelled out (so messages say Tensor<DType>): DTYPES lists exactly its names.
+expectTrue<Equal<(typeof DTYPES)[number], DType>>();
 
 // An explicit dtype narrows toArray() and item(); aliases resolve.
 const f32 = tensor([1, 2], { dtype: 'float32' });

@@ -23,7 +23,7 @@ function scalarBool(what: string, t: Tensor): Tensor {
 }
 
 /** whileLoop(cond, body, init): repeats carry = body(carry) while cond(carry); typed from init like scan. */
-export function whileLoop<C extends Tree>(cond: (carry: CarryOf<C>) => Tensor, body: (carry: CarryOf<C>) => CarryOf<C>, init: C): TensorTree<C>;
+export function whileLoop<C extends Tree>(cond: (carry: CarryOf<C>) => Tensor, body: (carry: CarryOf<C>) => CarryOf<C>, init: C): CarryOf<C>;
 export function whileLoop(cond: (carry: PyTree) => Tensor, body: (carry: PyTree) => PyTree, init: PyTree): PyTree;
 export function whileLoop(cond: (carry: any) => Tensor, body: (carry: any) => PyTree, init: PyTree): PyTree {
   const { leaves, def } = flatten(init);
@@ -64,7 +64,7 @@ export function cond<Ops extends Tensor[], R extends Tree>(
   onTrue: (...ops: Ops) => R,
   onFalse: (...ops: Ops) => TensorTreeLike<NotInferred<R>>,
   ...operands: Ops
-): TensorTree<R>;
+): TensorTree<NotInferred<R>>;
 export function cond(pred: Tensor, onTrue: (...ops: Tensor[]) => PyTree, onFalse: (...ops: Tensor[]) => PyTree, ...operands: Tensor[]): PyTree {
   scalarBool('cond', pred);
   const avals = operands.map(avalOf);

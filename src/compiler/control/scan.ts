@@ -12,7 +12,7 @@ import { flatten, unflatten, type PyTree, type TreeDef, type TensorTree } from '
 import { traceBody, proxy, deviceOfOperands } from './body.js';
 import type { Aval } from '../bodies.js';
 import { commonDType, layout, unpack } from './pack.js';
-import type { CarryOf, SliceOf, Tree } from './types.js';
+import type { CarryOf, NotInferred, SliceOf, Tree } from './types.js';
 
 export interface ScanOptions {
   /** Number of steps (required when xs is null). */
@@ -91,7 +91,7 @@ export function scan<C extends Tree, X extends Tree, Y extends Tree>(
   init: C,
   xs: X,
   opts?: ScanOptions,
-): [TensorTree<C>, TensorTree<Y>];
+): [CarryOf<C>, TensorTree<NotInferred<Y>>];
 export function scan(f: (carry: PyTree, x: PyTree) => readonly [PyTree, PyTree], init: PyTree, xs: PyTree | null, opts?: ScanOptions): [PyTree, PyTree];
 export function scan(f: (carry: any, x: any) => readonly [PyTree, PyTree], init: PyTree, xs: PyTree | null, opts: ScanOptions = {}): [PyTree, PyTree] {
   const { leaves: initL, def: carryDef } = flatten(init);
@@ -124,7 +124,7 @@ export function scan(f: (carry: any, x: any) => readonly [PyTree, PyTree], init:
 }
 
 /** forLoop(lo, hi, body(i, carry) → carry, init): a scan over i = lo..hi-1 (i is an int32 scalar); typed from init like scan. */
-export function forLoop<C extends Tree>(lo: number, hi: number, body: (i: Tensor, carry: CarryOf<C>) => CarryOf<C>, init: C): TensorTree<C>;
+export function forLoop<C extends Tree>(lo: number, hi: number, body: (i: Tensor, carry: CarryOf<C>) => CarryOf<C>, init: C): CarryOf<C>;
 export function forLoop(lo: number, hi: number, body: (i: Tensor, carry: PyTree) => PyTree, init: PyTree): PyTree;
 export function forLoop(lo: number, hi: number, body: (i: Tensor, carry: PyTree) => PyTree, init: PyTree): PyTree {
   if (!Number.isInteger(lo) || !Number.isInteger(hi)) throw new TransformError(`forLoop: bounds must be integers, got ${lo}, ${hi}`);
