@@ -25,6 +25,7 @@ function scalarBool(what: string, t: Tensor): Tensor {
 /** whileLoop(cond, body, init): repeats carry = body(carry) while cond(carry); typed from init like scan. */
 export function whileLoop<C extends Tree>(cond: (carry: CarryOf<C>) => Tensor, body: (carry: CarryOf<C>) => CarryOf<C>, init: C): CarryOf<C>;
 export function whileLoop(cond: (carry: PyTree) => Tensor, body: (carry: PyTree) => PyTree, init: PyTree): PyTree;
+// `any` carries in the implementation, as in scan: it accepts both signatures' bodies.
 export function whileLoop(cond: (carry: any) => Tensor, body: (carry: any) => PyTree, init: PyTree): PyTree {
   const { leaves, def } = flatten(init);
   const avals = leaves.map(avalOf);

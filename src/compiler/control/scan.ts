@@ -93,6 +93,7 @@ export function scan<C extends Tree, X extends Tree, Y extends Tree>(
   opts?: ScanOptions,
 ): [CarryOf<C>, TensorTree<NotInferred<Y>>];
 export function scan(f: (carry: PyTree, x: PyTree) => readonly [PyTree, PyTree], init: PyTree, xs: PyTree | null, opts?: ScanOptions): [PyTree, PyTree];
+// The implementation takes `any` carries: a body of the first signature (carry: CarryOf<C>) is not a PyTree function for every C.
 export function scan(f: (carry: any, x: any) => readonly [PyTree, PyTree], init: PyTree, xs: PyTree | null, opts: ScanOptions = {}): [PyTree, PyTree] {
   const { leaves: initL, def: carryDef } = flatten(init);
   const { leaves: xsL, def: xDef } = xs === null || xs === undefined ? { leaves: [] as Tensor[], def: { kind: 'static', value: null } as TreeDef } : flatten(xs);

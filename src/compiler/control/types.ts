@@ -27,5 +27,9 @@ export type NotInferred<T> = [T][T extends unknown ? 0 : never];
  */
 export type CarryOf<C> = TensorTree<NotInferred<C>>;
 
-/** The slice of xs one scan step receives: null when there are no xs. */
+/**
+ * The slice of xs one scan step receives: null when there are no xs. (xs with
+ * no tensor leaves at all, `[]` or `{}`, also give null at run time; the type
+ * says `[]` / `{}` there.)
+ */
 export type SliceOf<X> = [X] extends [null | undefined] ? null : TensorTree<NotInferred<X>>;
