@@ -80,6 +80,12 @@ export interface OpDef<K = unknown> {
   /** Runs the kernel and maps LAPACK-style info codes to typed errors. */
   run(kernels: K, args: OpRunArgs): void;
   /**
+   * The same as run, awaiting the kernel set's off-thread twins where it has
+   * them (`await t.data()` keeps the event loop turning during the call).
+   * Absent: an awaited realization runs the op with run (on this thread).
+   */
+  runAsync?(kernels: K, args: OpRunArgs): Promise<void>;
+  /**
    * Output tangents per output (null = zero), residuals included (a residual
    * read by vjp must get its true tangent, or higher derivatives through
    * vjp would miss it), from input tangents (null = zero). Absent: jvp of
@@ -270,6 +276,82 @@ export interface OpKernelArgs {
 
 /** Runs a registered node on one device's kernel set: each output is written into its own array of its own dtype. */
 export function runOp(device: string, a: OpKernelArgs): void {
+  const c = prepareCall(device, a);
+  c.def.run(c.kernels, c.args);
+  checkCountsRun(c);
+}
+
+/**
+ * Below this many input scalars an awaited op runs on this thread: handing a
+ * call to the pool and back costs tens of microseconds, which a small
+ * factorization does not take.
+ */
+export const ASYNC_MIN_SCALARS = 1 << 14;
+
+/**
+ * runOp for an awaited realization: a Promise when the op has runAsync and
+ * its inputs are large enough to be worth the thread hop; undefined when it
+ * ran here instead (synchronously, as runOp).
+ */
+export function runOpAsync(device: string, a: OpKernelArgs): Promise<void> | undefined {
+  const c = prepareCall(device, a);
+  let scalars = 0;
+  for (const x of a.ins) scalars += x.length;
+  if (c.def.runAsync === undefined || scalars < ASYNC_MIN_SCALARS) {
+    c.def.run(c.kernels, c.args);
+    checkCountsRun(c);
+    return undefined;
+  }
+  return c.def.runAsync(c.kernels, c.args).then(() => checkCountsRun(c));
+}
+
+/** A kernel call that an op's steps yield: the kernel set's method name and its arguments. */
+export type KernelCall<K> = { [M in keyof K & string]: K[M] extends (...a: infer A) => unknown ? readonly [M, ...A] : never }[keyof K & string];
+
+/** An op's kernel work as steps: each `yield [method, ...args]` is one call of the device's kernel set and evaluates to its result. */
+export type KernelSteps<K> = (a: OpRunArgs) => Generator<KernelCall<K>, void, unknown>;
+
+/**
+ * run and runAsync of an op written as steps of kernel calls (one body for
+ * both): run makes each call on this thread; runAsync awaits the set's
+ * off-thread twin of a call (`svdAsync` for `svd`, ...) where the device has
+ * one, and makes the call itself where it has none.
+ */
+export function kernelSteps<K>(steps: KernelSteps<K>): Pick<OpDef<K>, 'run' | 'runAsync'> {
+  // Called as methods of their set (a kernel set may use `this`).
+  type Untyped = Record<string, ((...x: unknown[]) => unknown) | undefined>;
+  return {
+    run(k, a) {
+      const set = k as unknown as Untyped;
+      const g = steps(a);
+      for (let r = g.next(); !r.done; ) {
+        const [m, ...args] = r.value as unknown as [string, ...unknown[]];
+        r = g.next(set[m]!(...args));
+      }
+    },
+    async runAsync(k, a) {
+      const set = k as unknown as Untyped;
+      const g = steps(a);
+      for (let r = g.next(); !r.done; ) {
+        const [m, ...args] = r.value as unknown as [string, ...unknown[]];
+        const twin = set[`${m}Async`];
+        r = g.next(twin !== undefined ? await twin(...args) : set[m]!(...args));
+      }
+    },
+  };
+}
+
+interface PreparedCall {
+  def: OpDef<unknown>;
+  label: string;
+  device: string;
+  kernels: unknown;
+  parts: PartAval[];
+  args: OpRunArgs;
+}
+
+/** The kernel set, core shapes and output arrays of one call (scratch for the outputs the graph does not keep). */
+function prepareCall(device: string, a: OpKernelArgs): PreparedCall {
   const def = opDef(a.attrs['op'] as string);
   const label = def.label ?? (a.attrs['op'] as string);
   const kernels = kernelsFor(device, def.family, label, a.inDTypes[0]);
@@ -282,13 +364,17 @@ export function runOp(device: string, a: OpKernelArgs): void {
   const outs: StorageArray[] = new Array(parts.length);
   outs[0] = a.out;
   for (let i = 1; i < parts.length; i++) outs[i] = a.parts?.[i] ?? allocStorage(parts[i]!.dtype, batch * size(parts[i]!.shape));
-  def.run(kernels, { batch, ins: a.ins, inShapes, inDTypes: a.inDTypes, outs, attrs: a.attrs });
+  return { def, label, device, kernels, parts, args: { batch, ins: a.ins, inShapes, inDTypes: a.inDTypes, outs, attrs: a.attrs } };
+}
+
+/** Every count the kernel wrote lies within its output's bound. */
+function checkCountsRun({ parts, args, label, device }: PreparedCall): void {
   for (let i = 0; i < parts.length; i++) {
     const j = parts[i]!.count;
     if (j === undefined) continue;
     const bound = parts[i]!.shape[0]!;
-    const counts = outs[j]!;
-    for (let b = 0; b < batch; b++) {
+    const counts = args.outs[j]!;
+    for (let b = 0; b < args.batch; b++) {
       const c = counts[b]!;
       if (!(c >= 0 && c <= bound)) throw new Error(`internal: ${label}'s kernel on '${device}' counted ${c} rows of output ${i}, outside [0, ${bound}]`);
     }

@@ -12,6 +12,7 @@ import { hasRule } from './codegen-expr.js';
 import { genElementwise, genMatmul, genReduce, type Generated, type SlotShapes } from './codegen-loops.js';
 import { makeKernel } from './runtime.js';
 import { OPAQUE_KERNELS, type OpaqueArgs } from './opaque.js';
+import { CONTROL_FLOW_ASYNC } from './control-flow.js';
 import { runOp } from '../../compiler/op-registry.js';
 
 const envKey = (env: DimEnv) => (env.size === 0 ? '' : [...env].map(([k, v]) => `${k}=${v}`).join(','));
@@ -48,27 +49,32 @@ function compileKernel(k: Kernel, slotShapes: SlotShapes): CompiledKernel {
     case 'opaque': {
       const impl = OPAQUE_KERNELS[k.name];
       if (!impl) throw new Error(`internal: js backend has no kernel for ${k.name}`);
-      return opaqueKernel(k, impl);
+      // An awaited loop lets the event loop turn between its steps (control-flow.ts).
+      return opaqueKernel(k, impl, CONTROL_FLOW_ASYNC[k.name]);
     }
   }
 }
 
-/** A whole-op kernel running `impl` over the kernel's buffers (shared with the native backend). */
-export function opaqueKernel(k: OpaqueKernel, impl: (a: OpaqueArgs) => void): CompiledKernel {
+/**
+ * A whole-op kernel running `impl` over the kernel's buffers (shared with the
+ * native backend). `implAsync`, for an awaited run: a Promise while the work
+ * goes on off this thread, or undefined when it ran here already.
+ */
+export function opaqueKernel(k: OpaqueKernel, impl: (a: OpaqueArgs) => void, implAsync?: (a: OpaqueArgs) => Promise<void> | undefined): CompiledKernel {
   const parts = k.parts;
+  const args = (buffers: StorageArray[], env: DimEnv): OpaqueArgs => ({
+    ...(parts !== undefined ? { parts: parts.map((s) => (s >= 0 ? buffers[s] : undefined)) } : {}),
+    out: buffers[k.out]!,
+    ins: k.inputs.map((s) => buffers[s]!),
+    inShapes: k.inShapes.map((s) => resolveShape(s, env)),
+    outShape: resolveShape(k.outShape, env),
+    dtype: k.outDType,
+    inDTypes: k.inDTypes,
+    attrs: k.attrs,
+  });
   return {
-    run(buffers: StorageArray[], env: DimEnv) {
-      impl({
-        ...(parts !== undefined ? { parts: parts.map((s) => (s >= 0 ? buffers[s] : undefined)) } : {}),
-        out: buffers[k.out]!,
-        ins: k.inputs.map((s) => buffers[s]!),
-        inShapes: k.inShapes.map((s) => resolveShape(s, env)),
-        outShape: resolveShape(k.outShape, env),
-        dtype: k.outDType,
-        inDTypes: k.inDTypes,
-        attrs: k.attrs,
-      });
-    },
+    run: (buffers: StorageArray[], env: DimEnv) => impl(args(buffers, env)),
+    ...(implAsync !== undefined ? { runAsync: (buffers: StorageArray[], env: DimEnv) => implAsync(args(buffers, env)) } : {}),
   };
 }
 

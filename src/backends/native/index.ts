@@ -9,7 +9,7 @@ import { cpuDispatch } from '../dispatch.js';
 import type { ElementwiseKernel, Instr, Kernel, Load, MatmulKernel } from '../../compiler/kernel.js';
 import type { Backend, CompiledKernel, DimEnv, DispatchChoice } from '../backend.js';
 import { opaqueKernel } from '../js/index.js';
-import { runOp } from '../../compiler/op-registry.js';
+import { runOp, runOpAsync } from '../../compiler/op-registry.js';
 import { hasRule } from '../js/codegen-expr.js';
 import type { NativeAddon } from './addon.js';
 import { interpretedKernel, type InterpAddon, type SlotShapes } from './program.js';
@@ -75,7 +75,8 @@ export function createNativeBackend(addon: NativeAddon): Backend {
           return compileMatmul(addon, k, slotShapes, allocUninit);
         case 'opaque':
           // Registered ops on the native kernels their modules registered (kernel-registry.ts); data movement in C++.
-          if (k.name === 'registered') return opaqueKernel(k, (a) => runOp('native', a)); // as runOp below
+          // Awaited, a large call runs on the pool where the op offers runAsync (op-registry.ts: runOpAsync).
+          if (k.name === 'registered') return opaqueKernel(k, (a) => runOp('native', a), (a) => runOpAsync('native', a)); // as runOp below
           return compileOpaque(addon, k, slotShapes);
       }
     },

@@ -12,7 +12,7 @@ import { encodeValues } from '../../tensor/storage.js';
 import type { OpaqueKernel } from '../../compiler/kernel.js';
 import type { CompiledKernel, DimEnv } from '../backend.js';
 import { opaqueKernel } from '../js/index.js';
-import { scanKernel, whileKernel, condKernel } from '../js/control-flow.js';
+import { scanKernel, whileKernel, condKernel, CONTROL_FLOW_ASYNC } from '../js/control-flow.js';
 import type { OpaqueArgs } from '../js/opaque.js';
 import { typedAddon } from './errors.js';
 import type { SlotShapes } from './program.js';
@@ -66,7 +66,7 @@ export function compileOpaque(addonAny: unknown, k: OpaqueKernel, slotShapes: Sl
   // Control flow is host orchestration of compiled bodies (each body compiled
   // for its own device): the same loop on every CPU device, so native runs it too.
   const control = CONTROL_FLOW_KERNELS[k.name];
-  if (control !== undefined) return opaqueKernel(k, control);
+  if (control !== undefined) return opaqueKernel(k, control, CONTROL_FLOW_ASYNC[k.name]);
   if (!NATIVE_OPAQUE.includes(k.name)) throw new LegalizationError(k.name, k.outDType, 'native', 'no native kernel for this opaque op');
   if (typeof addon.opaquePad !== 'function') throw new DeviceError('the native addon does not export the data-movement kernels (stale build? run npm run build:native)');
   // What C++ still throws (its checks repeat the ones below) leaves as a typed error (errors.ts).

@@ -10,7 +10,7 @@ import type { Tensor } from '../../tensor/tensor.js';
 import { NotPositiveDefiniteError } from '../../tensor/errors-linalg.js';
 import { isComplex } from '../../tensor/dtype.js';
 import { mH, tril, triu, diagEmbed, diagonalOf } from '../matrix.js';
-import { registerLinalgOp, asFloat, firstFailure, linalgDType, square, transposeJvp, bindLinalg } from './common.js';
+import { registerLinalgOp, asFloat, firstFailure, linalgDType, square, transposeJvp, bindLinalg, oneKernelCall } from './common.js';
 import { triangularSolveRaw } from './triangular.js';
 
 /**
@@ -49,12 +49,16 @@ registerLinalgOp('cholesky', {
     square('cholesky', a!);
     return [{ shape: [...a!.shape], dtype: a!.dtype }];
   },
-  run(kernels, { batch, ins: [a], inShapes: [s], inDTypes: [d], outs: [out], attrs }) {
-    const n = s![0]!;
-    const info = kernels.cholesky(linalgDType('cholesky', d!), batch, n, asFloat(a), asFloat(out), attrs['lower'] as boolean);
-    const b = firstFailure(info);
-    if (b >= 0) throw new NotPositiveDefiniteError('cholesky', info[b]!, batch > 1 ? b : undefined);
-  },
+  ...oneKernelCall(
+    'cholesky',
+    ({ batch, ins, inShapes, inDTypes, outs, attrs }) => {
+      return [linalgDType('cholesky', inDTypes[0]!), batch, inShapes[0]![0]!, asFloat(ins[0]), asFloat(outs[0]), attrs['lower'] as boolean];
+    },
+    (info, { batch }) => {
+      const b = firstFailure(info);
+      if (b >= 0) throw new NotPositiveDefiniteError('cholesky', info[b]!, batch > 1 ? b : undefined);
+    },
+  ),
   jvp,
   vjp: transposeJvp(jvp),
 });

@@ -3,7 +3,7 @@
 // (the transpose of an op's JVP).
 
 import type { Tensor } from '../../tensor/tensor.js';
-import { type OpDef, type OpRuleCtx, registerOp } from '../../compiler/op-registry.js';
+import { type KernelCall, type OpDef, type OpRuleCtx, type OpRunArgs, kernelSteps, registerOp } from '../../compiler/op-registry.js';
 import { bindOp } from '../../tensor/ops/registered-op.js';
 import { LINALG_KERNELS } from '../kernels/family.js';
 import { reverseMode } from '../../compiler/transforms/autodiff.js';
@@ -75,4 +75,25 @@ export function transposeJvp(jvp: (ctx: OpRuleCtx, ts: (Tensor | null)[]) => (Te
 export function firstFailure(info: Int32Array): number {
   for (let b = 0; b < info.length; b++) if (info[b]! !== 0) return b;
   return -1;
+}
+
+/** The kernels that return LAPACK-style info codes (one per batch entry). */
+type InfoKernel = Exclude<keyof LinalgKernels, 'nrm2' | 'gemm'>;
+
+/**
+ * run and runAsync of an op that is one kernel call (compiler/op-registry.ts:
+ * kernelSteps): `args` builds the call's arguments, `check` turns its info
+ * codes into typed errors. An awaited realization on native runs the call
+ * on a pool thread (`svdAsync`, ...), so `await t.data()` keeps the event
+ * loop turning during a large factorization.
+ */
+export function oneKernelCall<M extends InfoKernel>(
+  method: M,
+  args: (a: OpRunArgs) => Parameters<LinalgKernels[M]>,
+  check: (info: Int32Array, a: OpRunArgs) => void = () => {},
+): Pick<OpDef<LinalgKernels>, 'run' | 'runAsync'> {
+  return kernelSteps<LinalgKernels>(function* (a) {
+    const call = [method, ...args(a)] as unknown as KernelCall<LinalgKernels>;
+    check((yield call) as Int32Array, a);
+  });
 }

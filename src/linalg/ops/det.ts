@@ -15,7 +15,7 @@ import type { Tensor } from '../../tensor/tensor.js';
 import type { OpRuleCtx } from '../../compiler/op-registry.js';
 import { isComplex, realDType } from '../../tensor/dtype.js';
 import { mT } from '../matrix.js';
-import { registerLinalgOp, asFloat, bindLinalg, linalgDType, square, transposeJvp } from './common.js';
+import { registerLinalgOp, asFloat, bindLinalg, linalgDType, square, transposeJvp, oneKernelCall } from './common.js';
 import { invRaw } from './inv.js';
 
 // Constant attrs objects: bindLinalg memoizes what it derives from them.
@@ -47,10 +47,13 @@ registerLinalgOp('det', {
     square(attrs['log'] ? 'slogdet' : 'det', a!);
     return attrs['log'] ? [{ shape: [], dtype: d }, { shape: [], dtype: realDType(d) }] : [{ shape: [], dtype: d }];
   },
-  run(kernels, { batch, ins: [a], inShapes: [s], inDTypes: [d], outs, attrs }) {
-    // info > 0 (singular) is not an error: det is 0, slogdet (0, −inf).
-    kernels.det(linalgDType('det', d!), batch, s![0]!, asFloat(a), asFloat(outs[0]), attrs['log'] ? asFloat(outs[1]) : null);
-  },
+  ...oneKernelCall(
+    'det',
+    ({ batch, ins, inShapes, inDTypes, outs, attrs }) => {
+      // info > 0 (singular) is not an error: det is 0, slogdet (0, −inf).
+      return [linalgDType('det', inDTypes[0]!), batch, inShapes[0]![0]!, asFloat(ins[0]), asFloat(outs[0]), attrs['log'] ? asFloat(outs[1]) : null];
+    },
+  ),
   jvp,
   vjp: transposeJvp(jvp),
 });

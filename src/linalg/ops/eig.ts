@@ -6,7 +6,7 @@
 import type { Tensor } from '../../tensor/tensor.js';
 import { complexDType, isComplex } from '../../tensor/dtype.js';
 import { ConvergenceError } from '../../tensor/errors-linalg.js';
-import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, square } from './common.js';
+import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, square, oneKernelCall } from './common.js';
 
 /** [w, v] (computeV) or [w] of a [..., n, n]. */
 export function eigRaw(a: Tensor, computeV: boolean): Tensor[] {
@@ -21,11 +21,16 @@ registerLinalgOp('eig', {
     const c = isComplex(d) ? d : complexDType(d);
     return attrs['computeV'] ? [{ shape: [n], dtype: c }, { shape: [n, n], dtype: c }] : [{ shape: [n], dtype: c }];
   },
-  run(kernels, { batch, ins: [a], inShapes: [sh], inDTypes: [d], outs }) {
-    const info = kernels.eig(linalgDType('eig', d!), batch, sh![0]!, asFloat(a), asFloat(outs[0]), outs[1] ? asFloat(outs[1]) : null);
-    const e = firstFailure(info);
-    if (e >= 0) throw new ConvergenceError('eig', batch > 1 ? e : undefined, 'the QR algorithm failed to compute all eigenvalues');
-  },
+  ...oneKernelCall(
+    'eig',
+    ({ batch, ins, inShapes, inDTypes, outs, attrs }) => {
+      return [linalgDType('eig', inDTypes[0]!), batch, inShapes[0]![0]!, asFloat(ins[0]), asFloat(outs[0]), outs[1] ? asFloat(outs[1]) : null];
+    },
+    (info, { batch }) => {
+      const e = firstFailure(info);
+      if (e >= 0) throw new ConvergenceError('eig', batch > 1 ? e : undefined, 'the QR algorithm failed to compute all eigenvalues');
+    },
+  ),
   // No jvp/vjp: grad or jvp through eig is the registry's TransformError, with this hint.
   missingRuleHint: 'derivatives of the general eigenproblem are not implemented; use eigh for Hermitian matrices',
 });

@@ -15,7 +15,7 @@ import { realDType } from '../../tensor/dtype.js';
 import { binary } from '../../tensor/ops/elementwise.js';
 import { ConvergenceError } from '../../tensor/errors-linalg.js';
 import { mH, diagonalOf, identity } from '../matrix.js';
-import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, square, transposeJvp } from './common.js';
+import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, square, transposeJvp, oneKernelCall } from './common.js';
 import { hermitianFromTriangle } from './cholesky.js';
 
 /** [w, v] (computeV) or [w] of a Hermitian a [..., n, n]. */
@@ -46,12 +46,16 @@ registerLinalgOp('eigh', {
     const w = { shape: [n], dtype: realDType(a!.dtype) };
     return attrs['computeV'] ? [w, { shape: [n, n], dtype: a!.dtype }] : [w];
   },
-  run(kernels, { batch, ins: [a], inShapes: [sh], inDTypes: [d], outs, attrs }) {
-    const n = sh![0]!;
-    const info = kernels.eigh(linalgDType('eigh', d!), batch, n, asFloat(a), asFloat(outs[0]), outs[1] ? asFloat(outs[1]) : null, attrs['lower'] as boolean);
-    const e = firstFailure(info);
-    if (e >= 0) throw new ConvergenceError('eigh', batch > 1 ? e : undefined, `${info[e]} off-diagonal elements did not converge to zero`);
-  },
+  ...oneKernelCall(
+    'eigh',
+    ({ batch, ins, inShapes, inDTypes, outs, attrs }) => {
+      return [linalgDType('eigh', inDTypes[0]!), batch, inShapes[0]![0]!, asFloat(ins[0]), asFloat(outs[0]), outs[1] ? asFloat(outs[1]) : null, attrs['lower'] as boolean];
+    },
+    (info, { batch }) => {
+      const e = firstFailure(info);
+      if (e >= 0) throw new ConvergenceError('eigh', batch > 1 ? e : undefined, `${info[e]} off-diagonal elements did not converge to zero`);
+    },
+  ),
   jvp,
   vjp: transposeJvp(jvp),
 });

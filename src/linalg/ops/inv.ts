@@ -7,7 +7,7 @@
 import type { Tensor } from '../../tensor/tensor.js';
 import type { OpRuleCtx } from '../../compiler/op-registry.js';
 import { SingularMatrixError } from '../../tensor/errors-linalg.js';
-import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, square, transposeJvp } from './common.js';
+import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, square, transposeJvp, oneKernelCall } from './common.js';
 
 /** a⁻¹ for a [..., n, n]. */
 export function invRaw(a: Tensor): Tensor {
@@ -23,11 +23,16 @@ registerLinalgOp('inv', {
     const n = square('inv', a!);
     return [{ shape: [n, n], dtype: d }];
   },
-  run(kernels, { batch, ins: [a], inShapes: [s], inDTypes: [d], outs: [out] }) {
-    const info = kernels.inv(linalgDType('inv', d!), batch, s![0]!, asFloat(a), asFloat(out));
-    const e = firstFailure(info);
-    if (e >= 0) throw new SingularMatrixError('inv', info[e]! - 1, batch > 1 ? e : undefined);
-  },
+  ...oneKernelCall(
+    'inv',
+    ({ batch, ins, inShapes, inDTypes, outs, attrs }) => {
+      return [linalgDType('inv', inDTypes[0]!), batch, inShapes[0]![0]!, asFloat(ins[0]), asFloat(outs[0])];
+    },
+    (info, { batch }) => {
+      const e = firstFailure(info);
+      if (e >= 0) throw new SingularMatrixError('inv', info[e]! - 1, batch > 1 ? e : undefined);
+    },
+  ),
   jvp,
   vjp: transposeJvp(jvp),
 });

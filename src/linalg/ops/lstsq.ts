@@ -15,7 +15,7 @@ import { where } from '../../tensor/ops/elementwise.js';
 import { binary } from '../../tensor/ops/elementwise.js';
 import { ConvergenceError } from '../../tensor/errors-linalg.js';
 import { mH, diagonalOf, identity } from '../matrix.js';
-import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, sameDType, transposeJvp } from './common.js';
+import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, sameDType, transposeJvp, oneKernelCall } from './common.js';
 import { svdRaw } from './svd.js';
 
 /** [x, s, rank] for a [..., m, n], b [..., m, k]. */
@@ -69,15 +69,18 @@ registerLinalgOp('lstsq', {
       { shape: [], dtype: 'int32' },
     ];
   },
-  run(kernels, { batch, ins: [a, b], inShapes: [sa, sb], inDTypes: [d], outs: [x, s, rank], attrs }) {
-    const [m, n] = sa!;
-    const k = sb![1]!;
-    const dt = linalgDType('lstsq', d!);
-    const rc = effectiveRcond(attrs['rcond'] as number, m!, n!, dt);
-    const info = kernels.lstsq(dt, batch, m!, n!, k, asFloat(a), asFloat(b), asFloat(x), asFloat(s), rank as Int32Array, rc);
-    const e = firstFailure(info);
-    if (e >= 0) throw new ConvergenceError('lstsq', batch > 1 ? e : undefined, 'the SVD did not converge');
-  },
+  ...oneKernelCall(
+    'lstsq',
+    ({ batch, ins, inShapes, inDTypes, outs, attrs }) => {
+      const [m, n] = inShapes[0]!;
+      const dt = linalgDType('lstsq', inDTypes[0]!);
+      return [dt, batch, m!, n!, inShapes[1]![1]!, asFloat(ins[0]), asFloat(ins[1]), asFloat(outs[0]), asFloat(outs[1]), outs[2] as Int32Array, effectiveRcond(attrs['rcond'] as number, m!, n!, dt)];
+    },
+    (info, { batch }) => {
+      const e = firstFailure(info);
+      if (e >= 0) throw new ConvergenceError('lstsq', batch > 1 ? e : undefined, 'the SVD did not converge');
+    },
+  ),
   jvp,
   vjp: transposeJvp(jvp),
 });

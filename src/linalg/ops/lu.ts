@@ -12,7 +12,7 @@ import type { Tensor } from '../../tensor/tensor.js';
 import { TransformError } from '../../tensor/errors.js';
 import { arange } from '../../tensor/create.js';
 import { mT, tril, triu, identity } from '../matrix.js';
-import { registerLinalgOp, asFloat, bindLinalg, linalgDType, transposeJvp } from './common.js';
+import { registerLinalgOp, asFloat, bindLinalg, linalgDType, transposeJvp, oneKernelCall } from './common.js';
 import { triangularSolveRaw } from './triangular.js';
 
 /** [packed lu, piv (int32), perm (int32)] of a [..., m, n]. */
@@ -54,10 +54,13 @@ registerLinalgOp('lu', {
       { shape: [m], dtype: 'int32' },
     ];
   },
-  run(kernels, { batch, ins: [a], inShapes: [s], inDTypes: [d], outs: [lu, piv, perm] }) {
-    const [m, n] = s!;
-    kernels.lu(linalgDType('lu', d!), batch, m!, n!, asFloat(a), asFloat(lu), piv as Int32Array, perm as Int32Array);
-  },
+  ...oneKernelCall(
+    'lu',
+    ({ batch, ins, inShapes, inDTypes, outs, attrs }) => {
+      const [m, n] = inShapes[0]!;
+      return [linalgDType('lu', inDTypes[0]!), batch, m!, n!, asFloat(ins[0]), asFloat(outs[0]), outs[1] as Int32Array, outs[2] as Int32Array];
+    },
+  ),
   jvp,
   vjp: transposeJvp(jvp),
 });

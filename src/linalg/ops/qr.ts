@@ -15,7 +15,7 @@ import { ax, rg, s } from '../../tensor/slicing.js';
 import { cat } from '../../tensor/ops/movement.js';
 import { mH, mT, tril, diagEmbed, diagonalOf } from '../matrix.js';
 import { mulI } from '../../compiler/transforms/rules/ad-helpers.js';
-import { registerLinalgOp, asFloat, bindLinalg, linalgDType, transposeJvp } from './common.js';
+import { registerLinalgOp, asFloat, bindLinalg, linalgDType, transposeJvp, oneKernelCall } from './common.js';
 import { triangularSolveRaw } from './triangular.js';
 
 export type QrMode = 'reduced' | 'complete' | 'r';
@@ -67,12 +67,15 @@ registerLinalgOp('qr', {
     if (mode !== 'reduced' && mode !== 'complete') throw new ValueError(`linalg.qr: mode must be 'reduced', 'complete' or 'r', got '${String(mode)}'`);
     return [{ shape: [m, mode === 'complete' ? m : k], dtype: a!.dtype }, r];
   },
-  run(kernels, { batch, ins: [a], inShapes: [sh], inDTypes: [d], outs, attrs }) {
-    const [m, n] = sh!;
-    const mode = attrs['mode'] as QrMode;
-    const [q, r] = mode === 'r' ? [null, outs[0]!] : [outs[0]!, outs[1]!];
-    kernels.qr(linalgDType('qr', d!), batch, m!, n!, asFloat(a), q ? asFloat(q) : null, asFloat(r), mode === 'complete');
-  },
+  ...oneKernelCall(
+    'qr',
+    ({ batch, ins, inShapes, inDTypes, outs, attrs }) => {
+      const [m, n] = inShapes[0]!;
+      const mode = attrs['mode'] as QrMode;
+      const [q, r] = mode === 'r' ? [null, outs[0]!] : [outs[0]!, outs[1]!];
+      return [linalgDType('qr', inDTypes[0]!), batch, m!, n!, asFloat(ins[0]), q ? asFloat(q) : null, asFloat(r), mode === 'complete'];
+    },
+  ),
   jvp,
   vjp: transposeJvp(jvp),
 });

@@ -8,7 +8,7 @@ import { ShapeError } from '../../tensor/errors.js';
 import { fmtShape } from '../../tensor/shape.js';
 import { SingularMatrixError } from '../../tensor/errors-linalg.js';
 import { mT } from '../matrix.js';
-import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, sameDType, square } from './common.js';
+import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, sameDType, square, oneKernelCall } from './common.js';
 
 /** x solving a x = b for a [..., n, n], b [..., n, k] (same batch dims). */
 export function solveRaw(a: Tensor, b: Tensor): Tensor {
@@ -23,12 +23,17 @@ registerLinalgOp('solve', {
     if (b!.shape[0] !== n) throw new ShapeError(`linalg.solve: a ${fmtShape(a!.shape)} and b ${fmtShape(b!.shape)}: b needs ${n} rows`);
     return [{ shape: [...b!.shape], dtype: b!.dtype }];
   },
-  run(kernels, { batch, ins: [a, b], inShapes: [, sb], inDTypes: [d], outs: [out] }) {
-    const [n, k] = sb!;
-    const info = kernels.solve(linalgDType('solve', d!), batch, n!, k!, asFloat(a), asFloat(b), asFloat(out));
-    const e = firstFailure(info);
-    if (e >= 0) throw new SingularMatrixError('solve', info[e]! - 1, batch > 1 ? e : undefined);
-  },
+  ...oneKernelCall(
+    'solve',
+    ({ batch, ins, inShapes, inDTypes, outs, attrs }) => {
+      const [n, k] = inShapes[1]!;
+      return [linalgDType('solve', inDTypes[0]!), batch, n!, k!, asFloat(ins[0]), asFloat(ins[1]), asFloat(outs[0])];
+    },
+    (info, { batch }) => {
+      const e = firstFailure(info);
+      if (e >= 0) throw new SingularMatrixError('solve', info[e]! - 1, batch > 1 ? e : undefined);
+    },
+  ),
   jvp({ inputs: [a], outs: [x] }, [da, db]) {
     let rhs: Tensor | null = db;
     if (da) rhs = rhs ? rhs.sub(da.matmul(x!)) : da.matmul(x!).neg();

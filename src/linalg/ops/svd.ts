@@ -14,7 +14,7 @@ import { TransformError } from '../../tensor/errors.js';
 import { binary } from '../../tensor/ops/elementwise.js';
 import { ConvergenceError } from '../../tensor/errors-linalg.js';
 import { mH, mT, diagEmbed, diagonalOf, identity } from '../matrix.js';
-import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, transposeJvp } from './common.js';
+import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, transposeJvp, oneKernelCall } from './common.js';
 
 /** [u, s, vh] (computeUv) or [s] of a [..., m, n]. */
 export function svdRaw(a: Tensor, full: boolean, computeUv: boolean): Tensor[] {
@@ -67,14 +67,19 @@ registerLinalgOp('svd', {
     const full = attrs['full'] as boolean;
     return [{ shape: [m, full ? m : k], dtype: a!.dtype }, s, { shape: [full ? n : k, n], dtype: a!.dtype }];
   },
-  run(kernels, { batch, ins: [a], inShapes: [sh], inDTypes: [d], outs, attrs }) {
-    const [m, n] = sh!;
-    const uv = attrs['computeUv'] as boolean;
-    const [u, s, vh] = uv ? outs : [null, outs[0]!, null];
-    const info = kernels.svd(linalgDType('svd', d!), batch, m!, n!, asFloat(a), asFloat(s), u ? asFloat(u) : null, vh ? asFloat(vh) : null, attrs['full'] as boolean);
-    const e = firstFailure(info);
-    if (e >= 0) throw new ConvergenceError('svd', batch > 1 ? e : undefined, `${info[e]} superdiagonals did not converge`);
-  },
+  ...oneKernelCall(
+    'svd',
+    ({ batch, ins, inShapes, inDTypes, outs, attrs }) => {
+      const [m, n] = inShapes[0]!;
+      const uv = attrs['computeUv'] as boolean;
+      const [u, s, vh] = uv ? outs : [null, outs[0]!, null];
+      return [linalgDType('svd', inDTypes[0]!), batch, m!, n!, asFloat(ins[0]), asFloat(s), u ? asFloat(u) : null, vh ? asFloat(vh) : null, attrs['full'] as boolean];
+    },
+    (info, { batch }) => {
+      const e = firstFailure(info);
+      if (e >= 0) throw new ConvergenceError('svd', batch > 1 ? e : undefined, `${info[e]} superdiagonals did not converge`);
+    },
+  ),
   jvp,
   vjp: transposeJvp(jvp),
 });

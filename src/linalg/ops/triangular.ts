@@ -13,7 +13,7 @@ import { fmtShape } from '../../tensor/shape.js';
 import { isComplex } from '../../tensor/dtype.js';
 import { SingularMatrixError } from '../../tensor/errors-linalg.js';
 import { mH, mT, tril, triu } from '../matrix.js';
-import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, sameDType, square } from './common.js';
+import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, sameDType, square, oneKernelCall } from './common.js';
 
 export interface TriangularOptions {
   lower: boolean;
@@ -46,13 +46,18 @@ registerLinalgOp('triangularSolve', {
     if (b!.shape[0] !== n) throw new ShapeError(`linalg.triangularSolve: a ${fmtShape(a!.shape)} and b ${fmtShape(b!.shape)}: b needs ${n} rows`);
     return [{ shape: [...b!.shape], dtype: b!.dtype } as PartAval];
   },
-  run(kernels, { batch, ins: [a, b], inShapes: [, sb], inDTypes: [d], outs: [out], attrs }) {
-    const o = opts(attrs);
-    const [n, k] = sb!;
-    const info = kernels.triangularSolve(linalgDType('triangularSolve', d!), batch, n!, k!, asFloat(a), asFloat(b), asFloat(out), o.lower, o.trans, o.unitDiagonal);
-    const e = firstFailure(info);
-    if (e >= 0) throw new SingularMatrixError('solveTriangular', info[e]! - 1, batch > 1 ? e : undefined);
-  },
+  ...oneKernelCall(
+    'triangularSolve',
+    ({ batch, ins, inShapes, inDTypes, outs, attrs }) => {
+      const o = opts(attrs);
+      const [n, k] = inShapes[1]!;
+      return [linalgDType('triangularSolve', inDTypes[0]!), batch, n!, k!, asFloat(ins[0]), asFloat(ins[1]), asFloat(outs[0]), o.lower, o.trans, o.unitDiagonal];
+    },
+    (info, { batch }) => {
+      const e = firstFailure(info);
+      if (e >= 0) throw new SingularMatrixError('solveTriangular', info[e]! - 1, batch > 1 ? e : undefined);
+    },
+  ),
   jvp({ inputs: [a], outs: [x], attrs }, [da, db]) {
     const o = opts(attrs);
     let rhs: Tensor | null = db;

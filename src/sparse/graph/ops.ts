@@ -17,7 +17,7 @@
 //              dA_ij = −λ_i x_j on the pattern for t = 0.
 
 import { Tensor } from '../../tensor/tensor.js';
-import { registerOp, type OpRunArgs, type PartAval } from '../../compiler/op-registry.js';
+import { kernelSteps, registerOp, type OpRunArgs, type PartAval } from '../../compiler/op-registry.js';
 import { SPARSE_KERNELS } from './family.js';
 import type { Attrs } from '../../compiler/ir.js';
 import { DTypeError, ShapeError } from '../../tensor/errors.js';
@@ -96,7 +96,8 @@ registerOp('csrMatmul', {
     if (x!.shape[0] !== inner) throw new ShapeError(`sparse.matmul: a ${rows}x${cols} matrix${t ? ' (transposed)' : ''} times x ${fmtShape(x!.shape)}: x needs ${inner} rows`);
     return [{ shape: [t === 0 ? rows : cols, x!.shape[1]!], dtype: x!.dtype }];
   },
-  run(kernels, a) {
+  // Steps: one product per batch entry (awaited off-thread on native: kernelSteps).
+  ...kernelSteps<SparseGraphKernels>(function* (a) {
     const rows = a.attrs['rows'] as number,
       cols = a.attrs['cols'] as number,
       t = a.attrs['trans'] as Trans;
@@ -105,9 +106,9 @@ registerOp('csrMatmul', {
     const outSize = (t === 0 ? rows : cols) * k * DTYPE_INFO[d].lanes;
     for (let b = 0; b < a.batch; b++) {
       const [ip, ix, v, x] = entry(a, b);
-      kernels.csrMatmul(d, { rows, cols, indptr: ip as Int32Array, indices: ix as Int32Array, data: v as ValueArray }, x as ValueArray, k, outEntry(a.outs[0] as ValueArray, b, outSize), t);
+      yield ['csrMatmul', d, { rows, cols, indptr: ip as Int32Array, indices: ix as Int32Array, data: v as ValueArray }, x as ValueArray, k, outEntry(a.outs[0] as ValueArray, b, outSize), t];
     }
-  },
+  }),
   jvp({ inputs, attrs }, [, , dv, dx]) {
     const p = patternOf(inputs, attrs);
     const t = attrs['trans'] as Trans;
@@ -198,7 +199,8 @@ registerOp('sparseSolve', {
     if (b!.shape[0] !== rows) throw new ShapeError(`sparse.spsolve: a ${rows}x${cols} matrix and b ${fmtShape(b!.shape)}: b needs ${rows} rows`);
     return [{ shape: [...b!.shape], dtype: b!.dtype }];
   },
-  run(kernels, a) {
+  // Steps: one solve per batch entry (awaited off-thread on native: kernelSteps).
+  ...kernelSteps<SparseGraphKernels>(function* (a) {
     const n = a.attrs['rows'] as number;
     const k = a.inShapes[3]![1]!;
     const d = a.inDTypes[2] as SparseDType;
@@ -218,9 +220,9 @@ registerOp('sparseSolve', {
         continue;
       }
       const A: CsrView = { rows: n, cols: n, indptr: ip as Int32Array, indices: ix as Int32Array, data: v as ValueArray };
-      kernels.solve(d, A, rhs as ValueArray, k, out, solveOpts(a.attrs));
+      yield ['solve', d, A, rhs as ValueArray, k, out, solveOpts(a.attrs)];
     }
-  },
+  }),
   jvp({ inputs, outs: [x], attrs }, [, , dv, db]) {
     const p = patternOf(inputs, attrs);
     const o = withoutHints(solveOpts(attrs));
