@@ -110,6 +110,19 @@ describe.each(DEVICES)('scan on %s', (device) => {
     expect((rlx.forLoop(3, 3, (_i, acc) => acc, T(7)) as rlx.Tensor).item()).toBe(7);
   });
 
+  it('zero steps give the carry as a step would (numbers become tensors); leafless xs keep their structure', () => {
+    const [a, b] = rlx.forLoop(2, 2, (_i, c) => c, [1.5, T(2)]);
+    expect(a).toBeInstanceOf(rlx.Tensor);
+    expect(a.item()).toBe(1.5);
+    expect(b.item()).toBe(2);
+    for (const xs of [[], {}, null]) {
+      const seen: unknown[] = [];
+      rlx.scan((c: rlx.Tensor, x) => (seen.push(x), [c, null] as const), T(0), xs, { length: 2 });
+      expect(seen.length).toBeGreaterThan(0);
+      for (const x of seen) expect(x).toEqual(xs);
+    }
+  });
+
   it('a body that changes the carry is a TransformError', () => {
     expect(() => rlx.scan((c) => [(c as rlx.Tensor).reshape(1, 1), null], T([1]), null, { length: 2 })).toThrow(/carry like its input/);
   });

@@ -108,7 +108,8 @@ export function scan(f: (carry: any, x: any) => readonly [PyTree, PyTree], init:
   let yDef: TreeDef | undefined;
   const res = scanFlat(
     (_c, carry, x) => {
-      const out = f(unflatten(carryDef, carry), xsL.length ? unflatten(xDef, x) : null);
+      // xs without leaves ([] or {}: a length-only scan) keeps its structure; no xs gives null.
+      const out = f(unflatten(carryDef, carry), xs === null || xs === undefined ? null : unflatten(xDef, x));
       if (!Array.isArray(out) || out.length !== 2) throw new TransformError('scan: the body must return [carry, y]');
       const c = flatten(out[0] as PyTree);
       const y = flatten(out[1] as PyTree);
@@ -130,7 +131,11 @@ export function forLoop(lo: number, hi: number, body: (i: Tensor, carry: PyTree)
 export function forLoop(lo: number, hi: number, body: (i: Tensor, carry: PyTree) => PyTree, init: PyTree): PyTree {
   if (!Number.isInteger(lo) || !Number.isInteger(hi)) throw new TransformError(`forLoop: bounds must be integers, got ${lo}, ${hi}`);
   const n = Math.max(0, hi - lo);
-  if (n === 0) return init;
+  // No step: the carry as a step would give it (numbers in init become tensors).
+  if (n === 0) {
+    const { leaves, def } = flatten(init);
+    return unflatten(def, leaves);
+  }
   const idx = arange(lo, lo + n, 1, { dtype: 'int32' });
   const [c] = scan((carry, i) => [body(i as Tensor, carry), null], init, idx, { length: n });
   return c;
