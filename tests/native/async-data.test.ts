@@ -62,7 +62,7 @@ describeNative('await t.data() keeps the event loop turning (issue 14 §4)', () 
       return { name: `sparse.spsolve poisson2d(${side})`, make: () => rlx.sparse.spsolve(P, b) };
     },
     (scale) => {
-      const steps = Math.round(20000 * scale);
+      const steps = Math.round(40000 * scale);
       const xs = rlx.arange(0, steps, 1, { dtype: 'float64' }).on('native').mul(1e-4).realize();
       const init = rlx.zeros([64], { dtype: 'float64', device: 'native' }).realize();
       return {
@@ -79,7 +79,7 @@ describeNative('await t.data() keeps the event loop turning (issue 14 §4)', () 
       let c = make(1);
       let want: Float64Array | undefined;
       let starved = await maxGap(() => (want = c.make().toArray() as Float64Array));
-      for (let scale = 1.5; !(starved > STARVED) && scale < 4; scale *= 1.5) {
+      for (let scale = 1.5; !(starved > STARVED) && scale < 8; scale *= 1.5) {
         c = make(scale);
         starved = await maxGap(() => (want = c.make().toArray() as Float64Array));
       }
