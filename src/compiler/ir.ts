@@ -54,12 +54,19 @@ export class Node {
   /** Scratch of graph walks (topoSortBy's visit mark, capture's slot): valid only for the walk that set it. */
   declare mark: number;
   declare scratch: number;
+  /**
+   * A registered call with several outputs: all of them, the call first, then
+   * its 'part' nodes (primitives.ts: bindParts). A field, not a WeakMap: weak
+   * maps cost the garbage collector far more than a slot per node.
+   */
+  declare parts: Node[] | undefined;
 
   constructor(op: Primitive, inputs: Node[], attrs: Attrs, shape: Shape, dtype: DType, data?: StorageArray) {
     this.id = nextId++;
     this.users = 0;
     this.mark = 0;
     this.scratch = 0;
+    this.parts = undefined;
     this.op = op;
     this.inputs = inputs;
     this.attrs = attrs;

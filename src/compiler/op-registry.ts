@@ -248,12 +248,6 @@ export function opInfer(inputs: readonly Node[], attrs: Attrs): { shape: Dim[]; 
   return { shape: [...l.shapes[0]!], dtype: l.parts[0]!.dtype };
 }
 
-/** Every output's abstract value (with the batch dims). */
-export function opOutputAvals(inputs: readonly Node[], attrs: Attrs): { shape: Dim[]; dtype: DType }[] {
-  const l = opLayout(inputs, attrs);
-  return l.parts.map((p, i) => ({ shape: l.shapes[i]!, dtype: p.dtype }));
-}
-
 /** A part node's abstract value: output attrs.index of the registered call it reads (the 'part' primitive's shape rule). */
 export function partInfer([call]: readonly Node[], attrs: Attrs): { shape: Dim[]; dtype: DType } {
   const i = attrs['index'] as number;

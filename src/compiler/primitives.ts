@@ -11,7 +11,7 @@ import { isComplex, realDType, complexDType, isFloat } from '../tensor/dtype.js'
 import { type Dim, type Shape, fmtShape, shapesEqual, staticSize } from '../tensor/shape.js';
 import { type Attrs, Node, refreshDepth, parentsOf, attrsOf, producerOf } from './ir.js';
 import { config } from './config.js';
-import { opInfer, partInfer, opOutputAvals } from './op-registry.js';
+import { type OpLayout, opInfer, opLayout, partInfer } from './op-registry.js';
 import { f16BitsToF32, f32ToF16Bits, bf16BitsToF32, f32ToBf16Bits } from '../tensor/half.js';
 
 export const UNARY_OPS = [
@@ -228,36 +228,35 @@ export function bind(op: Primitive, inputs: Node[], attrs: Attrs = {}): Node {
   return n;
 }
 
-// The outputs of each registered call: [call, part 1, part 2, ...]. Weak: a
-// call and its parts are collected together. Every call gets its parts when
-// it is bound (bind, bindRegistered), so a realization can compute all of
-// them together (realize.ts keeps 'call realized ⇒ its parts realized').
-const CALL_OUTPUTS = new WeakMap<Node, Node[]>();
+// The outputs of each registered call, [call, part 1, part 2, ...], are its
+// Node.parts. Every call gets its parts when it is bound (bind, bindOp), so a
+// realization can compute all of them together (realize.ts keeps 'call
+// realized ⇒ its parts realized').
 
-/** Creates the part nodes of a freshly bound registered call (none for a single-output op). */
-export function bindParts(call: Node): void {
-  const parts = opOutputAvals(parentsOf(call), attrsOf(call));
-  if (parts.length < 2) return;
-  const outs: Node[] = [call];
-  for (let i = 1; i < parts.length; i++) {
-    const p = parts[i]!;
-    const n = new Node('part', [call], PART_ATTRS[i] ?? { index: i }, p.shape, p.dtype);
-    n.device = call.device;
-    outs.push(n);
+/** Creates the part nodes of a freshly bound registered call (none for a single-output op); `l`: its layout, when the caller has it. */
+export function bindParts(call: Node, l: OpLayout = opLayout(parentsOf(call), attrsOf(call))): void {
+  const n = l.parts.length;
+  if (n < 2) return;
+  const outs: Node[] = new Array(n);
+  outs[0] = call;
+  for (let i = 1; i < n; i++) {
+    const p = new Node('part', [call], PART_ATTRS[i] ?? { index: i }, l.shapes[i]!, l.parts[i]!.dtype);
+    p.device = call.device;
+    outs[i] = p;
   }
-  CALL_OUTPUTS.set(call, outs);
+  call.parts = outs;
 }
 // Shared attrs of the first parts (attrs are never mutated; sharing keeps keys cheap).
 const PART_ATTRS: Attrs[] = Array.from({ length: 8 }, (_, i) => Object.freeze({ index: i }));
 
 /** Every output node of a registered call, the call first (just [call] for a single-output op). */
 export function callOutputs(call: Node): readonly Node[] {
-  return CALL_OUTPUTS.get(call) ?? [call];
+  return call.parts ?? [call];
 }
 
 /** Output `index` of registered call `call` (0: the call itself). */
 export function partOf(call: Node, index: number): Node {
-  const n = index === 0 ? call : CALL_OUTPUTS.get(call)?.[index];
+  const n = index === 0 ? call : call.parts?.[index];
   if (n === undefined) throw new Error(`internal: registered call #${call.id} (${producerOf(call)}) has no output ${index}`);
   return n;
 }

@@ -8,9 +8,13 @@ import { complexDType, isComplex } from '../../tensor/dtype.js';
 import { ConvergenceError } from '../../tensor/errors-linalg.js';
 import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, square, oneKernelCall } from './common.js';
 
+// Constant attrs objects: bindLinalg memoizes what it derives from them.
+const WITH_V = Object.freeze({ computeV: true });
+const VALUES_ONLY = Object.freeze({ computeV: false });
+
 /** [w, v] (computeV) or [w] of a [..., n, n]. */
 export function eigRaw(a: Tensor, computeV: boolean): Tensor[] {
-  return bindLinalg('eig', [a], { computeV });
+  return bindLinalg('eig', [a], computeV ? WITH_V : VALUES_ONLY);
 }
 
 registerLinalgOp('eig', {

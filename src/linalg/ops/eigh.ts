@@ -18,9 +18,12 @@ import { mH, diagonalOf, identity } from '../matrix.js';
 import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, square, transposeJvp, oneKernelCall } from './common.js';
 import { hermitianFromTriangle } from './cholesky.js';
 
+// Constant attrs objects by [lower][computeV]: bindLinalg memoizes what it derives from them.
+const EIGH_ATTRS = [false, true].map((lower) => [false, true].map((computeV) => Object.freeze({ lower, computeV })));
+
 /** [w, v] (computeV) or [w] of a Hermitian a [..., n, n]. */
 export function eighRaw(a: Tensor, lower: boolean, computeV: boolean): Tensor[] {
-  return bindLinalg('eigh', [a], { lower, computeV });
+  return bindLinalg('eigh', [a], EIGH_ATTRS[+lower]![+computeV]!);
 }
 
 const jvp = ({ inputs: [a], outs, attrs }: { inputs: Tensor[]; outs: Tensor[]; attrs: Readonly<Record<string, unknown>> }, [da]: (Tensor | null)[]) => {

@@ -20,9 +20,12 @@ import { triangularSolveRaw } from './triangular.js';
 
 export type QrMode = 'reduced' | 'complete' | 'r';
 
+// Constant attrs objects by mode: bindLinalg memoizes what it derives from them.
+const QR_ATTRS: Record<QrMode, Readonly<{ mode: QrMode }>> = { reduced: Object.freeze({ mode: 'reduced' }), complete: Object.freeze({ mode: 'complete' }), r: Object.freeze({ mode: 'r' }) };
+
 /** [q, r] (or [r] for mode 'r') of a [..., m, n]. */
 export function qrRaw(a: Tensor, mode: QrMode): Tensor[] {
-  return bindLinalg('qr', [a], { mode });
+  return bindLinalg('qr', [a], QR_ATTRS[mode]);
 }
 
 const cols = (x: Tensor, a: number, b: number) => x.slice(s(...x.shape.slice(0, -1).map(() => ax()), rg(a, b)));

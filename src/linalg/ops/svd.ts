@@ -16,9 +16,12 @@ import { ConvergenceError } from '../../tensor/errors-linalg.js';
 import { mH, mT, diagEmbed, diagonalOf, identity } from '../matrix.js';
 import { registerLinalgOp, asFloat, bindLinalg, firstFailure, linalgDType, transposeJvp, oneKernelCall } from './common.js';
 
+// Constant attrs objects by [full][computeUv]: bindLinalg memoizes what it derives from them.
+const SVD_ATTRS = [false, true].map((full) => [false, true].map((computeUv) => Object.freeze({ full, computeUv })));
+
 /** [u, s, vh] (computeUv) or [s] of a [..., m, n]. */
 export function svdRaw(a: Tensor, full: boolean, computeUv: boolean): Tensor[] {
-  return bindLinalg('svd', [a], { full, computeUv });
+  return bindLinalg('svd', [a], SVD_ATTRS[+full]![+computeUv]!);
 }
 
 const jvp = ({ inputs: [a], outs, attrs }: { inputs: Tensor[]; outs: Tensor[]; attrs: Readonly<Record<string, unknown>> }, [da]: (Tensor | null)[]) => {

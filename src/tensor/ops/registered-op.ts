@@ -47,7 +47,7 @@ export function bindOp(op: string, inputs: readonly Tensor[], attrs: Attrs = EMP
   const l = opLayout(nodes, a);
   const call = bindInferred('registered', nodes, a, l.shapes[0]!, l.parts[0]!.dtype);
   if (l.parts.length === 1) return [new Tensor(call)];
-  bindParts(call);
+  bindParts(call, l);
   const outs = callOutputs(call);
   const res: Tensor[] = [];
   for (let i = 0; i < outs.length; i++) if (!l.parts[i]!.residual) res.push(new Tensor(outs[i]!));
