@@ -175,6 +175,8 @@ export interface OpLayout {
   parts: PartAval[];
   /** Each output's full shape, [...batch, ...core] (shared: never mutate). */
   shapes: Dim[][];
+  /** Some output has a data-dependent length (PartAval.count). */
+  counted: boolean;
 }
 
 /** Batch dims and outputs of a registered node with these inputs (nodes or avals). */
@@ -229,7 +231,7 @@ function computeLayout(inputs: readonly { shape: readonly Dim[]; dtype: DType }[
   });
   const parts = def.outputs(cores, attrs);
   checkCounts(label, parts);
-  return { batch, parts, shapes: parts.map((p) => [...batch, ...p.shape]) };
+  return { batch, parts, shapes: parts.map((p) => [...batch, ...p.shape]), counted: parts.some((p) => p.count !== undefined) };
 }
 
 function checkCounts(label: string, parts: readonly PartAval[]): void {
@@ -272,7 +274,7 @@ export interface OpKernelArgs {
 export function runOp(device: string, a: OpKernelArgs): void {
   const c = prepareCall(device, a);
   c.def.run(c.kernels, c.args);
-  checkCountsRun(c);
+  if (c.counted) checkCountsRun(c);
 }
 
 /**
@@ -293,10 +295,12 @@ export function runOpAsync(device: string, a: OpKernelArgs): Promise<void> | und
   for (const x of a.ins) scalars += x.length;
   if (c.def.runAsync === undefined || scalars < ASYNC_MIN_SCALARS) {
     c.def.run(c.kernels, c.args);
-    checkCountsRun(c);
+    if (c.counted) checkCountsRun(c);
     return undefined;
   }
-  return c.def.runAsync(c.kernels, c.args).then(() => checkCountsRun(c));
+  return c.def.runAsync(c.kernels, c.args).then(() => {
+    if (c.counted) checkCountsRun(c);
+  });
 }
 
 /** A kernel call that an op's steps yield: the kernel set's method name and its arguments. */
@@ -341,6 +345,8 @@ interface PreparedCall {
   device: string;
   kernels: unknown;
   parts: PartAval[];
+  /** Some output has a data-dependent length (its count is checked after the kernel). */
+  counted: boolean;
   args: OpRunArgs;
 }
 
@@ -358,7 +364,7 @@ function prepareCall(device: string, a: OpKernelArgs): PreparedCall {
   const outs: StorageArray[] = new Array(parts.length);
   outs[0] = a.out;
   for (let i = 1; i < parts.length; i++) outs[i] = a.parts?.[i] ?? allocStorage(parts[i]!.dtype, batch * size(parts[i]!.shape));
-  return { def, label, device, kernels, parts, args: { batch, ins: a.ins, inShapes, inDTypes: a.inDTypes, outs, attrs: a.attrs } };
+  return { def, label, device, kernels, parts, counted: l.counted, args: { batch, ins: a.ins, inShapes, inDTypes: a.inDTypes, outs, attrs: a.attrs } };
 }
 
 /** Every count the kernel wrote lies within its output's bound. */
