@@ -34,6 +34,7 @@ function runner(device, p, k) {
   if (k === 'movement') return 'view (folded into loads)';
   if (k === 'composite') return p === 'custom' ? 'its primal value' : 'decomposed';
   if (p === 'registered') return 'the op family\'s kernels (below)';
+  if (p === 'part') return 'written by its call\'s kernel';
   if (CONTROL.includes(p)) return 'host loop over compiled bodies';
   if (device === 'js') {
     if (k === 'elementwise' || k === 'reduce' || p === 'matmul') return 'generated JS loops';
@@ -48,11 +49,13 @@ function runner(device, p, k) {
 }
 
 const has = (t, s, p) => (s[p] ?? t[p]) !== undefined;
+// A registered call and its parts are differentiated together, with each op's own rules (autodiff.ts).
+const PER_OP = new Set(['registered', 'part']);
 const primitives = Object.entries(PRIMITIVES).map(([p, d]) => ({
   primitive: p,
   kind: d.kind,
-  jvp: has(JVP_RULES, STRUCTURAL_JVP, p),
-  vjp: has(VJP_RULES, STRUCTURAL_VJP, p),
+  jvp: PER_OP.has(p) ? 'per op' : has(JVP_RULES, STRUCTURAL_JVP, p),
+  vjp: PER_OP.has(p) ? 'per op' : has(VJP_RULES, STRUCTURAL_VJP, p),
   batch: has(BATCH_RULES, STRUCTURAL_BATCH, p),
   kernels: Object.fromEntries(devices.map((dev) => [dev, runner(dev, p, d.kind)])),
 }));
@@ -72,7 +75,7 @@ const ops = registeredOps().map((name) => {
 if (process.argv.includes('--json')) {
   console.log(JSON.stringify({ devices, primitives, ops, families: kernelTable() }, null, 1));
 } else {
-  const yn = (b) => (b ? 'yes' : '-');
+  const yn = (b) => (typeof b === 'string' ? b : b ? 'yes' : '-');
   const row = (cells) => `| ${cells.join(' | ')} |`;
   console.log(`Devices: ${devices.join(', ')}\n\n## Primitives\n`);
   console.log(row(['primitive', 'kind', 'jvp', 'vjp', 'vmap', ...devices]));

@@ -31,5 +31,9 @@ describe('scripts/op-table.mjs', () => {
     const chol = out.ops.find((o: { op: string }) => o.op === 'cholesky');
     expect([chol.jvp, chol.vjp, chol.batch]).toEqual([true, true, true]);
     for (const dev of out.devices) expect(out.primitives.find((p: { primitive: string }) => p.primitive === 'add').kernels[dev]).not.toBe('none');
+    // A registered call and its parts take each op's own rules (below), and a part is written by its call's kernel.
+    const part = out.primitives.find((p: { primitive: string }) => p.primitive === 'part');
+    expect([part.jvp, part.vjp, part.batch]).toEqual(['per op', 'per op', true]);
+    for (const dev of out.devices) expect(part.kernels[dev]).toMatch(/its call's kernel/);
   });
 });
