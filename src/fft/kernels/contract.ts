@@ -1,0 +1,41 @@
+// The kernel contract of the fft module: what the js kernels
+// (src/fft/kernels/js/) and the native FFTW kernels both implement, so the
+// IR ops (src/fft/ops/) can run either.
+//
+// Every kernel transforms `batch` contiguous rows along their last axis:
+// row b of the input starts at b·(row length) in its storage array (complex
+// values interleaved re, im), and the kernel writes every element of the
+// output it is given (a fresh array, never the input). Transforms are
+// unnormalized, with NumPy's sign convention:
+//   forward  X[k] = Σ_j x[j] e^{−2πi jk/n}
+//   inverse  x[j] = Σ_k X[k] e^{+2πi jk/n}        (no 1/n: the op scales)
+// Any n ≥ 1 (primes included: no O(n²) path for large n). Kernels never
+// throw for numerical content (NaN and Inf propagate as the sums do); a
+// bad argument (a length that does not match, n < 1) is a caller bug and
+// an Error.
+
+/** Complex storage: interleaved (re, im) pairs. */
+export type ComplexDType = 'complex64' | 'complex128';
+/** Real storage of the real transforms. */
+export type RealDType = 'float32' | 'float64';
+export type FloatArray = Float32Array | Float64Array;
+
+export interface FftKernels {
+  /**
+   * Complex to complex along rows of length n: x and out hold batch·n
+   * complex values (2·batch·n scalars) of `dtype`'s storage.
+   */
+  c2c(dtype: ComplexDType, batch: number, n: number, x: FloatArray, out: FloatArray, inverse: boolean): void;
+  /**
+   * Real to complex (forward): x holds batch rows of n reals, out batch rows
+   * of n/2 + 1 complex values (floor), the non-negative frequencies.
+   */
+  r2c(dtype: RealDType, batch: number, n: number, x: FloatArray, out: FloatArray): void;
+  /**
+   * Complex to real (inverse): x holds batch rows of n/2 + 1 complex values
+   * (a Hermitian half spectrum), out batch rows of n reals. As NumPy's
+   * irfft (pocketfft), the imaginary parts of X[0] and, for even n, of
+   * X[n/2] are ignored.
+   */
+  c2r(dtype: RealDType, batch: number, n: number, x: FloatArray, out: FloatArray): void;
+}
