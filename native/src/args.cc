@@ -85,19 +85,26 @@ std::string as_string(const Napi::Value& v, const std::string& what) {
   return v.As<Napi::String>().Utf8Value();
 }
 
-bool typed_memory(const Napi::Value& v, napi_typedarray_type want, TypedMemory* m) {
-  // One napi_get_typedarray_info call (type, length, data already offset by the view's
-  // byte offset): the Napi::TypedArray accessors make one each, ~4 per array.
-  bool is = false;
-  if (napi_is_typedarray(v.Env(), v, &is) != napi_ok || !is) return false;
+bool typed_any(const Napi::Value& v, TypedMemory* m) {
+  // One napi_get_typedarray_info call (type, length, data already offset by the
+  // view's byte offset): the Napi::TypedArray accessors make one each, ~4 per
+  // array. It answers napi_invalid_arg, without a JS exception, for anything
+  // that is not a TypedArray, so no separate napi_is_typedarray.
   napi_typedarray_type type;
   size_t length = 0;
   void* data = nullptr;
-  if (napi_get_typedarray_info(v.Env(), v, &type, &length, &data, nullptr, nullptr) != napi_ok || type != want) return false;
-  m->type = want;
+  if (napi_get_typedarray_info(v.Env(), v, &type, &length, &data, nullptr, nullptr) != napi_ok) return false;
+  m->type = type;
   // A detached buffer has no data and the view has length 0: any access is then out of bounds.
   m->data = data;
   m->length = data ? length : 0;
+  return true;
+}
+
+bool typed_memory(const Napi::Value& v, napi_typedarray_type want, TypedMemory* m) {
+  TypedMemory t;
+  if (!typed_any(v, &t) || t.type != want) return false;
+  *m = t;
   return true;
 }
 

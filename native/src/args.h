@@ -48,6 +48,9 @@ const char* typed_array_name(napi_typedarray_type t);
 /** `v` as a TypedArray of type `want`, or TypeErr naming what it is. */
 TypedMemory as_typed(const Napi::Value& v, const std::string& what, napi_typedarray_type want);
 
+/** Fills *m (its type included) and returns true when `v` is any TypedArray (a detached one reads as empty). */
+bool typed_any(const Napi::Value& v, TypedMemory* m);
+
 /** Fills *m and returns true when `v` is a TypedArray of type `want` (no error, no message built: the fast path of as_typed). */
 bool typed_memory(const Napi::Value& v, napi_typedarray_type want, TypedMemory* m);
 

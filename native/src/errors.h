@@ -1,8 +1,10 @@
-// Errors at the JS boundary. Argument problems are thrown as rlx::TypeErr /
+// Errors at the JS boundary, one path for every binding (the kernels, GEMM and
+// the interpreter). Argument problems are thrown as rlx::TypeErr /
 // rlx::RangeErr (plain C++ exceptions, usable from code that never sees JS);
 // `guard` wraps every entry point so that these, std::bad_alloc and any other
 // std::exception become a JS TypeError / RangeError / Error whose message
-// starts with the function name. Nothing escapes as a C++ exception into Node
+// starts with the function name (ErrorStyle: the interpreter's read
+// "rlx interpreter: ..." and are plain Errors). Nothing escapes as a C++ exception into Node
 // and nothing aborts the process.
 //
 // Every JS error also carries `rlxKind`: the name of the rlx error class
@@ -18,6 +20,7 @@
 #include <new>
 #include <stdexcept>
 #include <string>
+#include <utility>
 
 namespace rlx {
 
@@ -58,27 +61,45 @@ inline Napi::Error with_kind(Napi::Error e, const char* kind) {
   return e;
 }
 
+/**
+ * How an entry point's errors read. The kernels: "rlx native <fn>: ..." as a
+ * TypeError / RangeError / Error by the exception's type. The interpreter
+ * (interp/napi.cc) keeps its contract: "rlx interpreter: ..." and always a
+ * plain Error. Either way the same exceptions, the same rlxKind tags.
+ */
+struct ErrorStyle {
+  const char* fn;                // the export's name
+  const char* prefix = nullptr;  // the message's start; nullptr: "rlx native <fn>: "
+  bool plain = false;            // every error a plain Error
+};
+
 /** Builds the JS error for the exception being handled (call inside a catch block). */
-inline Napi::Error current_exception_to_js(Napi::Env env, const char* fn) {
-  const std::string p = std::string("rlx native ") + fn + ": ";
+inline Napi::Error current_exception_to_js(Napi::Env env, const ErrorStyle& s) {
+  const std::string p = s.prefix ? std::string(s.prefix) : std::string("rlx native ") + s.fn + ": ";
+  auto make = [&](bool range, bool type, const std::string& m, const char* kind) {
+    if (!s.plain && type) return with_kind(Napi::TypeError::New(env, p + m), kind);
+    if (!s.plain && range) return with_kind(Napi::RangeError::New(env, p + m), kind);
+    return with_kind(Napi::Error::New(env, p + m), kind);
+  };
   try {
     throw;
   } catch (const Napi::Error& e) {
     return e;
   } catch (const TypeErr& e) {
-    return with_kind(Napi::TypeError::New(env, p + e.what()), e.kind);
+    return make(false, true, e.what(), e.kind);
   } catch (const RangeErr& e) {
-    return with_kind(Napi::RangeError::New(env, p + e.what()), e.kind);
+    return make(true, false, e.what(), e.kind);
   } catch (const KindErr& e) {
-    return with_kind(Napi::Error::New(env, p + e.what()), e.kind);
+    return make(false, false, e.what(), e.kind);
   } catch (const std::bad_alloc&) {
-    return with_kind(Napi::Error::New(env, p + "out of memory"), "DeviceError");
+    return make(false, false, "out of memory", "DeviceError");
   } catch (const std::exception& e) {
-    return with_kind(Napi::Error::New(env, p + e.what()), "DeviceError");
+    return make(false, false, e.what(), "DeviceError");
   } catch (...) {
-    return with_kind(Napi::Error::New(env, p + "unknown C++ exception"), "DeviceError");
+    return make(false, false, "unknown C++ exception", "DeviceError");
   }
 }
+inline Napi::Error current_exception_to_js(Napi::Env env, const char* fn) { return current_exception_to_js(env, ErrorStyle{fn}); }
 
 /** Message of the exception being handled, for code that must not touch JS (AsyncWorker::Execute). */
 inline std::string current_exception_message(const char* fn) {
@@ -96,20 +117,28 @@ inline std::string current_exception_message(const char* fn) {
 
 /** Runs an entry point body, turning every C++ exception into a JS exception. */
 template <class F>
-Napi::Value guard(const Napi::CallbackInfo& info, const char* fn, F&& body) {
+Napi::Value guard(const Napi::CallbackInfo& info, const ErrorStyle& style, F&& body) {
   try {
     return body();
   } catch (...) {
-    throw current_exception_to_js(info.Env(), fn);
+    throw current_exception_to_js(info.Env(), style);
   }
 }
+template <class F>
+Napi::Value guard(const Napi::CallbackInfo& info, const char* fn, F&& body) {
+  return guard(info, ErrorStyle{fn}, std::forward<F>(body));
+}
 
-/** Defines `exports[name]` as a guarded function. */
+/** Defines `exports[style.fn]` as a guarded function. */
+template <class F>
+void export_fn(Napi::Env env, Napi::Object exports, ErrorStyle style, F body) {
+  exports.Set(style.fn, Napi::Function::New(
+                            env, [style, body](const Napi::CallbackInfo& info) -> Napi::Value { return guard(info, style, [&] { return body(info); }); },
+                            style.fn));
+}
 template <class F>
 void export_fn(Napi::Env env, Napi::Object exports, const char* name, F body) {
-  exports.Set(name, Napi::Function::New(
-                        env, [name, body](const Napi::CallbackInfo& info) -> Napi::Value { return guard(info, name, [&] { return body(info); }); },
-                        name));
+  export_fn(env, exports, ErrorStyle{name}, std::move(body));
 }
 
 }  // namespace rlx

@@ -21,6 +21,7 @@
 #include <vector>
 
 #include "args.h"
+#include "binding/kernel.h"
 #include "errors.h"
 #include "gemm.h"
 #include "odometer.h"
@@ -154,91 +155,62 @@ Napi::Value plan_to_js(Napi::Env env, const GemmPlan& pl) {
 }
 
 /**
- * Runs a validated GEMM on the libuv pool on private copies. A reference to a
- * JS array keeps the object alive but not its memory: while the product runs,
- * the caller may transfer the buffer (postMessage, structuredClone with a
+ * gemmAsync's job (binding/kernel.h, call_checked_async: the spec is read and
+ * checked on the calling thread, a bad one throws). A reference to a JS array
+ * keeps the object alive but not its memory: while the product runs, the
+ * caller may transfer the buffer (postMessage, structuredClone with a
  * transfer list, ArrayBuffer.prototype.transfer), which detaches it here and
- * lets the new owner free the memory. So the views of a and b are copied
- * (their spans) before queueing, c is computed into a scratch span, and the
- * result is written back on the main thread only if c's buffer is still
+ * lets the new owner free the memory. So the Pins take private copies of the
+ * spans of a and b, c is computed into a scratch span, and only the elements
+ * of c's view are written back, on the main thread, if c's buffer is still
  * attached and long enough; otherwise the promise rejects with a ValueError.
  * (The copies cost O(m·k + k·n + m·n) next to the O(m·n·k) product; the
  * synchronous gemm, where no JS can run meanwhile, takes the arrays as they are.)
  */
-class GemmWorker : public Napi::AsyncWorker {
- public:
-  GemmWorker(Napi::Env env, ParsedGemm parsed)
-      : Napi::AsyncWorker(env, "rlx.gemmAsync"), deferred_(Napi::Promise::Deferred::New(env)), problem_(std::move(parsed.p)) {
-    keep_c_ = Napi::Persistent(parsed.arrays[2].As<Napi::Object>());
-    eb_ = element_bytes(problem_.dtype);
-    c_offset_ = problem_.c.view.offset;
-    c_length_ = problem_.c.length;
-    take(problem_.a, a_copy_, true, "spec.a");
-    take(problem_.b, b_copy_, true, "spec.b");
-    take(problem_.c, c_copy_, false, "spec.c");
-  }
-  Napi::Promise promise() const { return deferred_.Promise(); }
-
-  void Execute() override {  // worker thread: no JS here
-    try {
-      run_gemm(problem_);
-    } catch (...) {
-      kind_ = current_exception_kind();
-      SetError(current_exception_message("gemmAsync"));
-    }
-  }
-  void OnOK() override {
-    Napi::Env env = Env();
-    const Napi::Value c = keep_c_.Value();
-    const napi_typedarray_type want = (problem_.dtype == DType::f32 || problem_.dtype == DType::c64) ? napi_float32_array : napi_float64_array;
-    TypedMemory m;
-    const int64_t per = is_complex(problem_.dtype) ? 2 : 1;
-    if (!typed_memory(c, want, &m) || static_cast<int64_t>(m.length) / per < c_length_) {
-      const std::string why = is_detached(c) ? "was detached (transferred)" : "shrank";
-      deferred_.Reject(with_kind(Napi::Error::New(env, "rlx native gemmAsync: the output array spec.c.data " + why +
-                                                           " while the product ran; the result was dropped (keep the arrays of an "
-                                                           "awaited matmul until it settles)"),
-                                 "ValueError")
-                           .Value());
-      return;
-    }
-    write_back(m.data);
-    deferred_.Resolve(c);
-  }
-  void OnError(const Napi::Error& e) override { deferred_.Reject(with_kind(e, kind_).Value()); }
-
- private:
-  /** Points `op` at a private copy of its view's span (inputs: the values; the output: scratch). */
-  void take(GemmOperand& op, std::vector<double>& buf, bool copy, const char* what) {
-    if (op.view.size() == 0) return;
-    const Span sp = span_of(op.view, what);
-    const size_t count = static_cast<size_t>(sp.hi - sp.lo + 1);
-    buf.assign((count * eb_ + sizeof(double) - 1) / sizeof(double), 0.0);
-    if (copy) std::memcpy(buf.data(), static_cast<const char*>(op.data) + static_cast<size_t>(sp.lo) * eb_, count * eb_);
-    op.data = buf.data();
-    op.view.offset -= sp.lo;
-    op.length = static_cast<int64_t>(count);
-  }
-  /** Copies the view's elements from the scratch into c's memory (only those: the rest of c stays as it is now). */
-  void write_back(void* dst) {
-    const View& v = problem_.c.view;
-    if (v.size() == 0) return;
-    const std::vector<int64_t>* strides[2] = {&v.strides, &v.strides};
-    const int64_t start[2] = {v.offset, c_offset_};
-    const char* src = reinterpret_cast<const char*>(c_copy_.data());
-    char* out = static_cast<char*>(dst);
-    for (Odometer<2> it(v.shape, strides, start); !it.done(); it.next())
-      std::memcpy(out + static_cast<size_t>(it.offset(1)) * eb_, src + static_cast<size_t>(it.offset(0)) * eb_, eb_);
-  }
-
-  Napi::Promise::Deferred deferred_;
-  GemmProblem problem_;
-  Napi::ObjectReference keep_c_;
-  std::vector<double> a_copy_, b_copy_, c_copy_;
-  size_t eb_ = 8;
-  int64_t c_offset_ = 0, c_length_ = 0;
-  const char* kind_ = "DeviceError";
+struct GemmJob {
+  GemmProblem p;
+  size_t c_index;
+  bool leaves_main_thread() const { return true; }
+  void run() { run_gemm(p); }
+  Napi::Value result(Napi::Env env, Pins& pins) { return pins.value(env, c_index); }
 };
+
+/** Points `op` at its pinned span (inputs: a copy of the values; the output: scratch whose view elements are written back). */
+void pin_operand(GemmOperand& op, const Napi::Value& array, size_t eb, bool output, const char* what, Pins& pins) {
+  if (op.view.size() == 0) return;
+  const Span sp = span_of(op.view, what);
+  const size_t count = static_cast<size_t>(sp.hi - sp.lo + 1);
+  char* at = static_cast<char*>(op.data) + static_cast<size_t>(sp.lo) * eb;
+  if (!output) {
+    op.data = const_cast<void*>(pins.input(array, at, count * eb));
+  } else {
+    // Only the view's elements go back (the rest of c stays as it is then). Its view in the
+    // span (offset - lo) is the same in the scratch and in c from `at` on.
+    View v = op.view;
+    v.offset -= sp.lo;
+    Pins::Scatter scatter = [v, eb](char* dst, const char* src) {
+      const std::vector<int64_t>* strides[1] = {&v.strides};
+      const int64_t start[1] = {v.offset};
+      for (Odometer<1> it(v.shape, strides, start); !it.done(); it.next()) {
+        const size_t o = static_cast<size_t>(it.offset(0)) * eb;
+        std::memcpy(dst + o, src + o, eb);
+      }
+    };
+    op.data = pins.output(array, at, count * eb, "spec.c.data", false, std::move(scatter));  // GEMM writes every element of the view
+  }
+  op.view.offset -= sp.lo;
+  op.length = static_cast<int64_t>(count);
+}
+
+GemmJob parse_gemm_async(const Napi::CallbackInfo& info, Pins& pins) {
+  ParsedGemm g = parse_gemm(info);  // checked (validate_gemm): the spans below are inside the arrays
+  const size_t eb = element_bytes(g.p.dtype);
+  pin_operand(g.p.a, g.arrays[0], eb, false, "spec.a", pins);
+  pin_operand(g.p.b, g.arrays[1], eb, false, "spec.b", pins);
+  pin_operand(g.p.c, g.arrays[2], eb, true, "spec.c", pins);
+  const size_t ci = pins.keep(g.arrays[2]);
+  return GemmJob{std::move(g.p), ci};
+}
 
 }  // namespace
 }  // namespace rlx
@@ -255,12 +227,7 @@ RLX_REGISTER(gemm) {
     run_gemm(g.p);
     return info.Env().Undefined();
   });
-  export_fn(env, exports, "gemmAsync", [](const Napi::CallbackInfo& info) -> Napi::Value {
-    auto* w = new GemmWorker(info.Env(), parse_gemm(info));
-    Napi::Promise p = w->promise();
-    w->Queue();
-    return p;
-  });
+  export_checked_async(env, exports, ErrorStyle{"gemmAsync"}, parse_gemm_async);
   export_fn(env, exports, "gemmPlan", [](const Napi::CallbackInfo& info) -> Napi::Value {
     ParsedGemm g = parse_gemm(info);
     return plan_to_js(info.Env(), plan_gemm(g.p));

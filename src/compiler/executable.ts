@@ -42,6 +42,9 @@ const NO_VALUES: readonly number[] = [];
  * zeroed memory, so their buffers stay zeroed.
  */
 const WRITES_EVERY_ELEMENT: ReadonlySet<Kernel['kind']> = new Set(['elementwise', 'matmul']);
+/** Opaque ops that write every element of their output too (cumsum: one running sum per element; zeroing 96 MB took ~15 ms of an awaited cumsum's main thread). */
+const OPAQUE_WRITES_EVERY_ELEMENT: ReadonlySet<string> = new Set(['cumsum']);
+const writesEveryElement = (k: Kernel) => WRITES_EVERY_ELEMENT.has(k.kind) || (k.kind === 'opaque' && OPAQUE_WRITES_EVERY_ELEMENT.has(k.name));
 
 export class Executable {
   constructor(
@@ -66,7 +69,7 @@ export class Executable {
     for (const k of report.kernels) if (!firstWriter.has(k.out)) firstWriter.set(k.out, k);
     this.uninit = buffers.map((b) => {
       const k = b.slots.length > 0 ? firstWriter.get(b.slots[0]!) : undefined;
-      return backend.allocUninit !== undefined && k !== undefined && WRITES_EVERY_ELEMENT.has(k.kind);
+      return backend.allocUninit !== undefined && k !== undefined && writesEveryElement(k);
     });
   }
 

@@ -43,15 +43,15 @@ namespace detail {
 template <class Job>
 class KernelWorker : public Napi::AsyncWorker {
  public:
-  KernelWorker(Napi::Env env, const char* name, Napi::Promise::Deferred deferred, Job job, Pins pins)
-      : Napi::AsyncWorker(env, name), name_(name), deferred_(std::move(deferred)), pins_(std::move(pins)), job_(std::move(job)) {}
+  KernelWorker(Napi::Env env, ErrorStyle style, Napi::Promise::Deferred deferred, Job job, Pins pins)
+      : Napi::AsyncWorker(env, style.fn), style_(style), deferred_(std::move(deferred)), pins_(std::move(pins)), job_(std::move(job)) {}
 
   void Execute() override {  // worker thread: no JS here
     try {
       job_.run();
     } catch (...) {
       error_ = std::current_exception();
-      SetError(current_exception_message(name_));
+      SetError(current_exception_message(style_.fn));
     }
   }
   void OnOK() override {
@@ -61,19 +61,19 @@ class KernelWorker : public Napi::AsyncWorker {
       if (!pins_.write_back(env, &why)) throw KindErr("ValueError", why);
       deferred_.Resolve(job_.result(env, pins_));
     } catch (...) {
-      deferred_.Reject(current_exception_to_js(env, name_).Value());
+      deferred_.Reject(current_exception_to_js(env, style_).Value());
     }
   }
   void OnError(const Napi::Error&) override {
     try {
       std::rethrow_exception(error_);
     } catch (...) {
-      deferred_.Reject(current_exception_to_js(Env(), name_).Value());
+      deferred_.Reject(current_exception_to_js(Env(), style_).Value());
     }
   }
 
  private:
-  const char* name_;
+  ErrorStyle style_;
   Napi::Promise::Deferred deferred_;
   Pins pins_;  // declared before job_: the job is destroyed first, while what it kept is still referenced
   Job job_;
@@ -104,7 +104,7 @@ Napi::Value call_async(const Napi::CallbackInfo& info, const char* name, const P
     Pins pins(true);
     auto job = parse(info, pins);
     using Job = decltype(job);
-    auto* w = new detail::KernelWorker<Job>(env, name, std::move(deferred), std::move(job), std::move(pins));
+    auto* w = new detail::KernelWorker<Job>(env, ErrorStyle{name}, std::move(deferred), std::move(job), std::move(pins));
     w->Queue();
   } catch (...) {
     deferred.Reject(current_exception_to_js(env, name).Value());
@@ -119,6 +119,39 @@ void export_kernel(Napi::Env env, Napi::Object exports, const char* name, Parse 
   const char* async = detail::async_name(name);
   exports.Set(async, Napi::Function::New(
                          env, [name, parse](const Napi::CallbackInfo& info) -> Napi::Value { return call_async(info, name, parse); }, async));
+}
+
+/**
+ * The other async contract, that of gemmAsync and interpRunAsync (older than
+ * this helper, kept for their callers): the arguments are checked on the
+ * calling thread and a bad call throws (as the sync entry point would), named
+ * by the async entry point (`style`); a job whose `leaves_main_thread()` is
+ * false runs at once and its result is returned (the interpreter's small
+ * runs: undefined, no promise); otherwise a Promise as from call_async, over
+ * the same Pins(true) (private copies, write-back, ValueError when an output
+ * was detached).
+ */
+template <class Parse>
+Napi::Value call_checked_async(const Napi::CallbackInfo& info, const ErrorStyle& style, const Parse& parse) {
+  Napi::Env env = info.Env();
+  Pins pins(true);
+  auto job = parse(info, pins);  // throws: the caller's guard turns it into the JS error
+  if (!job.leaves_main_thread()) {
+    job.run();
+    return job.result(env, pins);
+  }
+  using Job = decltype(job);
+  Napi::Promise::Deferred deferred = Napi::Promise::Deferred::New(env);
+  Napi::Promise promise = deferred.Promise();
+  auto* w = new detail::KernelWorker<Job>(env, style, std::move(deferred), std::move(job), std::move(pins));
+  w->Queue();
+  return promise;
+}
+
+/** Defines exports[style.fn] with call_checked_async's contract (a guarded function: it throws for bad arguments). */
+template <class Parse>
+void export_checked_async(Napi::Env env, Napi::Object exports, ErrorStyle style, Parse parse) {
+  export_fn(env, exports, style, [style, parse](const Napi::CallbackInfo& info) { return call_checked_async(info, style, parse); });
 }
 
 }  // namespace rlx

@@ -19,9 +19,12 @@ const void* Pins::input(const Napi::Value& v, const void* data, size_t bytes) {
   return inputs_.back().get();
 }
 
-void* Pins::output(const Napi::Value& v, void* data, size_t bytes, const char* name, bool reads) {
+void* Pins::output(const Napi::Value& v, void* data, size_t bytes, const char* name, bool reads, Scatter scatter) {
   if (!async_ || !data) return data;
-  Out o{Napi::Persistent(v), scratch(bytes), bytes, name};
+  void* start = nullptr;
+  if (napi_get_typedarray_info(v.Env(), v, nullptr, nullptr, &start, nullptr, nullptr) != napi_ok || !start) start = data;
+  const size_t at = static_cast<size_t>(static_cast<char*>(data) - static_cast<char*>(start));
+  Out o{Napi::Persistent(v), scratch(bytes), at, bytes, name, std::move(scatter)};
   if (bytes && reads) std::memcpy(o.copy.get(), data, bytes);  // the kernel may read what it does not overwrite
   outputs_.push_back(std::move(o));
   return outputs_.back().copy.get();
@@ -59,15 +62,19 @@ bool Pins::write_back(Napi::Env env, std::string* why) {
       case napi_int32_array: case napi_uint32_array: case napi_float32_array: elem = 4; break;
       default: elem = 8;
     }
-    if (!data || length * elem < o.bytes) {
-      *why = std::string("the output array ") + o.name + (is_detached(v) || !data ? " was detached (transferred)" : " shrank") +
+    if (!data || length * elem < o.at + o.bytes) {
+      *why = std::string("the output array ") + o.name + (*o.name ? " " : "") + (is_detached(v) || !data ? "was detached (transferred)" : "shrank") +
              " while the kernel ran; the result was dropped (keep the arrays of an awaited call until it settles)";
       return false;
     }
-    dst[i] = data;
+    dst[i] = static_cast<char*>(data) + o.at;
   }
-  for (size_t i = 0; i < outputs_.size(); i++)
-    if (outputs_[i].bytes) std::memcpy(dst[i], outputs_[i].copy.get(), outputs_[i].bytes);
+  for (size_t i = 0; i < outputs_.size(); i++) {
+    const Out& o = outputs_[i];
+    if (!o.bytes) continue;
+    if (o.scatter) o.scatter(static_cast<char*>(dst[i]), reinterpret_cast<const char*>(o.copy.get()));
+    else std::memcpy(dst[i], o.copy.get(), o.bytes);
+  }
   return true;
 }
 

@@ -29,6 +29,7 @@
 #include <napi.h>
 
 #include <cstddef>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -47,12 +48,22 @@ class Pins {
   const void* input(const Napi::Value& v, const void* data, size_t bytes);
 
   /**
-   * Memory the kernel writes: `data` itself (sync) or a private copy written
-   * back when the call settles (async). `reads`: the kernel may read it or
-   * leave some of it unwritten, so the copy starts as the caller's values;
-   * false (a kernel that writes every element first) skips that copy.
+   * Copies a private output back into the array's memory at the place `data`
+   * was (dst) from the private copy (src); the default copies every byte.
+   * A strided output (GEMM's c view) copies only its elements, so that
+   * elements between them, which other calls may own, stay as they are.
    */
-  void* output(const Napi::Value& v, void* data, size_t bytes, const char* name, bool reads = true);
+  using Scatter = std::function<void(char* dst, const char* src)>;
+
+  /**
+   * Memory the kernel writes: `data` itself (sync) or a private copy written
+   * back when the call settles (async). `data` may lie anywhere in the array
+   * `v` (a span of it). `reads`: the kernel may read it or leave some of it
+   * unwritten, so the copy starts as the caller's values; false (a kernel
+   * that writes every element first) skips that copy. `name` names the
+   * array in the detached message ("" for "the output array").
+   */
+  void* output(const Napi::Value& v, void* data, size_t bytes, const char* name, bool reads = true, Scatter scatter = nullptr);
 
   /** An array the binding created: its memory as is; kept alive until the call settles. Returns its index for value(). */
   size_t fresh(const Napi::Value& v) { return keep(v); }
@@ -74,8 +85,10 @@ class Pins {
   struct Out {
     Napi::Reference<Napi::Value> ref;
     std::unique_ptr<double[]> copy;
+    size_t at;  // bytes from the array's first element to `data`
     size_t bytes;
     const char* name;
+    Scatter scatter;
   };
   static constexpr size_t kInline = 6;
 

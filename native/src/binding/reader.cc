@@ -10,9 +10,10 @@
 
 namespace rlx {
 
-Reader::Reader(const Napi::CallbackInfo& info, Pins& pins, size_t count, const char* signature) : info_(info), pins_(pins) {
-  if (info.Length() != count)
-    throw TypeErr("expected " + std::to_string(count) + " arguments (" + signature + "), got " + std::to_string(info.Length()));
+Reader::Reader(const Napi::CallbackInfo& info, Pins& pins, size_t lo, size_t hi, const char* signature) : info_(info), pins_(pins) {
+  if (info.Length() < lo || info.Length() > hi)
+    throw TypeErr("expected " + std::to_string(lo) + (hi > lo ? " to " + std::to_string(hi) : std::string()) + " arguments (" + signature + "), got " +
+                  std::to_string(info.Length()));
 }
 
 bool Reader::flag(size_t i, const char* name) const {

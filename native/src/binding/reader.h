@@ -13,13 +13,18 @@
 
 #include "args.h"
 #include "binding/pins.h"
+#include "errors.h"
 
 namespace rlx {
 
 class Reader {
  public:
   /** Requires exactly `count` arguments (`signature` names them in the message). */
-  Reader(const Napi::CallbackInfo& info, Pins& pins, size_t count, const char* signature);
+  Reader(const Napi::CallbackInfo& info, Pins& pins, size_t count, const char* signature) : Reader(info, pins, count, count, signature) {}
+  /** Requires `lo`..`hi` arguments (entry points with overloads, e.g. the interpreter's optional constants). */
+  Reader(const Napi::CallbackInfo& info, Pins& pins, size_t lo, size_t hi, const char* signature);
+
+  size_t length() const { return info_.Length(); }
 
   const Napi::CallbackInfo& info() const { return info_; }
   Pins& pins() { return pins_; }
@@ -48,6 +53,17 @@ class Reader {
   void* output(size_t i, const char* name, napi_typedarray_type want, int64_t length, bool nullable, Note note) {
     const TypedMemory m = take(i, name, want, length, true, nullable, note);
     return pins_.output(info_[i], m.data, bytes(m, want), name);
+  }
+
+  /**
+   * A TypedArray of type `want` and any length, read as it is (the caller
+   * pins what it uses: the interpreter copies only the spans its loads read);
+   * a detached one reads as empty. Otherwise TypeErr(`wrong`, kind).
+   */
+  TypedMemory array(size_t i, napi_typedarray_type want, const char* wrong, const char* kind = "DTypeError") const {
+    TypedMemory m;
+    if (!typed_memory(info_[i], want, &m)) throw TypeErr(wrong, kind);
+    return m;
   }
 
   /** Throws unless no output shares memory with any other array. Call after the last array. */

@@ -4,6 +4,8 @@
 #pragma once
 
 #include <cstdint>
+#include <functional>
+#include <string>
 #include <vector>
 #include "program.h"
 
@@ -52,16 +54,12 @@ std::string planRun(const Program& P, const double* loop, size_t nLoop, const Bu
 std::string execute(const Plan& pl);
 
 // private_copy.cc: for a run leaving the main thread, points every load of
-// `pl` at a copy of the span it reads and the output at a scratch block (kept
-// in `keep`, which must outlive the run); the caller copies keep.out back
-// into the output array (keep.outBytes bytes from its start) if it is still
-// attached. elementBytes: bytes of one element of dtype d in its storage.
-struct PrivateCopies {
-  std::vector<std::vector<double>> loads;
-  std::vector<double> out;
-  size_t outBytes = 0;
-};
-void privatize(Plan& pl, PrivateCopies& keep);
+// `pl` at `copy(load, data, bytes)`, a private copy of the span it reads, and
+// the output at `scratch(bytes)` (napi.cc passes the call's Pins: they own
+// the copies until the run settles and write the output back if its array is
+// still attached). elementBytes: bytes of one element of dtype d in its storage.
+void privatize(Plan& pl, const std::function<const void*(int load, const void* data, size_t bytes)>& copy,
+               const std::function<void*(size_t bytes)>& scratch);
 size_t elementBytes(int dtype);
 
 // Drops unit dims and merges neighbours whose strides chain (st[k] == st[k+1] * dim[k+1]) in every load.

@@ -17,12 +17,17 @@
 //   interpApi: number (the calling convention; src/backends/native/interp-api.ts
 //     refuses an addon whose interpApi is not the one the TS was written for)
 //
-// Every argument is checked before memory is touched; a problem throws a JS
-// Error ("rlx interpreter: ...") carrying `rlxKind`, the rlx error class it
-// stands for (native/src/errors.h; src/backends/native/program.ts rethrows
-// it typed), never aborts. An async run works on private copies
-// (private_copy.cc): a buffer transferred away while it runs is never read or
-// written, and an output detached meanwhile rejects with a ValueError. Only the slots the program
+// Every argument is checked before memory is touched (the shared reader,
+// binding/reader.h and args.h); a problem throws a JS Error ("rlx
+// interpreter: ...", a plain Error: ErrorStyle in errors.h) carrying
+// `rlxKind`, the rlx error class it stands for (the shared error path,
+// native/src/errors.h; src/backends/native/program.ts rethrows it typed),
+// never aborts. interpRunAsync is a binding/kernel.h job with
+// call_checked_async's contract (bad arguments throw, a small run stays
+// inline): an async run works on private copies of the spans its loads read
+// and a scratch output (private_copy.cc, held by the call's Pins): a buffer
+// transferred away while it runs is never read or written, and an output
+// detached meanwhile rejects with a ValueError. Only the slots the program
 // reads or writes are looked at in `buffers`. The work runs synchronously on
 // the calling thread (or, for interpRunAsync, a libuv worker) plus the
 // interpreter's pool.
@@ -33,6 +38,10 @@
 #include <memory>
 #include <string>
 #include <vector>
+#include "args.h"
+#include "binding/kernel.h"
+#include "binding/reader.h"
+#include "errors.h"
 #include "exec.h"
 #include "program.h"
 #include "register.h"
@@ -42,13 +51,8 @@ namespace {
 
 const napi_type_tag kProgramTag = {0x726c7869696e7470ull, 0x70726f6772616d31ull};
 
-// kind: the rlx error class (src/tensor/errors.ts) the message stands for.
-Napi::Value fail(Napi::Env env, const std::string& msg, const char* kind = "ValueError") {
-  Napi::Error e = Napi::Error::New(env, "rlx interpreter: " + msg);
-  e.Value().Set("rlxKind", kind);
-  e.ThrowAsJavaScriptException();
-  return env.Undefined();
-}
+/** The interpreter's error contract: "rlx interpreter: ..." as a plain Error (tests/native/interp-*.test.ts). */
+ErrorStyle style(const char* fn) { return ErrorStyle{fn, "rlx interpreter: ", true}; }
 
 // The class of a planRun message: a buffer of the wrong storage type is a
 // DTypeError, a missing/detached one or shared memory a ValueError, every
@@ -61,22 +65,12 @@ const char* planKind(const std::string& err) {
   return "ShapeError";
 }
 
-// A TypedArray argument's data and length; false if v is not `type`.
-// napi_get_typedarray_info itself answers napi_invalid_arg (no JS exception)
-// for anything that is not a TypedArray, so no separate napi_is_typedarray.
-bool typedArray(napi_env env, napi_value v, napi_typedarray_type want, void** data, size_t* length) {
-  napi_typedarray_type t;
-  if (napi_get_typedarray_info(env, v, &t, length, data, nullptr, nullptr) != napi_ok) return false;
-  return t == want;
-}
-
-Buffer bufferOf(napi_env env, napi_value v) {
+/** A buffer slot: its storage class, memory and length (storage -1 when it is not a storage TypedArray). */
+Buffer bufferOf(const Napi::Value& v) {
   Buffer b;
-  napi_typedarray_type t;
-  size_t len;
-  void* data;
-  if (napi_get_typedarray_info(env, v, &t, &len, &data, nullptr, nullptr) != napi_ok) return b;
-  switch (t) {
+  TypedMemory m;
+  if (!typed_any(v, &m)) return b;
+  switch (m.type) {
     case napi_uint8_array: b.storage = kU8; break;
     case napi_int32_array: b.storage = kI32; break;
     case napi_uint16_array: b.storage = kU16; break;
@@ -84,31 +78,27 @@ Buffer bufferOf(napi_env env, napi_value v) {
     case napi_float64_array: b.storage = kF64; break;
     default: return b;
   }
-  b.data = data;
-  b.length = static_cast<int64_t>(len);
-  if (!data) b.length = 0;  // detached
+  b.data = m.data;
+  b.length = static_cast<int64_t>(m.length);  // 0 when detached
   return b;
 }
 
-// Decodes program + consts; on failure throws and returns null.
-std::unique_ptr<Program> decode(Napi::Env env, napi_value prog, napi_value consts) {
-  void* pd = nullptr;
-  void* cd = nullptr;
-  size_t pn = 0, cn = 0;
-  if (!typedArray(env, prog, napi_int32_array, &pd, &pn)) {
-    fail(env, "the program must be an Int32Array", "DTypeError");
-    return nullptr;
-  }
-  if (!typedArray(env, consts, napi_float64_array, &cd, &cn)) {
-    fail(env, "the constants must be a Float64Array", "DTypeError");
-    return nullptr;
-  }
+/** The program of a prepared-program argument, or nullptr when `v` is not one from interpPrepare. */
+const Program* preparedOf(const Napi::Value& v) {
+  napi_valuetype t;
+  if (napi_typeof(v.Env(), v, &t) != napi_ok || t != napi_external) return nullptr;
+  bool tagged = false;
+  napi_check_object_type_tag(v.Env(), v, &kProgramTag, &tagged);
+  return tagged ? static_cast<const Program*>(v.As<Napi::External<Program>>().Data()) : nullptr;
+}
+
+/** Decodes arguments iProg (program) and iProg + 1 (consts); throws on failure. */
+std::unique_ptr<Program> decode(const Reader& r, size_t iProg) {
+  const TypedMemory pm = r.array(iProg, napi_int32_array, "the program must be an Int32Array");
+  const TypedMemory cm = r.array(iProg + 1, napi_float64_array, "the constants must be a Float64Array");
   auto p = std::make_unique<Program>();
-  const std::string err = prepare(static_cast<const int32_t*>(pd), pd ? pn : 0, static_cast<const double*>(cd), cd ? cn : 0, *p);
-  if (!err.empty()) {
-    fail(env, "invalid program: " + err);
-    return nullptr;
-  }
+  const std::string err = prepare(static_cast<const int32_t*>(pm.data), pm.length, static_cast<const double*>(cm.data), cm.length, *p);
+  if (!err.empty()) throw KindErr("ValueError", "invalid program: " + err);
   return p;
 }
 
@@ -116,29 +106,44 @@ std::unique_ptr<Program> decode(Napi::Env env, napi_value prog, napi_value const
 // the main thread: below it the libuv round trip costs more than it frees.
 std::atomic<int64_t> gAsyncThreshold{int64_t(1) << 21};
 
-// Reads the loop and the slots `p` uses and plans the run. On failure a JS
-// exception is pending and false is returned. `outV` receives the output array
-// (an async run writes its result there when it settles).
-bool planWith(Napi::Env env, const Program& p, napi_value loopV, napi_value bufsV, Plan& pl, napi_value* outV, napi_value constsV = nullptr) {
-  void* ld = nullptr;
-  size_t ln = 0;
-  if (!typedArray(env, loopV, napi_float64_array, &ld, &ln)) return fail(env, "the loop must be a Float64Array", "DTypeError"), false;
-  std::vector<double> runConsts;
-  if (constsV != nullptr) {
-    napi_valuetype ct;
-    napi_typeof(env, constsV, &ct);
-    if (ct != napi_undefined) {
-      void* cd = nullptr;
-      size_t cn = 0;
-      if (!typedArray(env, constsV, napi_float64_array, &cd, &cn)) return fail(env, "the constants must be a Float64Array", "DTypeError"), false;
-      if (!cd) cn = 0;  // detached
-      if (cn != p.consts.size()) return fail(env, "the constants have " + std::to_string(cn) + " values but the program has " + std::to_string(p.consts.size()), "ShapeError"), false;
-      const double* c = static_cast<const double*>(cd);
-      runConsts.assign(c, c + cn);
-    }
+/**
+ * One run: planned on the calling thread (every check made), executed by
+ * run() there or on a libuv worker (binding/kernel.h). An async run's loads
+ * and output point into the Pins' private copies.
+ */
+struct RunJob {
+  Plan pl;
+  bool async = false;
+  bool leaves_main_thread() const { return async; }
+  void run() {
+    const std::string err = execute(pl);
+    if (!err.empty()) throw KindErr("DeviceError", err);
   }
+  Napi::Value result(Napi::Env env, Pins&) { return env.Undefined(); }
+};
+
+/**
+ * Reads the loop (argument iLoop), the buffers (iLoop + 1), the run's
+ * constants (iLoop + 2, when present) and the slots `p` uses, and plans the
+ * run. With async Pins and enough work, the run is pointed at private copies
+ * (and `prepared`, the program's External, kept alive until it settles).
+ */
+RunJob planWith(Reader& r, const Program& p, size_t iLoop, const Napi::Value* prepared) {
+  Napi::Env env = r.info().Env();
+  const TypedMemory lm = r.array(iLoop, napi_float64_array, "the loop must be a Float64Array");
+  RunJob job;
+  Plan& pl = job.pl;
+  std::vector<double> runConsts;
+  if (r.length() > iLoop + 2 && !r[iLoop + 2].IsUndefined()) {
+    const TypedMemory cm = r.array(iLoop + 2, napi_float64_array, "the constants must be a Float64Array");
+    if (cm.length != p.consts.size())
+      throw KindErr("ShapeError", "the constants have " + std::to_string(cm.length) + " values but the program has " + std::to_string(p.consts.size()));
+    const double* c = static_cast<const double*>(cm.data);
+    runConsts.assign(c, c + cm.length);
+  }
+  const napi_value bufsV = r[iLoop + 1];
   bool isArr = false;
-  if (napi_is_array(env, bufsV, &isArr) != napi_ok || !isArr) return fail(env, "the buffers must be an array of TypedArrays"), false;
+  if (napi_is_array(env, bufsV, &isArr) != napi_ok || !isArr) throw KindErr("ValueError", "the buffers must be an array of TypedArrays");
   uint32_t nSlots = 0;
   napi_get_array_length(env, bufsV, &nSlots);
   // Scratch on the stack for the usual few slots (this runs on every call).
@@ -172,168 +177,100 @@ bool planWith(Napi::Env env, const Program& p, napi_value loopV, napi_value bufs
   for (const LoadDesc& l : p.loads) fetch(l.slot);
   bool pending = false;
   napi_is_exception_pending(env, &pending);
-  if (pending) return false;
+  if (pending) {  // a getter threw: that exception, as it is
+    napi_value e;
+    napi_get_and_clear_last_exception(env, &e);
+    throw Napi::Error(env, e);
+  }
   // Pointers last: no JS (getters) runs between taking them and planning.
   for (uint32_t s = 0; s < nSlots; s++)
-    if (vals[s]) slots[s] = bufferOf(env, vals[s]);
-  const std::string err = planRun(p, static_cast<const double*>(ld), ld ? ln : 0, slots, nSlots, pl);
-  if (!err.empty()) return fail(env, err, planKind(err)), false;
+    if (vals[s]) slots[s] = bufferOf(Napi::Value(env, vals[s]));
+  const std::string err = planRun(p, static_cast<const double*>(lm.data), lm.length, slots, nSlots, pl);
+  if (!err.empty()) throw KindErr(planKind(err), err);
   pl.consts = std::move(runConsts);
-  if (outV) *outV = vals[p.outSlot];  // planRun checked it is there
-  return true;
+  Pins& pins = r.pins();
+  if (!pins.async() || pl.outN == 0 || pl.work < gAsyncThreshold.load(std::memory_order_relaxed)) return job;
+  job.async = true;
+  pins.keep(*prepared);  // the program: not finalized while the run is in flight
+  const Napi::Value out(env, vals[p.outSlot]);  // planRun checked it is there
+  privatize(
+      pl, [&](int load, const void* data, size_t bytes) { return pins.input(Napi::Value(env, vals[p.loads[load].slot]), data, bytes); },
+      [&](size_t bytes) { return pins.output(out, pl.out, bytes, "", false); });  // every output element is written
+  return job;
 }
 
-/**
- * Runs a planned program on the libuv pool on private copies of its loads and
- * a scratch output (private_copy.cc); holds the program alive. When it
- * settles, the result is copied into the output array only if that array is
- * still attached and long enough; otherwise the promise rejects with a
- * ValueError and nothing is written (its memory may belong to someone else now).
- */
-class RunWorker : public Napi::AsyncWorker {
- public:
-  RunWorker(Napi::Env env, Plan plan, napi_value program, napi_value out)
-      : Napi::AsyncWorker(env, "rlx.interpRunAsync"), deferred_(Napi::Promise::Deferred::New(env)), plan_(std::move(plan)) {
-    program_ = Napi::Persistent(Napi::Value(env, program));
-    out_ = Napi::Persistent(Napi::Value(env, out));
-    outStorage_ = storageOf(plan_.P->outT);
-    privatize(plan_, copies_);
-  }
-  Napi::Promise promise() const { return deferred_.Promise(); }
-  void Execute() override {  // worker thread: no JS here
-    std::string err;
-    try {
-      err = execute(plan_);
-    } catch (const std::exception& e) {
-      err = e.what();
-    }
-    if (!err.empty()) SetError("rlx interpreter: " + err);
-  }
-  void OnOK() override {
-    Napi::Env env = Env();
-    const Buffer b = bufferOf(env, out_.Value());
-    if (b.storage != outStorage_ || !b.data || static_cast<size_t>(b.length) * scalarBytesOf(b.storage) < copies_.outBytes) {
-      Napi::Error e = Napi::Error::New(env, std::string("rlx interpreter: interpRunAsync: the output array was ") + (b.data ? "shrunk" : "detached (transferred)") +
-                                                " while the kernel ran; the result was dropped (keep the arrays of an awaited run until it settles)");
-      e.Value().Set("rlxKind", "ValueError");
-      deferred_.Reject(e.Value());
-      return;
-    }
-    if (copies_.outBytes) std::memcpy(b.data, copies_.out.data(), copies_.outBytes);
-    deferred_.Resolve(env.Undefined());
-  }
-  void OnError(const Napi::Error& e) override {
-    e.Value().Set("rlxKind", "DeviceError");
-    deferred_.Reject(e.Value());
-  }
+// interpRunAsync(prepared, loop, buffers, consts?): Promise<void> when the run
+// is large enough to leave the main thread, else runs it here and returns
+// undefined (call_checked_async).
+RunJob parseRunAsync(const Napi::CallbackInfo& info, Pins& pins) {
+  if (info.Length() != 3 && info.Length() != 4)
+    throw KindErr("ValueError", "interpRunAsync(prepared, loop, buffers) or interpRunAsync(prepared, loop, buffers, consts)");
+  Reader r(info, pins, 3, 4, "prepared, loop, buffers, consts?");
+  const Program* p = preparedOf(info[0]);
+  if (!p) throw KindErr("ValueError", "interpRunAsync(prepared, loop, buffers): the first argument is not a program from interpPrepare");
+  const Napi::Value prepared = info[0];
+  return planWith(r, *p, 1, &prepared);
+}
 
- private:
-  static size_t scalarBytesOf(int32_t storage) { return storage == kU8 ? 1 : storage == kU16 ? 2 : storage == kF64 ? 8 : 4; }
-  Napi::Promise::Deferred deferred_;
-  Plan plan_;
-  PrivateCopies copies_;
-  Napi::Reference<Napi::Value> program_, out_;
-  int32_t outStorage_;
-};
+// interpRun(prepared, loop, buffers, consts?) or interpRun(program, consts, loop, buffers).
+Napi::Value Run(const Napi::CallbackInfo& info) {
+  Pins pins(false);
+  const Program* p = info.Length() >= 1 ? preparedOf(info[0]) : nullptr;
+  if (info.Length() == 3 || (info.Length() == 4 && p)) {
+    if (!p) throw KindErr("ValueError", "interpRun(prepared, loop, buffers): the first argument is not a program from interpPrepare");
+    Reader r(info, pins, 3, 4, "prepared, loop, buffers, consts?");
+    planWith(r, *p, 1, nullptr).run();
+    return info.Env().Undefined();
+  }
+  if (info.Length() == 4) {
+    Reader r(info, pins, 4, "program, consts, loop, buffers");
+    const std::unique_ptr<Program> q = decode(r, 0);
+    // The loop and buffers are arguments 2 and 3; no run constants.
+    RunJob job = planWith(r, *q, 2, nullptr);
+    job.run();
+    return info.Env().Undefined();
+  }
+  throw KindErr("ValueError", "interpRun(prepared, loop, buffers), interpRun(prepared, loop, buffers, consts) or interpRun(program, consts, loop, buffers)");
+}
 
-// interpRunAsync(prepared, loop, buffers): Promise<void> when the run is large
-// enough to leave the main thread, else runs it here and returns undefined.
-Napi::Value RunAsync(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  if (info.Length() != 3 && info.Length() != 4) return fail(env, "interpRunAsync(prepared, loop, buffers) or interpRunAsync(prepared, loop, buffers, consts)");
-  napi_valuetype t;
-  napi_typeof(env, info[0], &t);
-  bool tagged = false;
-  if (t == napi_external) napi_check_object_type_tag(env, info[0], &kProgramTag, &tagged);
-  if (!tagged) return fail(env, "interpRunAsync(prepared, loop, buffers): the first argument is not a program from interpPrepare");
-  const Program* p = static_cast<const Program*>(info[0].As<Napi::External<Program>>().Data());
-  Plan pl;
-  napi_value out = nullptr;
-  if (!planWith(env, *p, info[1], info[2], pl, &out, info.Length() == 4 ? static_cast<napi_value>(info[3]) : nullptr)) return env.Undefined();
-  if (pl.outN == 0 || pl.work < gAsyncThreshold.load(std::memory_order_relaxed)) {
-    const std::string err = execute(pl);
-    if (!err.empty()) return fail(env, err, "DeviceError");
-    return env.Undefined();
-  }
-  RunWorker* w;
-  try {
-    w = new RunWorker(env, std::move(pl), info[0], out);
-  } catch (const std::bad_alloc&) {
-    return fail(env, "out of memory for the private copies of an async run", "DeviceError");
-  }
-  Napi::Promise promise = w->promise();
-  w->Queue();
-  return promise;
+Napi::Value Prepare(const Napi::CallbackInfo& info) {
+  if (info.Length() < 2) throw KindErr("ValueError", "interpPrepare(program: Int32Array, consts: Float64Array)");
+  Pins pins(false);
+  Reader r(info, pins, 2, 64, "program, consts");
+  std::unique_ptr<Program> p = decode(r, 0);
+  Napi::External<Program> ext = Napi::External<Program>::New(info.Env(), p.release(), [](Napi::Env, Program* q) { delete q; });
+  napi_type_tag_object(info.Env(), ext, &kProgramTag);
+  return ext;
+}
+
+/** A non-negative work threshold argument (`usage` is the message for anything else). */
+int64_t workArg(const Napi::CallbackInfo& info, const char* usage, const char* negative) {
+  if (info.Length() < 1 || !info[0].IsNumber()) throw KindErr("ValueError", usage);
+  const double w = info[0].As<Napi::Number>().DoubleValue();
+  if (!(w >= 0)) throw KindErr("ValueError", negative);
+  return w > 9e18 ? INT64_MAX : static_cast<int64_t>(w);
 }
 
 Napi::Value SetAsyncThreshold(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  if (info.Length() < 1 || !info[0].IsNumber()) return fail(env, "interpSetAsyncThreshold(work: number)");
-  const double w = info[0].As<Napi::Number>().DoubleValue();
-  if (!(w >= 0)) return fail(env, "interpSetAsyncThreshold: work must be >= 0");
-  gAsyncThreshold.store(w > 9e18 ? INT64_MAX : static_cast<int64_t>(w));
-  return env.Undefined();
+  gAsyncThreshold.store(workArg(info, "interpSetAsyncThreshold(work: number)", "interpSetAsyncThreshold: work must be >= 0"));
+  return info.Env().Undefined();
 }
 
 Napi::Value GetAsyncThreshold(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), static_cast<double>(gAsyncThreshold.load())); }
 
-Napi::Value runWith(Napi::Env env, const Program& p, napi_value loopV, napi_value bufsV, napi_value constsV = nullptr) {
-  Plan pl;
-  if (!planWith(env, p, loopV, bufsV, pl, nullptr, constsV)) return env.Undefined();
-  const std::string err = execute(pl);
-  if (!err.empty()) return fail(env, err, "DeviceError");
-  return env.Undefined();
-}
-
-Napi::Value Prepare(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  if (info.Length() < 2) return fail(env, "interpPrepare(program: Int32Array, consts: Float64Array)");
-  std::unique_ptr<Program> p = decode(env, info[0], info[1]);
-  if (!p) return env.Undefined();
-  Napi::External<Program> ext = Napi::External<Program>::New(env, p.release(), [](Napi::Env, Program* q) { delete q; });
-  napi_type_tag_object(env, ext, &kProgramTag);
-  return ext;
-}
-
-Napi::Value Run(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  bool tagged = false;
-  if (info.Length() >= 1) {
-    napi_valuetype t;
-    napi_typeof(env, info[0], &t);
-    if (t == napi_external) napi_check_object_type_tag(env, info[0], &kProgramTag, &tagged);
-  }
-  if (info.Length() == 3 || (info.Length() == 4 && tagged)) {
-    if (!tagged) return fail(env, "interpRun(prepared, loop, buffers): the first argument is not a program from interpPrepare");
-    const Program* p = static_cast<const Program*>(info[0].As<Napi::External<Program>>().Data());
-    return runWith(env, *p, info[1], info[2], info.Length() == 4 ? static_cast<napi_value>(info[3]) : nullptr);
-  }
-  if (info.Length() == 4) {
-    std::unique_ptr<Program> p = decode(env, info[0], info[1]);
-    if (!p) return env.Undefined();
-    return runWith(env, *p, info[2], info[3]);
-  }
-  return fail(env, "interpRun(prepared, loop, buffers), interpRun(prepared, loop, buffers, consts) or interpRun(program, consts, loop, buffers)");
-}
-
 Napi::Value SetThreads(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  if (info.Length() < 1 || !info[0].IsNumber()) return fail(env, "interpSetThreads(n: number)");
+  if (info.Length() < 1 || !info[0].IsNumber()) throw KindErr("ValueError", "interpSetThreads(n: number)");
   const double n = info[0].As<Napi::Number>().DoubleValue();
-  if (!(n >= 0 && n <= 1024)) return fail(env, "interpSetThreads: n must be in 0..1024 (0 = hardware concurrency)");
+  if (!(n >= 0 && n <= 1024)) throw KindErr("ValueError", "interpSetThreads: n must be in 0..1024 (0 = hardware concurrency)");
   setThreads(static_cast<int>(n));
-  return Napi::Number::New(env, getThreads());
+  return Napi::Number::New(info.Env(), getThreads());
 }
 
 Napi::Value GetThreads(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), getThreads()); }
 
 Napi::Value SetThreshold(const Napi::CallbackInfo& info) {
-  Napi::Env env = info.Env();
-  if (info.Length() < 1 || !info[0].IsNumber()) return fail(env, "interpSetThreshold(work: number)");
-  const double w = info[0].As<Napi::Number>().DoubleValue();
-  if (!(w >= 0)) return fail(env, "interpSetThreshold: work must be >= 0");
-  setParallelThreshold(w > 9e18 ? INT64_MAX : static_cast<int64_t>(w));
-  return env.Undefined();
+  setParallelThreshold(workArg(info, "interpSetThreshold(work: number)", "interpSetThreshold: work must be >= 0"));
+  return info.Env().Undefined();
 }
 
 Napi::Value GetThreshold(const Napi::CallbackInfo& info) { return Napi::Number::New(info.Env(), static_cast<double>(getParallelThreshold())); }
@@ -357,17 +294,19 @@ Napi::Value Opcodes(const Napi::CallbackInfo& info) {
 }  // namespace rlx::interp
 
 void RegisterInterp(Napi::Env env, Napi::Object exports) {
+  using namespace rlx;
   using namespace rlx::interp;
-  exports.Set("interpPrepare", Napi::Function::New(env, Prepare, "interpPrepare"));
-  exports.Set("interpRun", Napi::Function::New(env, Run, "interpRun"));
-  exports.Set("interpSetThreads", Napi::Function::New(env, SetThreads, "interpSetThreads"));
-  exports.Set("interpGetThreads", Napi::Function::New(env, GetThreads, "interpGetThreads"));
-  exports.Set("interpSetThreshold", Napi::Function::New(env, SetThreshold, "interpSetThreshold"));
-  exports.Set("interpGetThreshold", Napi::Function::New(env, GetThreshold, "interpGetThreshold"));
-  exports.Set("interpRunAsync", Napi::Function::New(env, RunAsync, "interpRunAsync"));
-  exports.Set("interpSetAsyncThreshold", Napi::Function::New(env, SetAsyncThreshold, "interpSetAsyncThreshold"));
-  exports.Set("interpGetAsyncThreshold", Napi::Function::New(env, GetAsyncThreshold, "interpGetAsyncThreshold"));
-  exports.Set("interpOpcodes", Napi::Function::New(env, Opcodes, "interpOpcodes"));
+  auto fn = [&](const char* name, Napi::Value (*f)(const Napi::CallbackInfo&)) { export_fn(env, exports, style(name), f); };
+  fn("interpPrepare", Prepare);
+  fn("interpRun", Run);
+  fn("interpSetThreads", SetThreads);
+  fn("interpGetThreads", GetThreads);
+  fn("interpSetThreshold", SetThreshold);
+  fn("interpGetThreshold", GetThreshold);
+  export_checked_async(env, exports, style("interpRunAsync"), parseRunAsync);
+  fn("interpSetAsyncThreshold", SetAsyncThreshold);
+  fn("interpGetAsyncThreshold", GetAsyncThreshold);
+  fn("interpOpcodes", Opcodes);
   exports.Set("interpVersion", Napi::Number::New(env, kVersion));
   exports.Set("interpApi", Napi::Number::New(env, kApi));
 }

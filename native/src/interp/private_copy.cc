@@ -6,7 +6,7 @@
 // may free the memory. So, before queueing, every load is pointed at a copy of
 // the span it reads, and the output at a scratch block; the result is copied
 // into the output array on the main thread only if that array is still
-// attached and long enough (napi.cc's RunWorker). The copies cost O(elements
+// attached and long enough (the Pins of napi.cc's run job, binding/pins.h). The copies cost O(elements
 // read + written) next to the run's O(elements x instructions); the
 // synchronous interpRun, where no JS runs meanwhile, reads the arrays as they are.
 
@@ -26,16 +26,13 @@ size_t elementBytes(int dtype) {
 }
 
 namespace {
-
-/** Doubles enough for `bytes` (the vectors' storage is 8-byte aligned, enough for every element type). */
-std::vector<double> block(size_t bytes) { return std::vector<double>((bytes + sizeof(double) - 1) / sizeof(double) + 1, 0.0); }
-
+/** What a load that reads nothing points at (one element of any type, never read). */
+alignas(16) const double kNothing[2] = {0, 0};
 }  // namespace
 
-void privatize(Plan& pl, PrivateCopies& keep) {
+void privatize(Plan& pl, const std::function<const void*(int load, const void* data, size_t bytes)>& copy,
+               const std::function<void*(size_t bytes)>& scratch) {
   const Program& P = *pl.P;
-  keep.loads.clear();
-  keep.loads.reserve(pl.geo.size());
   for (size_t i = 0; i < pl.geo.size(); i++) {
     Geo& g = pl.geo[i];
     const Space& s = static_cast<int>(i) < P.nLoads0 ? pl.s0 : pl.s1;
@@ -43,10 +40,14 @@ void privatize(Plan& pl, PrivateCopies& keep) {
     // An invariant load reads one element, at off, even over an empty space.
     bool empty = false;
     for (int k = 0; k < s.nd; k++) empty = empty || s.dim[k] == 0;
-    const bool none = empty && !g.invariant;  // reads nothing: a one-element dummy
-    if (none) g.off = 0;
+    if (empty && !g.invariant) {  // reads nothing
+      g.off = 0;
+      g.base = reinterpret_cast<const char*>(kNothing);
+      g.elems = 1;
+      continue;
+    }
     int64_t lo = g.off, hi = g.off;
-    for (int k = 0; k < s.nd && !g.invariant && !none; k++) {
+    for (int k = 0; k < s.nd && !g.invariant; k++) {
       if (s.dim[k] <= 1) continue;
       const int64_t ext = g.st[k] * (s.dim[k] - 1);
       if (ext < 0) lo += ext;
@@ -54,16 +55,12 @@ void privatize(Plan& pl, PrivateCopies& keep) {
     }
     const size_t eb = elementBytes(g.dtype);
     const size_t count = static_cast<size_t>(hi - lo + 1);
-    keep.loads.push_back(block(count * eb));
-    if (!none) std::memcpy(keep.loads.back().data(), g.base + static_cast<size_t>(lo) * eb, count * eb);
-    g.base = reinterpret_cast<const char*>(keep.loads.back().data());
+    g.base = static_cast<const char*>(copy(static_cast<int>(i), g.base + static_cast<size_t>(lo) * eb, count * eb));
     g.off -= lo;
     g.elems = static_cast<int64_t>(count);
   }
   // The output is written (outN elements from its start), never read.
-  keep.outBytes = static_cast<size_t>(pl.outN) * elementBytes(P.outT);
-  keep.out = block(keep.outBytes);
-  pl.out = reinterpret_cast<char*>(keep.out.data());
+  pl.out = static_cast<char*>(scratch(static_cast<size_t>(pl.outN) * elementBytes(P.outT)));
 }
 
 }  // namespace rlx::interp

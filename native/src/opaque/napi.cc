@@ -1,6 +1,6 @@
 // JS entry points of the data-movement kernels (see opaque.h):
 //
-//   opaqueCumsum(x, out, outer, n, inner): void   (and opaqueCumsumAsync: a Promise, on a libuv worker)
+//   opaqueCumsum(x, out, outer, n, inner, carry?): void   (and opaqueCumsumAsync: a Promise, on a libuv worker)
 //   opaqueGather(x, idx, out, outer, n, inner): number
 //   opaqueScatterAdd(x, idx, upd, out, outer, n, inner): number
 //   opaqueConcat(ins: TypedArray[], widths: number[], out, outer): void
@@ -19,6 +19,7 @@
 // SharedArrayBuffer is copied before it is checked (args.h, stable_ints).
 #include <napi.h>
 
+#include <cstring>
 #include <string>
 #include <vector>
 
@@ -97,26 +98,51 @@ RLX_REGISTER(opaque) {
 
   // opaqueCumsum and opaqueCumsumAsync (binding/kernel.h). In place (out is x)
   // is allowed: the async call then works on one private copy, as the sync one on x.
+  // carry (optional, outer = 1 only): the running sum before x's first row, so that
+  // a long scan can be cut into pieces (backends/native/opaque.ts: an awaited cumsum
+  // runs piece by piece, each piece's copies small enough not to hold the event
+  // loop); out[0] = carry + x[0] as the whole scan computes it, bit for bit.
   struct CumsumJob {
     Storage st;
     const void* x;
     void* out;
+    const void* carry;
     int64_t outer, n, inner;
-    void run() { cumsum(st, x, out, outer, n, inner); }
+    void run() {
+      if (!carry || n == 0) return cumsum(st, x, out, outer, n, inner);
+      // The scan of [carry; x] is the continued scan: its rows 1.. are out.
+      const size_t row = static_cast<size_t>(inner) * bytes_of(st);
+      std::vector<double> buf((row * static_cast<size_t>(n + 1) + 7) / 8);
+      char* b = reinterpret_cast<char*>(buf.data());
+      std::memcpy(b, carry, row);
+      std::memcpy(b + row, x, row * static_cast<size_t>(n));
+      cumsum(st, b, b, 1, n + 1, inner);
+      std::memcpy(out, b + row, row * static_cast<size_t>(n));
+    }
     Napi::Value result(Napi::Env env, Pins&) { return env.Undefined(); }
   };
   export_kernel(env, exports, "opaqueCumsum", [](const Napi::CallbackInfo& info, Pins& pins) -> CumsumJob {
-    expect_args(info, 5, "(x, out, outer, n, inner)");
+    if (info.Length() != 5 && info.Length() != 6) throw TypeErr("expected (x, out, outer, n, inner) or (x, out, outer, n, inner, carry), got " + std::to_string(info.Length()) + " arguments");
     const int64_t outer = as_int(info[2], "outer", 0), n = as_int(info[3], "n", 0), inner = as_int(info[4], "inner", 0);
+    const bool carried = info.Length() == 6 && !info[5].IsUndefined();
     const Mem x = as_storage(info[0], "x"), out = as_storage(info[1], "out");
     same_storage(x, out, "out");
     const int64_t total = mul(mul(outer, n, "cumsum"), inner, "cumsum");
     expect_length(x, total, "x");
     expect_length(out, total, "out");
     no_overlap(out, x, "x", true);
+    Mem c;
+    if (carried) {
+      if (outer != 1) throw RangeErr("carry needs outer = 1, got outer = " + std::to_string(outer));
+      c = as_storage(info[5], "carry");
+      same_storage(x, c, "carry");
+      expect_length(c, inner, "carry");
+      no_overlap(out, c, "carry", false);
+    }
     void* o = pins.output(info[1], out.data, out.bytes(), "out", out.data == x.data);  // cumsum writes every element of out
     const void* xi = out.data == x.data ? o : pins.input(info[0], x.data, x.bytes());
-    return CumsumJob{x.st, xi, o, outer, n, inner};
+    const void* ci = carried ? pins.input(info[5], c.data, c.bytes()) : nullptr;
+    return CumsumJob{x.st, xi, o, ci, outer, n, inner};
   });
 
   export_fn(env, exports, "opaqueGather", [](const Napi::CallbackInfo& info) -> Napi::Value {

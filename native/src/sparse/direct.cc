@@ -252,16 +252,25 @@ RLX_REGISTER(sparse_direct) {
     const size_t xi = pins.keep(info[2]);
     return SolveJob{&h, bp, xp, nrhs, want, trans, xi, InUse(info.Env(), pins.async() ? &h : nullptr)};
   });
-  export_fn(env, exports, "directLogDet", [](const Napi::CallbackInfo& info) -> Napi::Value {
-    DirectHandle& h = handle_of(info[0], "handle");
-    double o[3];
-    {
-      std::lock_guard<std::mutex> lk(h.busy);
-      h.logdet(o);
+  // directLogDet and directLogDetAsync: [sign, signIm, log|det|] from the factors.
+  struct LogDetJob {
+    DirectHandle* h;
+    double o[3] = {0, 0, 0};
+    InUse use;
+    void run() {
+      std::lock_guard<std::mutex> lk(h->busy);
+      h->logdet(o);
     }
-    Napi::Array a = Napi::Array::New(info.Env(), 3);
-    for (uint32_t i = 0; i < 3; i++) a.Set(i, o[i]);
-    return a;
+    Napi::Value result(Napi::Env env, Pins&) {
+      Napi::Array a = Napi::Array::New(env, 3);
+      for (uint32_t i = 0; i < 3; i++) a.Set(i, o[i]);
+      return a;
+    }
+  };
+  export_kernel(env, exports, "directLogDet", [](const Napi::CallbackInfo& info, Pins& pins) -> LogDetJob {
+    DirectHandle& h = handle_of(info[0], "handle");
+    pins.keep(info[0]);  // the External: not finalized while an async call runs
+    return LogDetJob{&h, {0, 0, 0}, InUse(info.Env(), pins.async() ? &h : nullptr)};
   });
   export_fn(env, exports, "directDispose", [](const Napi::CallbackInfo& info) -> Napi::Value {
     if (!info[0].IsExternal()) throw TypeErr("handle must be a sparse factorization handle, got " + describe(info[0]));

@@ -235,17 +235,31 @@ RLX_REGISTER(sparse_klu) {
     pin_csr(a, info, 0, pins);
     return FactorJob{std::move(a), std::make_unique<KluHandle>()};
   });
-  export_fn(env, exports, "kluRefactor", [](const Napi::CallbackInfo& info) -> Napi::Value {
+  // kluRefactor and kluRefactorAsync: the new values scattered into the canonical copy and factored again.
+  struct RefactorJob {
+    KluHandle* h;
+    const void* data;
+    int index = 0;
+    InUse use;
+    void run() {
+      std::lock_guard<std::mutex> lk(h->busy);
+      scatter_values(h->c, h->dtype, data, h->nnz_in);
+      index = h->factor(true);
+    }
+    Napi::Value result(Napi::Env env, Pins&) {
+      report_bytes(env, *h);
+      return status_obj(env, *h, index);
+    }
+  };
+  export_kernel(env, exports, "kluRefactor", [](const Napi::CallbackInfo& info, Pins& pins) -> RefactorJob {
     if (info.Length() != 2) throw TypeErr("expected (handle, data), got " + std::to_string(info.Length()) + " arguments");
     KluHandle& h = handle_as<KluHandle>(info[0], "handle");
     const TypedMemory d = as_typed(info[1], std::string("data (dtype ") + sdtype_name(h.dtype) + ")", storage_of(h.dtype));
     if (static_cast<int64_t>(d.length) != h.nnz_in * per_elem(h.dtype))
       throw RangeErr("data must have length " + std::to_string(h.nnz_in * per_elem(h.dtype)) + " (the factored pattern's), got " +
                      std::to_string(d.length));
-    std::lock_guard<std::mutex> lk(h.busy);
-    scatter_values(h.c, h.dtype, d.data, h.nnz_in);
-    const int index = h.factor(true);
-    report_bytes(info.Env(), h);
-    return status_obj(info.Env(), h, index);
+    pins.keep(info[0]);  // the External: not finalized while an async refactor runs
+    const void* dp = pins.input(info[1], d.data, d.length * (is_single(h.dtype) ? 4 : 8));
+    return RefactorJob{&h, dp, 0, InUse(info.Env(), pins.async() ? &h : nullptr)};
   });
 }

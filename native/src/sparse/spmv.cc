@@ -37,6 +37,7 @@
 #include <vector>
 
 #include "args.h"
+#include "binding/kernel.h"
 #include "errors.h"
 #include "pool/pool.h"
 #include "register.h"
@@ -264,34 +265,49 @@ void run_spmvh(const Products& p) {
 RLX_REGISTER(sparse_products) {
   using namespace rlx;
   using namespace rlx::sparse;
-  export_fn(env, exports, "sparseSpmm", [](const Napi::CallbackInfo& info) -> Napi::Value {
+  // sparseSpmm / sparseSpmmAsync and sparseSpmvH / sparseSpmvHAsync (binding/kernel.h):
+  // the index check (unless skipped) runs with the product, before any output is written.
+  struct ProductJob {
+    Products p;
+    bool spmm;
+    size_t y_index;
+    void run() {
+      if (p.check != IndexCheck::skip) check_indices(p.a);
+      switch (p.a.dtype) {
+        case SDType::f32: spmm ? run_spmm<float, false>(p) : run_spmvh<float, false>(p); break;
+        case SDType::f64: spmm ? run_spmm<double, false>(p) : run_spmvh<double, false>(p); break;
+        case SDType::c64: spmm ? run_spmm<float, true>(p) : run_spmvh<float, true>(p); break;
+        case SDType::c128: spmm ? run_spmm<double, true>(p) : run_spmvh<double, true>(p); break;
+      }
+    }
+    Napi::Value result(Napi::Env env, Pins& pins) { return pins.value(env, y_index); }
+  };
+  // x at argument ix, y at iy; pinned (private copies) for an async call.
+  auto pin = [](Products& p, const Napi::CallbackInfo& info, size_t ix, size_t iy, Pins& pins) {
+    if (pins.async()) {
+      const size_t es = is_single(p.a.dtype) ? 4 : 8;
+      pin_csr(p.a, info, 0, pins);
+      p.x.data = const_cast<void*>(pins.input(info[ix], p.x.data, p.x.length * es));
+      p.y.data = pins.output(info[iy], p.y.data, p.y.length * es, iy == 9 ? "Y" : "y");
+    }
+    return pins.keep(info[iy]);
+  };
+  export_kernel(env, exports, "sparseSpmm", [pin](const Napi::CallbackInfo& info, Pins& pins) -> ProductJob {
     Products p = read_products(info, true);
     const int64_t per = per_elem(p.a.dtype);
     check_len(p.x, "X", p.a.cols * p.k * per, "cols * k, times 2 for complex");
     check_len(p.y, "Y", p.a.rows * p.k * per, "rows * k, times 2 for complex");
     check_no_overlap(p);
-    if (p.check != IndexCheck::skip) check_indices(p.a);
-    switch (p.a.dtype) {
-      case SDType::f32: run_spmm<float, false>(p); break;
-      case SDType::f64: run_spmm<double, false>(p); break;
-      case SDType::c64: run_spmm<float, true>(p); break;
-      case SDType::c128: run_spmm<double, true>(p); break;
-    }
-    return info[9];
+    const size_t yi = pin(p, info, 7, 9, pins);
+    return ProductJob{std::move(p), true, yi};
   });
-  export_fn(env, exports, "sparseSpmvH", [](const Napi::CallbackInfo& info) -> Napi::Value {
+  export_kernel(env, exports, "sparseSpmvH", [pin](const Napi::CallbackInfo& info, Pins& pins) -> ProductJob {
     Products p = read_products(info, false);
     const int64_t per = per_elem(p.a.dtype);
     check_len(p.x, "x", p.a.rows * per, "rows, times 2 for complex");
     check_len(p.y, "y", p.a.cols * per, "cols, times 2 for complex");
     check_no_overlap(p);
-    if (p.check != IndexCheck::skip) check_indices(p.a);
-    switch (p.a.dtype) {
-      case SDType::f32: run_spmvh<float, false>(p); break;
-      case SDType::f64: run_spmvh<double, false>(p); break;
-      case SDType::c64: run_spmvh<float, true>(p); break;
-      case SDType::c128: run_spmvh<double, true>(p); break;
-    }
-    return info[8];
+    const size_t yi = pin(p, info, 7, 8, pins);
+    return ProductJob{std::move(p), false, yi};
   });
 }

@@ -248,7 +248,26 @@ RLX_REGISTER(sparse_gather) {
     const size_t yi = pins.keep(info[8]);
     return SpmvJob{std::move(p), yi};
   });
-  export_fn(env, exports, "sparseSpmvDot", [](const Napi::CallbackInfo& info) -> Napi::Value {
+  // sparseSpmvDot and sparseSpmvDotAsync: y = A x and xᵀy in one pass.
+  struct SpmvDotJob {
+    Products p;
+    double dot = 0;
+    void run() {
+      const auto b = chunk_rows(p.a);
+      BadFlags bad(b.size());
+      thread_local std::vector<double> part;
+      part.assign(b.size(), 0.0);  // allocate here: nothing may throw on the pool
+      const double* x = static_cast<const double*>(p.x.data);
+      double* y = static_cast<double*>(p.y.data);
+      double* ps = part.data();
+      for_chunks(b, [&](int64_t c, int64_t r0, int64_t r1) { ps[c] = spmv_real<double, true, true, false>(p.a, x, y, r0, r1, {}, {0, 0}, bad.at(c)); });
+      if (bad.any()) check_indices(p.a);
+      dot = 0;
+      for (double s : part) dot += s;
+    }
+    Napi::Value result(Napi::Env env, Pins&) { return Napi::Number::New(env, dot); }
+  };
+  export_kernel(env, exports, "sparseSpmvDot", [](const Napi::CallbackInfo& info, Pins& pins) -> SpmvDotJob {
     if (info.Length() != 8) throw TypeErr("expected (dtype, rows, cols, indptr, indices, data, x, y), got " + std::to_string(info.Length()) + " arguments");
     const Napi::Value xv = info[6], yv = info[7];
     Products p;
@@ -260,17 +279,11 @@ RLX_REGISTER(sparse_gather) {
     check_len(p.x, "x", p.a.cols, "cols");
     check_len(p.y, "y", p.a.rows, "rows");
     check_no_overlap(p);
-    const auto b = chunk_rows(p.a);
-    BadFlags bad(b.size());
-    thread_local std::vector<double> part;
-    part.assign(b.size(), 0.0);  // allocate here: nothing may throw on the pool
-    const double* x = static_cast<const double*>(p.x.data);
-    double* y = static_cast<double*>(p.y.data);
-    double* ps = part.data();
-    for_chunks(b, [&](int64_t c, int64_t r0, int64_t r1) { ps[c] = spmv_real<double, true, true, false>(p.a, x, y, r0, r1, {}, {0, 0}, bad.at(c)); });
-    if (bad.any()) check_indices(p.a);
-    double d = 0;
-    for (double s : part) d += s;
-    return Napi::Number::New(info.Env(), d);
+    if (pins.async()) {
+      pin_csr(p.a, info, 0, pins);
+      p.x.data = const_cast<void*>(pins.input(xv, p.x.data, p.x.length * 8));
+      p.y.data = pins.output(yv, p.y.data, p.y.length * 8, "y", false);  // every row of y is written
+    }
+    return SpmvDotJob{std::move(p)};
   });
 }

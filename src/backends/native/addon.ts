@@ -136,6 +136,11 @@ export interface SparseNativeAddon {
   directInfo(handle: DirectHandle): { kind: string; dtype: SparseAddonDType; n: number; disposed: boolean; bytes: number; method: string; solves: string };
   // Async twins. A factorization in use by directSolveAsync stays alive until it settles (directDispose meanwhile refuses new calls at once and frees it then).
   sparseSpmvAsync: Promised<SparseNativeAddon['sparseSpmv']>;
+  sparseSpmmAsync: Promised<SparseNativeAddon['sparseSpmm']>;
+  sparseSpmvHAsync: Promised<SparseNativeAddon['sparseSpmvH']>;
+  sparseSpmvDotAsync?: Promised<NonNullable<SparseNativeAddon['sparseSpmvDot']>>;
+  kluRefactorAsync: Promised<SparseNativeAddon['kluRefactor']>;
+  directLogDetAsync: Promised<SparseNativeAddon['directLogDet']>;
   umfpackFactorAsync: Promised<SparseNativeAddon['umfpackFactor']>;
   kluFactorAsync: Promised<SparseNativeAddon['kluFactor']>;
   cholmodFactorAsync: Promised<SparseNativeAddon['cholmodFactor']>;

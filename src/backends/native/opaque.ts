@@ -14,12 +14,15 @@ import type { CompiledKernel, DimEnv } from '../backend.js';
 import { opaqueKernel } from '../js/index.js';
 import { scanKernel, whileKernel, condKernel, CONTROL_FLOW_ASYNC } from '../js/control-flow.js';
 import type { OpaqueArgs } from '../js/opaque.js';
-import { typedAddon } from './errors.js';
+import { nativeError, typedAddon } from './errors.js';
 import type { SlotShapes } from './program.js';
 
 /** The data-movement exports of the addon (native/src/opaque/napi.cc). Sizes count storage scalars. */
 export interface OpaqueAddon {
-  opaqueCumsum(x: StorageArray, out: StorageArray, outer: number, n: number, inner: number): void;
+  /** carry (outer = 1 only): the running sum before x's first row (length inner), so a long scan can be cut into pieces. */
+  opaqueCumsum(x: StorageArray, out: StorageArray, outer: number, n: number, inner: number, carry?: StorageArray): void;
+  /** opaqueCumsum on a libuv worker over private copies (binding/kernel.h); optional: older builds lack it. */
+  opaqueCumsumAsync?(x: StorageArray, out: StorageArray, outer: number, n: number, inner: number, carry?: StorageArray): Promise<void>;
   /** -1, or the position in idx of the first out-of-range index (then nothing is written). */
   opaqueGather(x: StorageArray, idx: Int32Array, out: StorageArray, outer: number, n: number, inner: number): number;
   opaqueScatterAdd(x: StorageArray, idx: Int32Array, upd: StorageArray, out: StorageArray, outer: number, n: number, inner: number): number;
@@ -73,6 +76,49 @@ export function compileOpaque(addonAny: unknown, k: OpaqueKernel, slotShapes: Sl
   return nativeOpaque(typedAddon(addon as OpaqueAddon), k);
 }
 
+/**
+ * Bytes of x an awaited cumsum hands the addon per call. The async call copies
+ * its piece in and its result back on the main thread (the binding's private
+ * copies, pins.h: a buffer may be transferred while a worker runs, so the
+ * worker never touches JS memory); one call over 12e6 float64 held the main
+ * thread ~78 ms (more than the sync cumsum, 68 ms). Pieces of 4 MiB keep each
+ * copy around a millisecond, and the event loop turns between them.
+ */
+export const CUMSUM_PIECE_BYTES = 4 << 20;
+
+/**
+ * cumsum of x [outer, n, inner] into out, awaited piece by piece: whole outer
+ * rows when a row fits in a piece, else runs of the scanned axis, each
+ * continuing from the previous piece's last output row (the addon's `carry`:
+ * the same recurrence, so the same bits as one call).
+ */
+async function cumsumPieces(a: Required<OpaqueAddon>, x: StorageArray, out: StorageArray, outer: number, n: number, inner: number): Promise<void> {
+  const rowLen = n * inner;
+  const eb = x.BYTES_PER_ELEMENT;
+  const call = (p: Promise<void>) =>
+    p.catch((e: unknown) => {
+      throw nativeError('', e);
+    });
+  if (rowLen * eb <= CUMSUM_PIECE_BYTES) {
+    const rows = Math.max(1, Math.floor(CUMSUM_PIECE_BYTES / (rowLen * eb)));
+    for (let o0 = 0; o0 < outer; o0 += rows) {
+      const o1 = Math.min(outer, o0 + rows);
+      await call(a.opaqueCumsumAsync(x.subarray(o0 * rowLen, o1 * rowLen), out.subarray(o0 * rowLen, o1 * rowLen), o1 - o0, n, inner));
+    }
+    return;
+  }
+  const step = Math.max(1, Math.floor(CUMSUM_PIECE_BYTES / (inner * eb)));
+  for (let o = 0; o < outer; o++) {
+    const base = o * rowLen;
+    for (let n0 = 0; n0 < n; n0 += step) {
+      const n1 = Math.min(n, n0 + step);
+      const [lo, hi] = [base + n0 * inner, base + n1 * inner];
+      const carry = n0 === 0 ? undefined : out.subarray(lo - inner, lo);
+      await call(a.opaqueCumsumAsync(x.subarray(lo, hi), out.subarray(lo, hi), 1, n1 - n0, inner, carry));
+    }
+  }
+}
+
 function nativeOpaque(a: OpaqueAddon, k: OpaqueKernel): CompiledKernel {
   const d = k.outDType;
   const L = DTYPE_INFO[d].lanes;
@@ -80,16 +126,28 @@ function nativeOpaque(a: OpaqueAddon, k: OpaqueKernel): CompiledKernel {
   const sameShape = (x: readonly number[], y: readonly number[]) => x.length === y.length && x.every((v, i) => v === y[i]);
 
   switch (k.name) {
-    case 'cumsum':
+    case 'cumsum': {
+      const args = (bufs: StorageArray[], env: DimEnv): [StorageArray, StorageArray, number, number, number] => {
+        const { ins: [s], out: os } = shapesOf(env);
+        if (k.inDTypes[0] !== d || !sameShape(s!, os)) throw new ShapeError(`native cumsum: input ${fmtShape(s!)} ${k.inDTypes[0]} -> output ${fmtShape(os)} ${d}`);
+        const ax = checkAxis('cumsum', k.attrs['axis'], s!.length);
+        const size = prod(s!) * L;
+        return [fit(bufs[k.inputs[0]!], d, size, 'cumsum x'), fit(bufs[k.out], d, size, 'cumsum out'), prod(s!, 0, ax), s![ax]!, prod(s!, ax + 1) * L];
+      };
       return {
         run(bufs, env) {
-          const { ins: [s], out: os } = shapesOf(env);
-          if (k.inDTypes[0] !== d || !sameShape(s!, os)) throw new ShapeError(`native cumsum: input ${fmtShape(s!)} ${k.inDTypes[0]} -> output ${fmtShape(os)} ${d}`);
-          const ax = checkAxis('cumsum', k.attrs['axis'], s!.length);
-          const size = prod(s!) * L;
-          a.opaqueCumsum(fit(bufs[k.inputs[0]!], d, size, 'cumsum x'), fit(bufs[k.out], d, size, 'cumsum out'), prod(s!, 0, ax), s![ax]!, prod(s!, ax + 1) * L);
+          a.opaqueCumsum(...args(bufs, env));
+        },
+        runAsync(bufs, env) {
+          const [x, out, outer, n, inner] = args(bufs, env);
+          if (x.byteLength < CUMSUM_PIECE_BYTES || typeof a.opaqueCumsumAsync !== 'function') {
+            a.opaqueCumsum(x, out, outer, n, inner);
+            return undefined;
+          }
+          return cumsumPieces(a as Required<OpaqueAddon>, x, out, outer, n, inner);
         },
       };
+    }
     case 'gather':
       return {
         run(bufs, env) {

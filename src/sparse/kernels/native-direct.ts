@@ -15,8 +15,8 @@
 // Column indices of the factored matrix are always checked (O(nnz), far below
 // the factorization's cost); rows are sorted and duplicates summed natively.
 //
-// Async twins: umfpackFactorAsync, kluFactorAsync, cholmodFactorAsync and a
-// factor's solveAsync take the same arguments and give the same result and
+// Async twins: umfpackFactorAsync, kluFactorAsync, cholmodFactorAsync, a
+// factor's solveAsync and logDetAsync, and a KLU factor's refactorAsync take the same arguments and give the same result and
 // typed errors as a Promise; the native work runs on a libuv worker
 // (native/src/binding/kernel.h) on private copies of the arrays, so the event
 // loop keeps turning. A factor may be disposed while a solveAsync runs: the
@@ -66,14 +66,20 @@ export interface SparseFactor {
 
 export interface UmfpackFactor extends SparseFactor {
   logDet(): LogDet;
+  /** logDet on a libuv worker: the same result and typed errors, as a Promise. */
+  logDetAsync(): Promise<LogDet>;
 }
 export interface KluFactor extends SparseFactor {
   logDet(): LogDet;
+  logDetAsync(): Promise<LogDet>;
   /** Factors again with new values of the same pattern (data in the original arrays' order), keeping the pivot order. */
   refactor(data: ValueArray): void;
+  /** refactor on a libuv worker: the same checks and typed errors, as a Promise. */
+  refactorAsync(data: ValueArray): Promise<void>;
 }
 export interface CholmodFactor extends SparseFactor {
   logDet(): LogDet;
+  logDetAsync(): Promise<LogDet>;
 }
 
 const TRANS: Record<Trans, 0 | 1 | 2> = { N: 0, T: 1, H: 2 };
@@ -128,6 +134,10 @@ class Factor implements SparseFactor {
     const [sign, signIm, logabsdet] = this.native.directLogDet(this.handle('logDet'));
     return { sign, signIm, logabsdet };
   }
+  async logDetAsync(): Promise<LogDet> {
+    const [sign, signIm, logabsdet] = await typedRejection(this.native.directLogDetAsync(this.handle('logDetAsync')));
+    return { sign, signIm, logabsdet };
+  }
   dispose(): void {
     if (this.#handle === undefined) return;
     this.native.directDispose(this.#handle);
@@ -149,6 +159,12 @@ class Klu extends Factor implements KluFactor {
     const h = this.handle('refactor');
     const v = vector('kluFactor: refactor', 'data', data, this.dtype, this.nnz * perOf(this.dtype));
     const r = this.native.kluRefactor(h, v);
+    if (r.singular) throw new SingularMatrixError('kluFactor: refactor', r.index);
+  }
+  async refactorAsync(data: ValueArray): Promise<void> {
+    const h = this.handle('refactorAsync');
+    const v = vector('kluFactor: refactor', 'data', data, this.dtype, this.nnz * perOf(this.dtype));
+    const r = await typedRejection(this.native.kluRefactorAsync(h, v));
     if (r.singular) throw new SingularMatrixError('kluFactor: refactor', r.index);
   }
 }

@@ -4,16 +4,16 @@
 // by native.ts.
 //
 // csrMatmulAsync and solveAsync are the Async twins (same arguments, result and
-// errors; a Promise): the one-column product and the direct solves run on a
-// libuv worker, the rest (several columns, transposes, Krylov methods) as the
-// sync method does.
+// errors; a Promise): the products (SpMV, SpMM, SpMV-H) and the direct solves
+// run on a libuv worker, the rest (several columns of a transpose, Krylov
+// methods) as the sync method does.
 
 import type { CompressedArrays, SparseDType, ValueArray } from '../contract.js';
 import type { CsrView, SparseGraphKernels } from '../graph/contract.js';
 import { jsSparseGraphKernels, krylovOperand, krylovSolve } from '../graph/js-kernels.js';
 import { checkFiniteCsr } from '../finite.js';
 import type { AsyncTwins } from '../../backends/native/addon.js';
-import { spmm, spmv, spmvAsync, spmvH } from './native-products.js';
+import { spmm, spmmAsync, spmv, spmvAsync, spmvH, spmvHAsync } from './native-products.js';
 import { cholmodFactor, cholmodFactorAsync, umfpackFactor, umfpackFactorAsync } from './native-direct.js';
 
 const arraysOf = (dtype: SparseDType, a: CsrView): CompressedArrays => ({ shape: [a.rows, a.cols], dtype, indptr: a.indptr, indices: a.indices, data: a.data });
@@ -53,10 +53,17 @@ function solve(dtype: SparseDType, a: CsrView, b: ValueArray, k: number, out: Va
   }
 }
 
-/** csrMatmul's twin: A x (one column, no transpose) on a libuv worker; the other cases as csrMatmul. */
+/** csrMatmul's twin: the same cases, the native products on a libuv worker (several columns of a transpose: js, as csrMatmul). */
 async function csrMatmulAsync(dtype: SparseDType, a: CsrView, x: ValueArray, k: number, out: ValueArray, trans: 0 | 1 | 2): Promise<void> {
-  if (trans === 0 && k === 1) await spmvAsync(arraysOf(dtype, a), x, out, 1, 0, { outputScratch: true });
-  else csrMatmul(dtype, a, x, k, out, trans);
+  const A = arraysOf(dtype, a);
+  if (trans === 0 && k === 1) await spmvAsync(A, x, out, 1, 0, { outputScratch: true });
+  else if (trans === 0) await spmmAsync(A, x, k, out, 1, 0, { validated: false });
+  else if (k !== 1) csrMatmul(dtype, a, x, k, out, trans);
+  else if (trans === 2 || !cplx(dtype)) await spmvHAsync(A, x, out, 1, 0, { validated: false });
+  else {
+    await spmvHAsync(A, conjugated(x), out, 1, 0, { validated: false });
+    for (let i = 1; i < out.length; i += 2) out[i] = -out[i]!;
+  }
 }
 
 /** solve's twin: the factorization and the triangular solves on a libuv worker (Krylov methods as solve). */

@@ -15,10 +15,10 @@
 // untouched by a failed call. spmvDot(A, x, y) is y = A x with xᵀy returned,
 // for square float64 A and scratch y (CG's q = A p and pᵀq in one pass).
 //
-// Async twin: spmvAsync takes the same arguments and gives the same result and
-// typed errors as a Promise; the product runs on a libuv worker
-// (native/src/binding/kernel.h) on private copies of the arrays, so the event
-// loop keeps turning.
+// Async twins: spmvAsync, spmmAsync, spmvHAsync and spmvDotAsync take the same
+// arguments and give the same result and typed errors as a Promise; the
+// product runs on a libuv worker (native/src/binding/kernel.h) on private
+// copies of the arrays, so the event loop keeps turning.
 
 import type { CompressedArrays, ValueArray } from '../contract.js';
 import { DTypeError, DeviceError, ShapeError, ValueError } from '../../tensor/errors.js';
@@ -49,11 +49,12 @@ export interface ProductOptions {
   outputScratch?: boolean;
 }
 
-function product(op: 'spmv' | 'spmvH' | 'spmm', a: CompressedArrays, x: ValueArray, k: number, y: ValueArray | undefined, alpha: Scalar | undefined,
+type ProductOp = 'spmv' | 'spmvH' | 'spmm';
+function product(op: ProductOp, a: CompressedArrays, x: ValueArray, k: number, y: ValueArray | undefined, alpha: Scalar | undefined,
   beta: Scalar | undefined, opts: ProductOptions | undefined): ValueArray;
-function product(op: 'spmv', a: CompressedArrays, x: ValueArray, k: number, y: ValueArray | undefined, alpha: Scalar | undefined,
+function product(op: ProductOp, a: CompressedArrays, x: ValueArray, k: number, y: ValueArray | undefined, alpha: Scalar | undefined,
   beta: Scalar | undefined, opts: ProductOptions | undefined, async: true): Promise<ValueArray>;
-function product(op: 'spmv' | 'spmvH' | 'spmm', a: CompressedArrays, x: ValueArray, k: number, y: ValueArray | undefined, alpha: Scalar | undefined,
+function product(op: ProductOp, a: CompressedArrays, x: ValueArray, k: number, y: ValueArray | undefined, alpha: Scalar | undefined,
   beta: Scalar | undefined, opts: ProductOptions | undefined, async = false): ValueArray | Promise<ValueArray> {
   const native = sparseAddon(op);
   checkCompressed(op, a);
@@ -68,8 +69,14 @@ function product(op: 'spmv' | 'spmvH' | 'spmm', a: CompressedArrays, x: ValueArr
   const [ar, ai] = scalar(op, 'alpha', alpha, 1, cplx);
   const [br, bi] = scalar(op, 'beta', beta, 0, cplx);
   const validated = opts?.validated === true;
-  if (op === 'spmm') return native.sparseSpmm(dtype, rows, cols, a.indptr, a.indices, a.data, validated, X, k, Y, ar, ai, br, bi);
-  if (op === 'spmvH') return native.sparseSpmvH(dtype, rows, cols, a.indptr, a.indices, a.data, validated, X, Y, ar, ai, br, bi);
+  if (op === 'spmm') {
+    if (async) return typedRejection(native.sparseSpmmAsync(dtype, rows, cols, a.indptr, a.indices, a.data, validated, X, k, Y, ar, ai, br, bi));
+    return native.sparseSpmm(dtype, rows, cols, a.indptr, a.indices, a.data, validated, X, k, Y, ar, ai, br, bi);
+  }
+  if (op === 'spmvH') {
+    if (async) return typedRejection(native.sparseSpmvHAsync(dtype, rows, cols, a.indptr, a.indices, a.data, validated, X, Y, ar, ai, br, bi));
+    return native.sparseSpmvH(dtype, rows, cols, a.indptr, a.indices, a.data, validated, X, Y, ar, ai, br, bi);
+  }
   const check = validated ? 1 : y === undefined || opts?.outputScratch === true ? 2 : 0;
   if (async) return typedRejection(native.sparseSpmvAsync(dtype, rows, cols, a.indptr, a.indices, a.data, check, X, Y, ar, ai, br, bi));
   return native.sparseSpmv(dtype, rows, cols, a.indptr, a.indices, a.data, check, X, Y, ar, ai, br, bi);
@@ -87,6 +94,19 @@ export async function spmvAsync(a: CompressedArrays, x: ValueArray, y?: ValueArr
 
 /** y = A x for square float64 CSR A, returning xᵀy in the same pass; y is scratch (partly written when a bad index throws). Needs a build with sparseSpmvDot. */
 export function spmvDot(a: CompressedArrays, x: Float64Array, y: Float64Array): number {
+  const [native, X, Y, rows, cols] = spmvDotArgs(a, x, y);
+  return native.sparseSpmvDot!('float64', rows, cols, a.indptr, a.indices, a.data as Float64Array, X, Y);
+}
+
+/** spmvDot on a libuv worker: the same arguments, checks and typed errors; a Promise of xᵀy (y written when it settles). */
+export async function spmvDotAsync(a: CompressedArrays, x: Float64Array, y: Float64Array): Promise<number> {
+  const [native, X, Y, rows, cols] = spmvDotArgs(a, x, y);
+  if (typeof native.sparseSpmvDotAsync !== 'function') throw new DeviceError('spmvDot: the native addon has no sparseSpmvDotAsync (stale build? run npm run build:native)');
+  return typedRejection(native.sparseSpmvDotAsync('float64', rows, cols, a.indptr, a.indices, a.data as Float64Array, X, Y));
+}
+
+/** spmvDot's checked arguments. */
+function spmvDotArgs(a: CompressedArrays, x: Float64Array, y: Float64Array): [ReturnType<typeof sparseAddon>, Float64Array, Float64Array, number, number] {
   const op = 'spmvDot';
   const native = sparseAddon(op);
   if (typeof native.sparseSpmvDot !== 'function') throw new DeviceError(`${op}: the native addon has no sparseSpmvDot (stale build? run npm run build:native)`);
@@ -97,7 +117,7 @@ export function spmvDot(a: CompressedArrays, x: Float64Array, y: Float64Array): 
   const X = vector(op, 'x', x, 'float64', cols) as Float64Array;
   const Y = vector(op, 'y', y, 'float64', rows) as Float64Array;
   for (const arr of [X, a.data, a.indices, a.indptr]) if (overlapsBytes(Y, arr)) throw new ValueError(`${op}: the output overlaps an input`);
-  return native.sparseSpmvDot('float64', rows, cols, a.indptr, a.indices, a.data as Float64Array, X, Y);
+  return [native, X, Y, rows, cols];
 }
 
 /** Y = alpha·A X + beta·Y for CSR A, X [cols, k] and Y [rows, k] row-major. */
@@ -106,7 +126,18 @@ export function spmm(a: CompressedArrays, X: ValueArray, k: number, Y?: ValueArr
   return product('spmm', a, X, k, Y, alpha, beta, opts);
 }
 
+/** spmm on a libuv worker: the same arguments, checks and typed errors; a Promise of Y. */
+export async function spmmAsync(a: CompressedArrays, X: ValueArray, k: number, Y?: ValueArray, alpha?: Scalar, beta?: Scalar, opts?: ProductOptions): Promise<ValueArray> {
+  if (!Number.isInteger(k) || k < 0 || k > MAX_I32) throw new ShapeError(`spmm: k must be a non-negative integer, got ${String(k)}`);
+  return product('spmm', a, X, k, Y, alpha, beta, opts, true);
+}
+
 /** y = alpha·Aᴴ x + beta·y for CSR A (Aᵀ for real dtypes); x has length rows, y cols. */
 export function spmvH(a: CompressedArrays, x: ValueArray, y?: ValueArray, alpha?: Scalar, beta?: Scalar, opts?: ProductOptions): ValueArray {
   return product('spmvH', a, x, 1, y, alpha, beta, opts);
+}
+
+/** spmvH on a libuv worker: the same arguments, checks and typed errors; a Promise of y. */
+export async function spmvHAsync(a: CompressedArrays, x: ValueArray, y?: ValueArray, alpha?: Scalar, beta?: Scalar, opts?: ProductOptions): Promise<ValueArray> {
+  return product('spmvH', a, x, 1, y, alpha, beta, opts, true);
 }
