@@ -14,7 +14,9 @@
 // the earlier radices) computes, for p < m and q < s,
 //   y[q + s(rp + j)] = w_L^{jp} · Σ_k x[q + s(p + km)] · w_r^{jk}
 // with w_N = e^{−2πi/N}; the next pass runs on length m with stride s·r.
-// Only the forward sign is implemented: the inverse is conj∘forward∘conj,
+// The twiddles of p = 0 are 1 and are not multiplied (fewer operations, and
+// an infinite input stays infinite instead of meeting 0·∞ = NaN: the last
+// pass, m = 1, multiplies nothing). Only the forward sign is implemented: the inverse is conj∘forward∘conj,
 // folded into the copies in and out of the work arrays (complex.ts).
 
 import { factorize, rootTable } from './plan.js';
@@ -131,8 +133,13 @@ function radix2(x: Float64Array, y: Float64Array, s: number, m: number, tw: Floa
       y[o + 1] = ai + bi;
       const dr = ar - br,
         dd = ai - bi;
-      y[o + s2] = dr * wr - dd * wi;
-      y[o + s2 + 1] = dr * wi + dd * wr;
+      if (p === 0) {
+        y[o + s2] = dr;
+        y[o + s2 + 1] = dd;
+      } else {
+        y[o + s2] = dr * wr - dd * wi;
+        y[o + s2 + 1] = dr * wi + dd * wr;
+      }
     }
   }
 }
@@ -183,12 +190,21 @@ function radix4(x: Float64Array, y: Float64Array, s: number, m: number, tw: Floa
       const o1 = o + s2,
         o2 = o1 + s2,
         o3 = o2 + s2;
-      y[o1] = y1r * w1r - y1i * w1i;
-      y[o1 + 1] = y1r * w1i + y1i * w1r;
-      y[o2] = y2r * w2r - y2i * w2i;
-      y[o2 + 1] = y2r * w2i + y2i * w2r;
-      y[o3] = y3r * w3r - y3i * w3i;
-      y[o3 + 1] = y3r * w3i + y3i * w3r;
+      if (p === 0) {
+        y[o1] = y1r;
+        y[o1 + 1] = y1i;
+        y[o2] = y2r;
+        y[o2 + 1] = y2i;
+        y[o3] = y3r;
+        y[o3 + 1] = y3i;
+      } else {
+        y[o1] = y1r * w1r - y1i * w1i;
+        y[o1 + 1] = y1r * w1i + y1i * w1r;
+        y[o2] = y2r * w2r - y2i * w2i;
+        y[o2 + 1] = y2r * w2i + y2i * w2r;
+        y[o3] = y3r * w3r - y3i * w3i;
+        y[o3 + 1] = y3r * w3i + y3i * w3r;
+      }
     }
   }
 }
@@ -229,10 +245,17 @@ function radix3(x: Float64Array, y: Float64Array, s: number, m: number, tw: Floa
         y2i = ei + fr;
       const o1 = o + s2,
         o2 = o1 + s2;
-      y[o1] = y1r * w1r - y1i * w1i;
-      y[o1 + 1] = y1r * w1i + y1i * w1r;
-      y[o2] = y2r * w2r - y2i * w2i;
-      y[o2 + 1] = y2r * w2i + y2i * w2r;
+      if (p === 0) {
+        y[o1] = y1r;
+        y[o1 + 1] = y1i;
+        y[o2] = y2r;
+        y[o2 + 1] = y2i;
+      } else {
+        y[o1] = y1r * w1r - y1i * w1i;
+        y[o1 + 1] = y1r * w1i + y1i * w1r;
+        y[o2] = y2r * w2r - y2i * w2i;
+        y[o2 + 1] = y2r * w2i + y2i * w2r;
+      }
     }
   }
 }
@@ -300,14 +323,25 @@ function radix5(x: Float64Array, y: Float64Array, s: number, m: number, tw: Floa
         o2 = o1 + s2,
         o3 = o2 + s2,
         o4 = o3 + s2;
-      y[o1] = y1r * w1r - y1i * w1i;
-      y[o1 + 1] = y1r * w1i + y1i * w1r;
-      y[o2] = y2r * w2r - y2i * w2i;
-      y[o2 + 1] = y2r * w2i + y2i * w2r;
-      y[o3] = y3r * w3r - y3i * w3i;
-      y[o3 + 1] = y3r * w3i + y3i * w3r;
-      y[o4] = y4r * w4r - y4i * w4i;
-      y[o4 + 1] = y4r * w4i + y4i * w4r;
+      if (p === 0) {
+        y[o1] = y1r;
+        y[o1 + 1] = y1i;
+        y[o2] = y2r;
+        y[o2 + 1] = y2i;
+        y[o3] = y3r;
+        y[o3 + 1] = y3i;
+        y[o4] = y4r;
+        y[o4 + 1] = y4i;
+      } else {
+        y[o1] = y1r * w1r - y1i * w1i;
+        y[o1 + 1] = y1r * w1i + y1i * w1r;
+        y[o2] = y2r * w2r - y2i * w2i;
+        y[o2 + 1] = y2r * w2i + y2i * w2r;
+        y[o3] = y3r * w3r - y3i * w3i;
+        y[o3 + 1] = y3r * w3i + y3i * w3r;
+        y[o4] = y4r * w4r - y4i * w4i;
+        y[o4 + 1] = y4r * w4i + y4i * w4r;
+      }
     }
   }
 }
@@ -373,10 +407,17 @@ function radixOdd(x: Float64Array, y: Float64Array, s: number, m: number, r: num
           tk = tb + 2 * (r - j - 1);
         const oj = o + j * s2,
           ok = o + (r - j) * s2;
-        y[oj] = yjr * tw[tj]! - yji * tw[tj + 1]!;
-        y[oj + 1] = yjr * tw[tj + 1]! + yji * tw[tj]!;
-        y[ok] = ykr * tw[tk]! - yki * tw[tk + 1]!;
-        y[ok + 1] = ykr * tw[tk + 1]! + yki * tw[tk]!;
+        if (p === 0) {
+          y[oj] = yjr;
+          y[oj + 1] = yji;
+          y[ok] = ykr;
+          y[ok + 1] = yki;
+        } else {
+          y[oj] = yjr * tw[tj]! - yji * tw[tj + 1]!;
+          y[oj + 1] = yjr * tw[tj + 1]! + yji * tw[tj]!;
+          y[ok] = ykr * tw[tk]! - yki * tw[tk + 1]!;
+          y[ok + 1] = ykr * tw[tk + 1]! + yki * tw[tk]!;
+        }
       }
     }
   }

@@ -49,9 +49,14 @@ export function r2cRows(batch: number, n: number, x: FloatArray, out: FloatArray
     if (x instanceof Float64Array) a.set(x.subarray(xo, xo + n));
     else for (let i = 0; i < n; i++) a[i] = x[xo + i]!;
     const z = inner.forward();
-    for (let k = 0; k <= h; k++) {
-      const i = 2 * (k === h ? 0 : k),
-        j = 2 * (k === 0 ? 0 : h - k);
+    // k = 0 and h: E_0, O_0 are real (Re, Im Z_0) and w^0 = 1, w^h = −1.
+    out[oo] = z[0]! + z[1]!;
+    out[oo + 1] = 0;
+    out[oo + n] = z[0]! - z[1]!;
+    out[oo + n + 1] = 0;
+    for (let k = 1; k < h; k++) {
+      const i = 2 * k,
+        j = 2 * (h - k);
       const zr = z[i]!,
         zi = z[i + 1]!,
         cr = z[j]!,
@@ -94,14 +99,16 @@ export function c2rRows(batch: number, n: number, x: FloatArray, out: FloatArray
   for (let b = 0; b < batch; b++) {
     const xo = (n + 2) * b,
       oo = n * b;
-    for (let k = 0; k < h; k++) {
+    // k = 0: 2Z_0 = (X_0 + X_h) + i(X_0 − X_h), their imaginary parts not read; stored conjugated (below).
+    a[0] = x[xo]! + x[xo + n]!;
+    a[1] = -(x[xo]! - x[xo + n]!);
+    for (let k = 1; k < h; k++) {
       const i = xo + 2 * k,
         j = xo + 2 * (h - k);
-      // Im X_0 and Im X_h are not read (k = 0 reads both).
       const xr = x[i]!,
-        xi = k === 0 ? 0 : x[i + 1]!,
+        xi = x[i + 1]!,
         cr = x[j]!,
-        ci = k === 0 ? 0 : -x[j + 1]!; // conj X_{h−k}
+        ci = -x[j + 1]!; // conj X_{h−k}
       const sr = xr + cr,
         si = xi + ci,
         dr = xr - cr,
