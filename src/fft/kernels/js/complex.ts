@@ -72,11 +72,16 @@ export function load(src: FloatArray, offset: number, dst: Float64Array, count: 
       dst[i] = src[offset + i]!;
       dst[i + 1] = -src[offset + i + 1]!;
     }
-  } else if (src instanceof Float64Array) {
-    dst.set(src.subarray(offset, offset + len));
-  } else {
-    for (let i = 0; i < len; i++) dst[i] = src[offset + i]!;
-  }
+  } else copyIn(src, offset, dst, len);
+}
+
+/**
+ * dst[0, len) = src[offset, offset + len). A memcpy through a subarray view for
+ * long float64 rows; a loop otherwise, so short rows allocate no view per row.
+ */
+export function copyIn(src: FloatArray, offset: number, dst: Float64Array, len: number): void {
+  if (len >= 1024 && src instanceof Float64Array) dst.set(src.subarray(offset, offset + len));
+  else for (let i = 0; i < len; i++) dst[i] = src[offset + i]!;
 }
 
 /** Copies count complex values of src (from 0) into dst from offset, conjugated if conj. */

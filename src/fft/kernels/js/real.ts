@@ -15,7 +15,7 @@
 // X_{n/2}: a real signal's spectrum has none, and any there is dropped.
 
 import type { FloatArray } from '../contract.js';
-import { PLANS, buildComplexPlan, complexPlan, type ComplexPlan } from './complex.js';
+import { PLANS, buildComplexPlan, complexPlan, copyIn, type ComplexPlan } from './complex.js';
 import { rootTable } from './plan.js';
 
 /** The plan of an even length n: the complex plan of n/2 and e^{−2πik/n} for k ≤ n/2. */
@@ -46,8 +46,7 @@ export function r2cRows(batch: number, n: number, x: FloatArray, out: FloatArray
   for (let b = 0; b < batch; b++) {
     const xo = n * b,
       oo = (n + 2) * b;
-    if (x instanceof Float64Array) a.set(x.subarray(xo, xo + n));
-    else for (let i = 0; i < n; i++) a[i] = x[xo + i]!;
+    copyIn(x, xo, a, n);
     const z = inner.forward();
     // k = 0 and h: E_0, O_0 are real (Re, Im Z_0) and w^0 = 1, w^h = −1.
     out[oo] = z[0]! + z[1]!;
