@@ -40,3 +40,4 @@ export type { NativeStatus, BlasInfo } from './backends/native/info.js';
 export type { Backend, BackendStatus, DispatchChoice } from './backends/backend.js';
 export * as linalg from './linalg/index.js';
 export * as sparse from './sparse/index.js';
+export * as fft from './fft/index.js';

@@ -1,0 +1,196 @@
+// numpy.fft for tensors: fft, ifft, rfft, irfft and their 2-D and n-D forms,
+// with NumPy's signatures and semantics (n / s zero-pad or truncate, axis /
+// axes, norm 'backward' | 'ortho' | 'forward', batched over the other axes).
+// Each 1-D transform moves its axis last, pads or truncates it, runs one IR op
+// (ops/transforms.ts: unnormalized c2c, r2c, c2r) and scales by the norm; all
+// of it is lazy graph, so it fuses with what surrounds it and differentiates,
+// vmaps and jits through the ops' rules.
+//
+// Dtypes follow NumPy 2: float32 (and float16/bfloat16) → complex64, float64,
+// integers and bool → complex128; complex stays. rfft refuses complex input
+// (NumPy 1.x silently dropped the imaginary part).
+
+import { Tensor } from '../tensor/tensor.js';
+import type { DType } from '../tensor/dtype.js';
+import { isComplex } from '../tensor/dtype.js';
+import { DTypeError, ShapeError, ValueError } from '../tensor/errors.js';
+import { normAxis } from '../tensor/shape.js';
+import { toTensor } from '../tensor/ops/operand.js';
+import { ax, rg, s as sliceSpec } from '../tensor/slicing.js';
+import { c2c, c2r, r2c } from './ops/transforms.js';
+
+export type FftNorm = 'backward' | 'ortho' | 'forward';
+/** What the transforms take: a tensor or anything tensor() takes. */
+type Input = Tensor | Parameters<typeof toTensor>[1];
+
+const NORMS: readonly string[] = ['backward', 'ortho', 'forward'];
+
+function checkNorm(op: string, norm: unknown): FftNorm {
+  if (norm === undefined || norm === null) return 'backward';
+  if (!NORMS.includes(norm as string)) throw new ValueError(`fft.${op}: norm must be 'backward', 'ortho' or 'forward', got ${JSON.stringify(norm)}`);
+  return norm as FftNorm;
+}
+
+/** The factor a transform of length n is scaled by under `norm` (forward or inverse direction). */
+function scaleOf(norm: FftNorm, n: number, inverse: boolean): number {
+  if (norm === 'ortho') return 1 / Math.sqrt(n);
+  return (norm === 'forward') !== inverse ? 1 / n : 1;
+}
+const scaled = (t: Tensor, f: number) => (f === 1 ? t : t.mul(f));
+
+const COMPLEX_OF: Partial<Record<DType, DType>> = { float32: 'complex64', float16: 'complex64', bfloat16: 'complex64' };
+const REAL_OF: Partial<Record<DType, DType>> = { float32: 'float32', float16: 'float32', bfloat16: 'float32' };
+
+function complexInput(op: string, x: Input): Tensor {
+  const t = toTensor(`fft.${op}`, x, 'x');
+  return isComplex(t.dtype) ? t : t.cast(COMPLEX_OF[t.dtype] ?? 'complex128');
+}
+
+function realInput(op: string, x: Input): Tensor {
+  const t = toTensor(`fft.${op}`, x, 'x');
+  if (isComplex(t.dtype)) throw new DTypeError(`fft.${op}: expects real input, got ${t.dtype} (use fft.fft for complex data)`);
+  const d = REAL_OF[t.dtype] ?? 'float64';
+  return t.dtype === d ? t : t.cast(d);
+}
+
+function lengthArg(op: string, n: unknown, what: string): number {
+  if (!Number.isInteger(n) || (n as number) < 1) throw new ValueError(`fft.${op}: ${what} must be a positive integer, got ${String(n)}`);
+  return n as number;
+}
+
+/** t with axis `a` zero-padded or truncated to length n (NumPy's n / s). */
+function resized(t: Tensor, a: number, n: number): Tensor {
+  const have = t.shape[a] as number;
+  if (have === n) return t;
+  if (have > n) return t.slice(sliceSpec(...t.shape.slice(0, a).map(() => ax()), rg(0, n)));
+  const widths = t.shape.map((_, i) => (i === a ? [0, n - have] : [0, 0]) as [number, number]);
+  return t.pad(widths, 0);
+}
+
+/** f applied with axis `a` moved last (and moved back after). */
+function alongLast(t: Tensor, a: number, f: (x: Tensor) => Tensor): Tensor {
+  const r = t.ndim;
+  if (a === r - 1) return f(t);
+  const perm = [...Array(r).keys()].filter((i) => i !== a).concat(a);
+  const back = new Array<number>(r);
+  perm.forEach((p, i) => (back[p] = i));
+  return f(t.transpose(perm)).transpose(back);
+}
+
+function axisArg(op: string, t: Tensor, axis: number): number {
+  if (t.ndim === 0) throw new ShapeError(`fft.${op}: expects at least one dimension, got a scalar`);
+  return normAxis(`fft.${op}`, axis, t.ndim);
+}
+
+function complex1d(op: string, x: Input, n: number | undefined, axis: number, norm: FftNorm | undefined, inverse: boolean): Tensor {
+  const nm = checkNorm(op, norm);
+  const t = complexInput(op, x);
+  const a = axisArg(op, t, axis);
+  const len = n === undefined || n === null ? (t.shape[a] as number) : lengthArg(op, n, 'n');
+  if (len < 1) throw new ValueError(`fft.${op}: invalid number of data points (${len})`);
+  return alongLast(resized(t, a, len), a, (y) => scaled(c2c(y, inverse), scaleOf(nm, len, inverse)));
+}
+
+/** The discrete Fourier transform along `axis` (numpy.fft.fft). */
+export function fft(x: Input, n?: number, axis = -1, norm?: FftNorm): Tensor {
+  return complex1d('fft', x, n, axis, norm, false);
+}
+
+/** The inverse discrete Fourier transform along `axis` (numpy.fft.ifft). */
+export function ifft(x: Input, n?: number, axis = -1, norm?: FftNorm): Tensor {
+  return complex1d('ifft', x, n, axis, norm, true);
+}
+
+/** The DFT of real input: the n/2 + 1 non-negative frequencies (numpy.fft.rfft). */
+export function rfft(x: Input, n?: number, axis = -1, norm?: FftNorm): Tensor {
+  const nm = checkNorm('rfft', norm);
+  const t = realInput('rfft', x);
+  const a = axisArg('rfft', t, axis);
+  const len = n === undefined || n === null ? (t.shape[a] as number) : lengthArg('rfft', n, 'n');
+  if (len < 1) throw new ValueError(`fft.rfft: invalid number of data points (${len})`);
+  return alongLast(resized(t, a, len), a, (y) => scaled(r2c(y), scaleOf(nm, len, false)));
+}
+
+/** The inverse of rfft: n real values from a half spectrum (numpy.fft.irfft; n defaults to 2(m − 1)). */
+export function irfft(x: Input, n?: number, axis = -1, norm?: FftNorm): Tensor {
+  const nm = checkNorm('irfft', norm);
+  const t = complexInput('irfft', x);
+  const a = axisArg('irfft', t, axis);
+  const m = t.shape[a] as number;
+  const len = n === undefined || n === null ? 2 * (m - 1) : lengthArg('irfft', n, 'n');
+  if (len < 1) throw new ValueError(`fft.irfft: invalid number of data points (${len}) from ${m} input values; pass n`);
+  return alongLast(resized(t, a, (len >> 1) + 1), a, (y) => scaled(c2r(y, len), scaleOf(nm, len, true)));
+}
+
+/** NumPy's s / axes resolution for the n-D transforms (numpy.fft._cook_nd_args). */
+function ndArgs(op: string, t: Tensor, s: readonly number[] | undefined, axes: readonly number[] | undefined, invReal: boolean): { s: (number | undefined)[]; axes: number[] } {
+  if (t.ndim === 0) throw new ShapeError(`fft.${op}: expects at least one dimension, got a scalar`);
+  let ax: number[];
+  if (axes === undefined || axes === null) ax = s === undefined || s === null ? [...Array(t.ndim).keys()] : [...Array(s.length).keys()].map((i) => t.ndim - s.length + i);
+  else ax = axes.map((a) => normAxis(`fft.${op}`, a, t.ndim));
+  if (s !== undefined && s !== null && s.length !== ax.length) throw new ValueError(`fft.${op}: s has ${s.length} entries for ${ax.length} axes`);
+  if (ax.length === 0) throw new ValueError(`fft.${op}: no axes to transform`);
+  for (const a of ax) if (a < 0 || a >= t.ndim) throw new ShapeError(`fft.${op}: axis out of range for rank ${t.ndim}`);
+  const sizes: (number | undefined)[] = s === undefined || s === null ? ax.map(() => undefined) : s.map((n) => lengthArg(op, n, 's entries'));
+  void invReal;
+  return { s: sizes, axes: ax };
+}
+
+function complexNd(op: string, x: Input, s: readonly number[] | undefined, axes: readonly number[] | undefined, norm: FftNorm | undefined, inverse: boolean): Tensor {
+  checkNorm(op, norm);
+  let t = complexInput(op, x);
+  const a = ndArgs(op, t, s, axes, false);
+  for (let i = a.axes.length - 1; i >= 0; i--) t = complex1d(op, t, a.s[i], a.axes[i]!, norm, inverse);
+  return t;
+}
+
+/** The n-dimensional DFT over `axes` (numpy.fft.fftn). */
+export function fftn(x: Input, s?: readonly number[], axes?: readonly number[], norm?: FftNorm): Tensor {
+  return complexNd('fftn', x, s, axes, norm, false);
+}
+
+/** The n-dimensional inverse DFT over `axes` (numpy.fft.ifftn). */
+export function ifftn(x: Input, s?: readonly number[], axes?: readonly number[], norm?: FftNorm): Tensor {
+  return complexNd('ifftn', x, s, axes, norm, true);
+}
+
+/** The 2-D DFT over `axes` (default the last two; numpy.fft.fft2). */
+export function fft2(x: Input, s?: readonly number[], axes: readonly number[] = [-2, -1], norm?: FftNorm): Tensor {
+  return complexNd('fft2', x, s, axes, norm, false);
+}
+
+/** The 2-D inverse DFT over `axes` (default the last two; numpy.fft.ifft2). */
+export function ifft2(x: Input, s?: readonly number[], axes: readonly number[] = [-2, -1], norm?: FftNorm): Tensor {
+  return complexNd('ifft2', x, s, axes, norm, true);
+}
+
+/** The n-D DFT of real input: rfft over the last of `axes`, fft over the others (numpy.fft.rfftn). */
+export function rfftn(x: Input, s?: readonly number[], axes?: readonly number[], norm?: FftNorm): Tensor {
+  checkNorm('rfftn', norm);
+  const t0 = realInput('rfftn', x);
+  const a = ndArgs('rfftn', t0, s, axes, false);
+  const last = a.axes.length - 1;
+  let t = rfft(t0, a.s[last], a.axes[last]!, norm);
+  for (let i = last - 1; i >= 0; i--) t = complex1d('rfftn', t, a.s[i], a.axes[i]!, norm, false);
+  return t;
+}
+
+/** The inverse of rfftn: ifft over all but the last of `axes`, irfft over the last (numpy.fft.irfftn). */
+export function irfftn(x: Input, s?: readonly number[], axes?: readonly number[], norm?: FftNorm): Tensor {
+  checkNorm('irfftn', norm);
+  let t = complexInput('irfftn', x);
+  const a = ndArgs('irfftn', t, s, axes, true);
+  const last = a.axes.length - 1;
+  for (let i = 0; i < last; i++) t = complex1d('irfftn', t, a.s[i], a.axes[i]!, norm, true);
+  return irfft(t, a.s[last], a.axes[last]!, norm);
+}
+
+/** The 2-D rfft over `axes` (default the last two; numpy.fft.rfft2). */
+export function rfft2(x: Input, s?: readonly number[], axes: readonly number[] = [-2, -1], norm?: FftNorm): Tensor {
+  return rfftn(x, s, axes, norm);
+}
+
+/** The 2-D irfft over `axes` (default the last two; numpy.fft.irfft2). */
+export function irfft2(x: Input, s?: readonly number[], axes: readonly number[] = [-2, -1], norm?: FftNorm): Tensor {
+  return irfftn(x, s, axes, norm);
+}
