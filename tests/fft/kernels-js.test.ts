@@ -14,7 +14,9 @@ import { describe, expect, it } from 'vitest';
 import type { FloatArray } from '../../src/fft/kernels/contract.js';
 import { usesBluestein, PLANS } from '../../src/fft/kernels/js/complex.js';
 import { jsFftKernels as K } from '../../src/fft/kernels/js/index.js';
-import { factorize, rootTable } from '../../src/fft/kernels/js/plan.js';
+import { BluesteinPlan } from '../../src/fft/kernels/js/bluestein.js';
+import { MixedPlan } from '../../src/fft/kernels/js/mixed-radix.js';
+import { PlanCache, factorize, rootTable } from '../../src/fft/kernels/js/plan.js';
 
 interface Encoded {
   sumsq: number;
@@ -439,6 +441,39 @@ describe('js FFT plans', () => {
           expect(t[2 * k + 1]! + 0, `n=${n} k=${k} im`).toBe(im);
         }
     }
+  });
+
+  it('both algorithms are right at any length, whichever the cost model picks', () => {
+    // Bluestein below its usual range (n = 1 and 2 included), the generic radix far above it.
+    for (const n of [1, 2, 3, 5, 8, 13, 47, 60, 211, 2 * 1009]) {
+      const x = randomRow(2 * n, n + 11);
+      const want = dft(x, n, false);
+      for (const plan of [new BluesteinPlan(n), new MixedPlan(n)]) {
+        plan.a.set(x);
+        expectClose(`${plan.constructor.name} n=${n}`, plan.forward(), want, 1e-13);
+      }
+    }
+  });
+
+  it('PlanCache drops the least recently used by count and by bytes, and keeps the newest alone over budget', () => {
+    const cache = new PlanCache<{ bytes: number }>(3, 100);
+    const built: string[] = [];
+    const get = (k: string, bytes: number) => cache.get(k, () => (built.push(k), { bytes }));
+    get('a', 10);
+    get('b', 10);
+    get('c', 10);
+    get('a', 10); // a is now the newest: b goes first
+    get('d', 10);
+    expect(cache.size).toBe(3);
+    get('b', 10);
+    expect(built).toEqual(['a', 'b', 'c', 'd', 'b']); // b was rebuilt; c was dropped for it
+    get('e', 90); // over 100 bytes with the rest: older ones go until it fits
+    expect(cache.heldBytes).toBeLessThanOrEqual(100);
+    get('f', 500); // alone over the budget: kept, everything else dropped
+    expect([cache.size, cache.heldBytes]).toEqual([1, 500]);
+    get('f', 500);
+    expect(built.at(-1)).toBe('f');
+    expect(built.filter((k) => k === 'f').length).toBe(1);
   });
 
   it('the plan cache is bounded (64 plans, 256 MiB) and keeps the newest', () => {
