@@ -83,6 +83,14 @@ describe('integrate.rk4: saving, derivatives, transforms', () => {
     expect(arr(none.yFinal)).toEqual(arr(y0));
   });
 
+  it('float32 states stay float32 (t is float32 for them); integer y0 is integrated in float64', () => {
+    const r = integrate.rk4((t, y) => y.mul(t), rlx.tensor([1, 2], { dtype: 'float32' }), { dt: 0.1, steps: 10 });
+    expect(r.y.dtype).toBe('float32');
+    // y' = t·y: y = y0·e^{t²/2} at t = 1 (float32 accuracy).
+    arr(r.yFinal).forEach((v, i) => expect(v).toBeCloseTo([1, 2][i]! * Math.exp(0.5), 5));
+    expect(integrate.rk4(f, rlx.tensor([1, 2], { dtype: 'int32' }), { dt: 0.1, steps: 1 }).y.dtype).toBe('float64');
+  });
+
   it('grad w.r.t. y0 and a parameter f reads from the differentiated arguments, vs central differences', () => {
     const opts = { dt: 0.02, steps: 100, t0: 0.3 };
     const w = rlx.tensor([1, -2, 0.5]);
@@ -158,6 +166,15 @@ describe('integrate.velocityVerlet / leapfrog', () => {
     expect(arr(r.qFinal)[0]).toBeCloseTo(1, 3);
   });
 
+  it('grad and jvp through velocityVerlet: the harmonic map is linear, d q_N / d q0 = cos(Nθ) exactly', () => {
+    const dt = 0.05, N = 400;
+    const theta = Math.acos(1 - (dt * dt) / 2);
+    const qN = (q0: T) => integrate.velocityVerlet((q) => q.neg(), q0, [0], { dt, steps: N }).qFinal.sum();
+    expect((rlx.grad(qN)(rlx.tensor([0.7])) as T).item()).toBeCloseTo(Math.cos(N * theta), 12);
+    const [, tan] = rlx.jvp(qN, [rlx.tensor([0.7])], [rlx.tensor([1])]) as [T, T];
+    expect(tan.item()).toBeCloseTo(Math.cos(N * theta), 12);
+  });
+
   it('a Kepler orbit (e = 0.5): Verlet\'s energy error stays bounded while RK4\'s drifts', () => {
     const e = 0.5, dt = 2 * Math.PI / 150, orbits = 60, steps = 150 * orbits;
     const q0 = [1 - e, 0], p0 = [0, Math.sqrt((1 + e) / (1 - e))];
@@ -231,6 +248,23 @@ describe('integrate.crankNicolson', () => {
     });
   });
 
+  it('jit: compiled once for two u0, equal to the eager result; k systems at once ([n, k] u0)', () => {
+    const opts = { dt: 1e-3, steps: 40 };
+    const base = rlx.cacheStats().compiles;
+    const jf = rlx.jit((u0: T) => integrate.crankNicolson(lap, u0, opts).uFinal);
+    const a = arr(jf(rlx.tensor(mode(1))) as T);
+    const afterFirst = rlx.cacheStats().compiles;
+    const b = arr(jf(rlx.tensor(mode(2))) as T);
+    expect(afterFirst).toBeGreaterThan(base);
+    expect(rlx.cacheStats().compiles, 'the second call compiles nothing').toBe(afterFirst);
+    const g = (k: number) => (1 + (opts.dt * lam(k)) / 2) / (1 - (opts.dt * lam(k)) / 2);
+    a.forEach((v, j) => expect(v).toBeCloseTo(g(1) ** 40 * mode(1)[j]!, 12));
+    b.forEach((v, j) => expect(v).toBeCloseTo(g(2) ** 40 * mode(2)[j]!, 12));
+    // Both modes as the columns of one [n, 2] state.
+    const both = arr(integrate.crankNicolson(lap, rlx.stack([rlx.tensor(mode(1)), rlx.tensor(mode(2))], 1), opts).uFinal);
+    for (let j = 0; j < n; j++) expect(both[2 * j]).toBeCloseTo(a[j]!, 13), expect(both[2 * j + 1]).toBeCloseTo(b[j]!, 13);
+  });
+
   it('grad w.r.t. u0 through the factored solves, vs central differences', () => {
     const w = rlx.tensor(Array.from({ length: n }, (_, j) => Math.cos(j)));
     const opts = { dt: 5e-3, steps: 30 };
@@ -245,6 +279,32 @@ describe('integrate.crankNicolson', () => {
       const fd = ((loss(rlx.tensor(up)).item() as number) - (loss(rlx.tensor(dn)).item() as number)) / (2 * step);
       expect(g[i]).toBeCloseTo(fd, 6);
     }
+  });
+});
+
+describe('integrate.crankNicolson: derivatives in A, vmap', () => {
+  const A0 = [[-1, 0.5], [0.2, -2]];
+  const opts = { dt: 0.1, steps: 5 };
+  const lossDense = (a: T) => integrate.crankNicolson(a, [1, -0.5], opts).uFinal.mul(rlx.tensor([1, 2])).sum();
+  it('grad w.r.t. a dense A and w.r.t. a sparse matrix\'s values agree with central differences', () => {
+    const g = arr(rlx.grad(lossDense)(rlx.tensor(A0)) as T);
+    const h = 1e-6;
+    for (let e = 0; e < 4; e++) {
+      const up = A0.map((r) => [...r]), dn = A0.map((r) => [...r]);
+      up[e >> 1]![e & 1]! += h;
+      dn[e >> 1]![e & 1]! -= h;
+      expect(g[e]).toBeCloseTo(((lossDense(rlx.tensor(up)).item() as number) - (lossDense(rlx.tensor(dn)).item() as number)) / (2 * h), 7);
+    }
+    const lossSparse = (v: T) => integrate.crankNicolson(rlx.sparse.csr({ shape: [2, 2], indptr: [0, 2, 4], indices: [0, 1, 0, 1], data: v }), [1, -0.5], opts).uFinal.mul(rlx.tensor([1, 2])).sum();
+    arr(rlx.grad(lossSparse)(rlx.tensor(A0.flat())) as T).forEach((v, e) => expect(v).toBeCloseTo(g[e]!, 12));
+  });
+
+  it('vmap over u0 equals the [n, k] form', () => {
+    const P = rlx.sparse.poisson1d(5);
+    const U = rlx.tensor([[1, 2, 3, 4, 5], [0, 1, 0, 1, 0]]);
+    const v = arr(rlx.vmap((u0: T) => integrate.crankNicolson(P, u0, opts).uFinal)(U) as T);
+    const cols = arr(integrate.crankNicolson(P, U.T, opts).uFinal.T);
+    v.forEach((x, i) => expect(x).toBeCloseTo(cols[i]!, 13));
   });
 });
 
