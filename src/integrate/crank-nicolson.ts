@@ -30,6 +30,7 @@ import type { CsrMatrix } from '../sparse/csr.js';
 import { splu, type SparseFactorization } from '../sparse/factor.js';
 import { checkFiniteCsr } from '../sparse/finite.js';
 import { solve } from '../linalg/solvers.js';
+import { SingularMatrixError } from '../tensor/errors-linalg.js';
 import type { Node } from '../compiler/ir.js';
 import { checkFiniteState, march, schedule, stateArg, type FixedStepOptions } from './march.js';
 
@@ -74,7 +75,15 @@ function sparseStep(A: SparseMatrix, dt: number, d: DType): SparseStep {
   const n = A.shape[0];
   const half = scale(A.tocsr(), dt / 2);
   const I = sparseEye(n, { dtype: d });
-  const step = { N: add(I, half), factor: splu(sub(I, half)) };
+  let factor: SparseFactorization;
+  try {
+    factor = splu(sub(I, half));
+  } catch (e) {
+    // Name the integrator and the matrix it factored (the factorization names only itself).
+    if (e instanceof SingularMatrixError) throw new SingularMatrixError(`${OP}: I − dt/2·A (dt = ${dt})`, e.index, undefined, `from ${e.op}`);
+    throw e;
+  }
+  const step = { N: add(I, half), factor };
   if (perA === undefined) CACHE.set(A, (perA = new Map()));
   perA.set(key, step);
   if (perA.size > CACHE_PER_MATRIX) perA.delete(perA.keys().next().value!);
