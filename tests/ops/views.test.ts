@@ -135,6 +135,15 @@ describe.each(DEVICES)('views on %s', (device) => {
     );
   });
 
+  it('slicing with something that is not a slice spec, or a fractional bound, is a ValueError naming slice', () => {
+    const t = toTensor(iota([5, 4]), device);
+    for (const bad of [[[2, 4]], [2], null, { axes: [] }, 'rg(1,2)']) expect(() => t.slice(bad as never), JSON.stringify(bad)).toThrow(rlx.ValueError);
+    expect(() => t.slice([[2, 4]] as never)).toThrow(/slice: expects a slice spec made by s\(\.\.\.\)/);
+    expect(() => t.slice(s(rg(0.5, 3)))).toThrow(/slice: start must be an integer/);
+    expect(() => t.slice(s(ax(), rg(0, 2.5)))).toThrow(/slice: end must be an integer/);
+    expect(() => t.slice({ kind: 'slice', axes: [7] } as never)).toThrow(/axis 0 spec must be ax\(\), rg\(\.\.\.\) or ix\(\.\.\.\)/);
+  });
+
   it('slicing: named edge cases (empty results, steps past the end, a[::-1] of size 0 and 1)', () => {
     const a = iota([5]);
     const t = toTensor(a, device);

@@ -104,6 +104,10 @@ export function flip(x: Tensor, axis: Axis): Tensor {
 /** Applies a slice spec s(...) as a strided view. */
 export function slice(x: Tensor, spec: SliceSpec): Tensor {
   const src = x.node.shape;
+  // From JS, anything can arrive here: only a spec made by s(...) is one.
+  if (spec === null || typeof spec !== 'object' || (spec as { kind?: unknown }).kind !== 'slice' || !Array.isArray(spec.axes)) {
+    throw new ValueError(`slice: expects a slice spec made by s(...) (e.g. x.slice(s(ax(), rg(2, 4)))), got ${Array.isArray(spec) ? 'an array' : typeof spec === 'object' && spec !== null ? 'an object without kind: \'slice\'' : String(spec)}`);
+  }
   if (spec.axes.length > src.length) throw new ShapeError(`slice: ${spec.axes.length} axis specs for a tensor of rank ${src.length} (shape ${fmtShape(src)})`);
   const start: number[] = [],
     step: number[] = [],
@@ -123,7 +127,11 @@ export function slice(x: Tensor, spec: SliceSpec): Tensor {
       start.push(k), step.push(1), size.push(1);
       return;
     }
+    if (a.kind !== 'rg') throw new ValueError(`slice: axis ${i} spec must be ax(), rg(...) or ix(...), got ${JSON.stringify(a)}`);
     if (!Number.isInteger(a.step) || a.step === 0) throw new ValueError(`slice: step must be a non-zero integer, got ${a.step} on axis ${i}`);
+    for (const [what, v] of [['start', a.start], ['end', a.end]] as const) {
+      if (v !== undefined && !Number.isInteger(v)) throw new ValueError(`slice: ${what} must be an integer (or omitted), got ${v} on axis ${i}`);
+    }
     const r = sliceIndices(a.start, a.end, a.step, d);
     start.push(r.size === 0 ? 0 : r.start), step.push(a.step), size.push(r.size);
   });
