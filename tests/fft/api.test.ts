@@ -163,4 +163,20 @@ describe.each(DEVICES)('fft ops: derivatives, vmap, jit on %s', (device) => {
     jf(randn([5, 8], 13).on(device));
     expect((jf as unknown as { compiles: number }).compiles).toBe(1);
   });
+
+  it('inside a scan body: 20 steps of spectral heat diffusion match the closed form', () => {
+    // u_t = u_xx on a periodic grid: each Fourier mode decays by exp(−k² dt) per step.
+    const n = 32,
+      dt = 0.01,
+      steps = 20;
+    const k = rlx.fft.rfftfreq(n, 1 / n).mul(2 * Math.PI / n); // angular wavenumbers on [0, n)
+    const decay = k.square().mul(-dt).exp().on(device).realize();
+    const u0 = rlx.tensor(Float64Array.from({ length: n }, (_, i) => Math.sin((2 * Math.PI * i) / n) + 0.5 * Math.cos((6 * Math.PI * i) / n))).on(device);
+    const [u] = rlx.scan((u: Tensor) => [rlx.fft.irfft(rlx.fft.rfft(u).mul(decay), n), null] as const, u0, null, { length: steps });
+    const T = dt * steps;
+    const k1 = 2 * Math.PI / n,
+      k3 = 6 * Math.PI / n;
+    const want = Array.from({ length: n }, (_, i) => Math.exp(-k1 * k1 * T) * Math.sin(k1 * i) + 0.5 * Math.exp(-k3 * k3 * T) * Math.cos(k3 * i));
+    expectClose(u.toArray() as Float64Array, want, 1e-12, 'spectral heat in scan');
+  });
 });
