@@ -211,7 +211,7 @@ describeNative('FFTW kernels', () => {
 
     it('through the public API: awaited fft and rfft of tensors on native, in flight together', async () => {
       const xs = [0, 1, 2, 3].map((i) => random('64', 1 << 15, 200 + i) as Float64Array);
-      const pending = xs.map((x, i) => (i % 2 ? rlx.fft.rfft(rlx.tensor(x)) : rlx.fft.fft(rlx.tensor(x))).data());
+      const pending = xs.map((x, i) => (i % 2 ? rlx.fft.rfft(rlx.tensor(x, { device: 'native' })) : rlx.fft.fft(rlx.tensor(x, { device: 'native' }))).data());
       const got = await Promise.all(pending);
       xs.forEach((x, i) => {
         const n = x.length,
