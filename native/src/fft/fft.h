@@ -42,6 +42,9 @@ struct Stats {
 };
 Stats stats();
 
+/** Sets up FFTW's threads (fftw_init_threads must precede every other FFTW call): at load, from the binding's registration. */
+void init();
+
 /** Drops every cached plan not in use (fftClearPlans(); tests of the cache). */
 void clear_plans();
 

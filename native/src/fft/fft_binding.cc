@@ -90,6 +90,7 @@ FftJob parse_c2r(const Napi::CallbackInfo& info, Pins& pins) { return parse(info
 
 RLX_REGISTER(fft) {
   using namespace rlx;
+  fft::init();
   export_kernel(env, exports, "fftC2c", parse_c2c);
   export_kernel(env, exports, "fftR2c", parse_r2c);
   export_kernel(env, exports, "fftC2r", parse_c2r);

@@ -261,6 +261,11 @@ Stats stats() {
   return Stats{static_cast<int64_t>(c.plans.size()), c.created, c.hits, c.evicted, kMaxPlans, threads_for(kThreadMin), kThreadMin, c.threads_ok};
 }
 
+void init() {
+  std::lock_guard<std::recursive_mutex> lock(planner_mutex());
+  cache();
+}
+
 void clear_plans() {
   std::map<Key, Cache::Entry> dropped;  // destroyed after the lock is released
   std::lock_guard<std::recursive_mutex> lock(planner_mutex());
