@@ -10,10 +10,11 @@
 //   add --clean to reconfigure from scratch.
 //
 // RLX_SKIP_NATIVE=1 skips the build (status records why); RLX_NATIVE_BUILD_DIR
-// builds somewhere other than native/build.
+// builds somewhere other than native/build; RLX_NO_FFTW=1 builds without FFTW
+// (GPL; the fft kernels on 'native' are then the TS ones) even when it is installed.
 
 import { spawn } from 'node:child_process';
-import { existsSync, mkdirSync, writeFileSync, rmSync } from 'node:fs';
+import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus } from 'node:os';
 import { delimiter, dirname, join, relative, resolve } from 'node:path';
@@ -76,7 +77,23 @@ try {
 const jobs = Math.max(1, Math.min(cpus().length, 8));
 if (clean) rmSync(buildDir, { recursive: true, force: true });
 mkdirSync(buildDir, { recursive: true });
-const args = [cmakeJs, 'compile', '-d', nativeDir, '-O', buildDir, '-p', String(jobs)];
+// RLX_FFTW: passed to a first configure; cmake-js does not configure an existing
+// build again, so a build configured the other way is reconfigured here first
+// (dropping RLX_NO_FFTW turns FFTW back on).
+const withFftw = process.env.RLX_NO_FFTW === '1' ? 'OFF' : 'ON';
+const cachePath = join(buildDir, 'CMakeCache.txt');
+if (existsSync(cachePath)) {
+  const cached = /^RLX_FFTW:BOOL=(\w+)$/m.exec(readFileSync(cachePath, 'utf8'))?.[1] ?? 'ON';
+  if (cached !== withFftw) {
+    const code = await new Promise((done) => {
+      const child = spawn('cmake', [`-DRLX_FFTW=${withFftw}`, buildDir], { cwd: root, stdio: required ? 'inherit' : 'ignore' });
+      child.on('error', () => done(1));
+      child.on('close', (c) => done(c ?? 1));
+    });
+    if (code !== 0) giveUp(`reconfiguring ${shown(buildDir)} with RLX_FFTW=${withFftw} failed`);
+  }
+}
+const args = [cmakeJs, 'compile', '-d', nativeDir, '-O', buildDir, '-p', String(jobs), `--CDRLX_FFTW=${withFftw}`];
 
 // The whole output goes to build.log; with --required the terminal sees it live too.
 const started = Date.now();

@@ -1,20 +1,25 @@
 #!/usr/bin/env bash
 # Installs the system packages the native backend builds against (Debian/Ubuntu):
-# a C++ compiler, CMake, OpenBLAS (cblas), LAPACKE, SuiteSparse; FFTW3 is optional
-# (pass --with-fftw). --with-jupyter adds Jupyter's notebook runner, which the
-# tslab notebook test (tests/loading/tslab.test.ts) executes; CI passes it.
+# a C++ compiler, CMake, OpenBLAS (cblas), LAPACKE, SuiteSparse, FFTW3 (libfftw3-dev:
+# double and single precision and their threads libraries; GPL, optional for the
+# build: --no-fftw leaves it out, and RLX_NO_FFTW=1 npm run build:native builds
+# without it even when installed). --with-jupyter adds Jupyter's notebook runner,
+# which the tslab notebook test (tests/loading/tslab.test.ts) executes; CI passes it.
 # Run as root or with sudo, then: npm run build:native
 set -euo pipefail
 
 pkgs=(g++ make cmake libopenblas-dev liblapacke-dev libsuitesparse-dev)
+fftw=(libfftw3-dev)
 for arg in "$@"; do
   case "$arg" in
-    --with-fftw) pkgs+=(libfftw3-dev) ;;
+    --with-fftw) ;;  # the default (kept for older instructions)
+    --no-fftw) fftw=() ;;
     --with-jupyter) pkgs+=(jupyter-nbconvert python3-nbclient python3-ipykernel) ;;
-    -h|--help) sed -n '2,6p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
     *) echo "unknown option: $arg" >&2; exit 2 ;;
   esac
 done
+pkgs+=("${fftw[@]}")
 
 if ! command -v apt-get >/dev/null 2>&1; then
   echo "install-system-deps: apt-get not found; install the equivalents of: ${pkgs[*]}" >&2

@@ -1,0 +1,52 @@
+// The FFTW 3 kernels of the fft module (src/fft/kernels/contract.ts): c2c,
+// r2c and c2r over `batch` contiguous rows of length n, unnormalized, NumPy's
+// signs, double (fftw_) and single (fftwf_) precision. Compiled only when
+// CMake found FFTW (RLX_HAVE_FFTW3; native/CMakeLists.txt), since FFTW is
+// GPL and optional: without it the addon has no fft* exports and the TS side
+// keeps the js kernels on 'native'.
+//
+// plans.cc keeps the plans (one per kind, precision, n, batch, alignment and
+// thread count; FFTW_ESTIMATE, created under one mutex because FFTW's planner
+// is not thread-safe) and runs them with the new-array execute functions,
+// which are. fft_binding.cc is the JS surface (fftC2c / fftC2cAsync, ...).
+#pragma once
+
+#include <cstdint>
+
+namespace rlx {
+namespace fft {
+
+enum class Kind : int { c2c_forward = 0, c2c_inverse = 1, r2c = 2, c2r = 3 };
+
+/**
+ * Runs one transform of `batch` rows of length n (the contract's layout):
+ * x and out are the caller's arrays (R = double or float; complex values
+ * interleaved re, im), disjoint. c2r reads x through a scratch copy (FFTW's
+ * c2r destroys its input) whose Im X[0] and, for even n, Im X[n/2] are set
+ * to 0, as the contract (NumPy's irfft) ignores them. Throws RangeErr when a
+ * size exceeds FFTW's int, KindErr("DeviceError") when FFTW cannot plan.
+ */
+template <class R>
+void execute(Kind kind, int64_t batch, int64_t n, const R* x, R* out);
+
+/** The plan cache's counters (fftInfo()). */
+struct Stats {
+  int64_t plans;      // plans held now
+  int64_t created;    // plans created since load
+  int64_t hits;       // executions that reused a cached plan
+  int64_t evicted;    // plans dropped to stay under kMaxPlans
+  int max_plans;      // the cache's capacity
+  int threads;        // FFTW threads for a large transform (the addon pool's size)
+  int64_t thread_min; // n·batch from which a transform uses them
+  bool threads_ok;    // fftw_init_threads succeeded (else every plan is single-threaded)
+};
+Stats stats();
+
+/** Sets up FFTW's threads (fftw_init_threads must precede every other FFTW call): at load, from the binding's registration. */
+void init();
+
+/** Drops every cached plan not in use (fftClearPlans(); tests of the cache). */
+void clear_plans();
+
+}  // namespace fft
+}  // namespace rlx

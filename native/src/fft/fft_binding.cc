@@ -1,0 +1,118 @@
+// JS entry points of the FFTW kernels (fft.h; the contract is
+// src/fft/kernels/contract.ts, the checked wrapper src/fft/kernels/native.ts):
+//
+//   fftC2c(dtype, batch, n, x, out, inverse)   dtype 'complex64' | 'complex128'
+//   fftR2c(dtype, batch, n, x, out)            dtype 'float32' | 'float64'
+//   fftC2r(dtype, batch, n, x, out)            dtype 'float32' | 'float64'
+//
+// each returning undefined, each with an Async twin (fftC2cAsync, ...: the
+// same arguments and errors, a Promise, the work on a libuv worker;
+// binding/kernel.h). Arrays are Float64Array (double precision) or
+// Float32Array (single), complex values interleaved; x holds batch rows of
+// the input, out batch rows of the output (c2c: 2n scalars a row; r2c: n
+// reals in, 2(n/2 + 1) out; c2r the reverse). Everything is checked before
+// any memory is touched: the dtype (DTypeError), batch and n (integers, n ≥
+// 1: ShapeError), each array's type and exact length, and that out shares no
+// memory with x (ValueError).
+//
+//   fftInfo()        { plans, created, hits, evicted, maxPlans, threads, threadMin, threadsOk }
+//   fftClearPlans()  drops the cached plans not in use
+//
+// Without FFTW (RLX_HAVE_FFTW3 unset) none of these is exported.
+#if defined(RLX_HAVE_FFTW3)
+
+#include <napi.h>
+
+#include <climits>
+#include <string>
+
+#include "args.h"
+#include "binding/kernel.h"
+#include "binding/reader.h"
+#include "errors.h"
+#include "fft/fft.h"
+#include "register.h"
+
+namespace rlx {
+namespace {
+
+/** A parsed call: the transform and its (pinned) arrays. */
+struct FftJob {
+  fft::Kind kind;
+  bool single;
+  int64_t batch, n;
+  const void* x;
+  void* out;
+  void run() {
+    if (single) fft::execute<float>(kind, batch, n, static_cast<const float*>(x), static_cast<float*>(out));
+    else fft::execute<double>(kind, batch, n, static_cast<const double*>(x), static_cast<double*>(out));
+  }
+  Napi::Value result(Napi::Env env, Pins&) { return env.Undefined(); }
+};
+
+/** batch · per, or RangeErr past what a JS array can index. */
+int64_t mul(int64_t batch, int64_t per) {
+  int64_t r;
+  if (__builtin_mul_overflow(batch, per, &r) || r > kMaxSafeInt)
+    throw RangeErr("sizes too large: " + std::to_string(batch) + " rows of " + std::to_string(per) + " scalars");
+  return r;
+}
+
+/** The common parse of the three kernels; `complex_dtype`: c2c (complex64/128) or a real transform (float32/64). */
+FftJob parse(const Napi::CallbackInfo& info, Pins& pins, fft::Kind kind, bool complex_dtype) {
+  const bool c2c = complex_dtype;
+  Reader g(info, pins, c2c ? 6 : 5, c2c ? "dtype, batch, n, x, out, inverse" : "dtype, batch, n, x, out");
+  const std::string dtype = g.string(0, "dtype");
+  const char* lo = c2c ? "complex64" : "float32";
+  const char* hi = c2c ? "complex128" : "float64";
+  if (dtype != lo && dtype != hi) throw TypeErr(std::string("dtype must be '") + lo + "' or '" + hi + "', got '" + dtype + "'", "DTypeError");
+  const bool single = dtype == lo;
+  const int64_t batch = g.integer(1, "batch", 0, INT_MAX);
+  const int64_t n = g.integer(2, "n", 1, INT_MAX);
+  if (c2c) kind = g.flag(5, "inverse") ? fft::Kind::c2c_inverse : fft::Kind::c2c_forward;
+  const int64_t half = mul(n / 2 + 1, 2), full = c2c ? mul(n, 2) : n;
+  const int64_t in_len = mul(batch, kind == fft::Kind::c2r ? half : full);
+  const int64_t out_len = mul(batch, kind == fft::Kind::r2c ? half : full);
+  const napi_typedarray_type t = single ? napi_float32_array : napi_float64_array;
+  const auto note = [&] { return std::string(" (dtype ") + dtype + ")"; };
+  const void* x = g.input(3, "x", t, in_len, false, note);
+  void* out = g.output(4, "out", t, out_len, false, note);
+  g.check_no_overlap();
+  return FftJob{kind, single, batch, n, x, out};
+}
+
+FftJob parse_c2c(const Napi::CallbackInfo& info, Pins& pins) { return parse(info, pins, fft::Kind::c2c_forward, true); }
+FftJob parse_r2c(const Napi::CallbackInfo& info, Pins& pins) { return parse(info, pins, fft::Kind::r2c, false); }
+FftJob parse_c2r(const Napi::CallbackInfo& info, Pins& pins) { return parse(info, pins, fft::Kind::c2r, false); }
+
+}  // namespace
+}  // namespace rlx
+
+RLX_REGISTER(fft) {
+  using namespace rlx;
+  fft::init();
+  export_kernel(env, exports, "fftC2c", parse_c2c);
+  export_kernel(env, exports, "fftR2c", parse_r2c);
+  export_kernel(env, exports, "fftC2r", parse_c2r);
+  export_fn(env, exports, "fftInfo", [](const Napi::CallbackInfo& info) -> Napi::Value {
+    const fft::Stats s = fft::stats();
+    Napi::Object o = Napi::Object::New(info.Env());
+    o.Set("library", "FFTW 3");
+    o.Set("planner", "estimate");
+    o.Set("plans", static_cast<double>(s.plans));
+    o.Set("created", static_cast<double>(s.created));
+    o.Set("hits", static_cast<double>(s.hits));
+    o.Set("evicted", static_cast<double>(s.evicted));
+    o.Set("maxPlans", s.max_plans);
+    o.Set("threads", s.threads);
+    o.Set("threadMin", static_cast<double>(s.thread_min));
+    o.Set("threadsOk", s.threads_ok);
+    return o;
+  });
+  export_fn(env, exports, "fftClearPlans", [](const Napi::CallbackInfo& info) -> Napi::Value {
+    fft::clear_plans();
+    return info.Env().Undefined();
+  });
+}
+
+#endif  // RLX_HAVE_FFTW3
