@@ -1,5 +1,5 @@
-// rlx.integrate: fixed-step integrators of ordinary differential equations,
-// each one scan node (jit-able, differentiable, vmappable).
+// rlx.integrate: integrators of ordinary differential equations: fixed-step ones,
+// each one scan node (jit-able, differentiable, vmappable), and solveIvp (adaptive).
 // This file only re-exports.
 
 export { rk4 } from './rk4.js';
@@ -9,3 +9,5 @@ export type { HamiltonianOptions, HamiltonianResult } from './verlet.js';
 export { crankNicolson } from './crank-nicolson.js';
 export type { CrankNicolsonResult } from './crank-nicolson.js';
 export type { FixedStepOptions } from './march.js';
+export { solveIvp } from './solve-ivp.js';
+export type { SolveIvpOptions, SolveIvpResult, DenseSolution, EventFunction, IvpMethod } from './solve-ivp.js';

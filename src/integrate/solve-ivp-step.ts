@@ -1,0 +1,220 @@
+// Step-size control of integrate.solveIvp's explicit Runge–Kutta methods: one
+// accepted step at a time, exactly as SciPy 1.10's RungeKutta._step_impl
+// (scipy/integrate/_ivp/rk.py) and select_initial_step (common.py), so that
+// step sequences, nfev and failures agree with SciPy's.
+//
+// The loop is host-driven: whether a step is accepted depends on its error
+// norm, so each attempt builds the stages as one lazy tensor graph and
+// realizes the new state, the stages (for FSAL and the dense output) and the
+// error sums together, then reads the sums back (one host sync per attempt).
+// Literals are kernel parameters, so every attempt after the first is a
+// compile-cache hit whatever h is.
+
+import type { Tensor } from '../tensor/tensor.js';
+import { stack } from '../tensor/ops/movement.js';
+import { realize } from '../compiler/realize.js';
+import type { SparseRow, Tableau } from './solve-ivp-tableaus.js';
+import { Interpolant } from './solve-ivp-dense.js';
+
+/** SciPy's step-size factors (rk.py). */
+export const SAFETY = 0.9;
+export const MIN_FACTOR = 0.2;
+export const MAX_FACTOR = 10;
+/** SciPy's message when the step size falls below 10 ulps of t (OdeSolver.TOO_SMALL_STEP). */
+export const TOO_SMALL_STEP = 'Required step size is less than spacing between numbers.';
+
+/** The right-hand side at host time t; counts evaluations (SciPy's nfev). */
+export interface Rhs {
+  (t: number, y: Tensor): Tensor;
+}
+
+/** Σ_j c_j k_j over the row's nonzero coefficients, in column order (undefined for an empty row). */
+export function lincomb(ks: readonly Tensor[], row: SparseRow): Tensor | undefined {
+  let acc: Tensor | undefined;
+  for (const [j, c] of row) {
+    const term = ks[j]!.mul(c);
+    acc = acc === undefined ? term : acc.add(term);
+  }
+  return acc;
+}
+
+/** Python's max(a, b): b only when b > a, so a NaN b gives a (SciPy's max(MIN_FACTOR, NaN) is MIN_FACTOR). */
+const pyMax = (a: number, b: number): number => (b > a ? b : a);
+/** Python's min(a, b): b only when b < a. */
+const pyMin = (a: number, b: number): number => (b < a ? b : a);
+
+const f64 = new Float64Array(1);
+const i64 = new BigInt64Array(f64.buffer);
+/** numpy.nextafter(x, ±inf): the neighbouring double of a finite x in direction dir. */
+export function nextAfter(x: number, dir: number): number {
+  if (x === 0) return dir > 0 ? Number.MIN_VALUE : -Number.MIN_VALUE;
+  f64[0] = x;
+  i64[0]! += (x > 0) === dir > 0 ? 1n : -1n;
+  return f64[0]!;
+}
+
+/** Σ|x|² of a tensor (real or complex) as a scalar float64 tensor. */
+const sumSquares = (x: Tensor): Tensor => x.abs().square().sum();
+
+/** The tolerances as the controller uses them: scale = atol + max(|y|, |y_new|)·rtol. */
+export interface Tolerances {
+  rtol: number;
+  /** A number or a real tensor of y's shape. */
+  atol: number | Tensor;
+}
+
+const tolScale = (tol: Tolerances, mag: Tensor): Tensor => mag.mul(tol.rtol).add(tol.atol);
+
+/**
+ * SciPy's select_initial_step: h from the norms of y0, f0 and a difference
+ * quotient of f (one extra evaluation of f). `order` is the error estimator's.
+ */
+export function selectInitialStep(rhs: Rhs, t0: number, y0: Tensor, f0: Tensor, direction: number, order: number, tol: Tolerances): number {
+  const n = y0.size;
+  if (n === 0) return Infinity;
+  const scale = tolScale(tol, y0.abs());
+  const sums = stack([sumSquares(y0.div(scale)), sumSquares(f0.div(scale))]).toArray() as Float64Array;
+  const d0 = Math.sqrt(sums[0]!) / Math.sqrt(n),
+    d1 = Math.sqrt(sums[1]!) / Math.sqrt(n);
+  const h0 = d0 < 1e-5 || d1 < 1e-5 ? 1e-6 : (0.01 * d0) / d1;
+  const y1 = y0.add(f0.mul(h0 * direction));
+  const f1 = rhs(t0 + h0 * direction, y1);
+  const d2 = Math.sqrt((sumSquares(f1.sub(f0).div(scale)).toArray() as Float64Array)[0]!) / Math.sqrt(n) / h0;
+  const h1 = d1 <= 1e-15 && d2 <= 1e-15 ? pyMax(1e-6, h0 * 1e-3) : (0.01 / pyMax(d1, d2)) ** (1 / (order + 1));
+  return pyMin(100 * h0, h1);
+}
+
+/** The state of one integration: SciPy's RungeKutta solver object. */
+export class RkStepper {
+  t: number;
+  y: Tensor;
+  /** f(t, y) of the current state (the FSAL stage). */
+  f: Tensor;
+  hAbs: number;
+  readonly direction: number;
+  status: 'running' | 'finished' | 'failed' = 'running';
+  tOld: number | undefined;
+  yOld: Tensor | undefined;
+  /** The stages of the last accepted step, nStages + 1 of them (the last is f at its end). */
+  K: Tensor[] = [];
+  hPrevious = 0;
+  private readonly n: number;
+  private readonly exponent: number;
+
+  constructor(
+    readonly tab: Tableau,
+    readonly rhs: Rhs,
+    t0: number,
+    y0: Tensor,
+    readonly tBound: number,
+    readonly tol: Tolerances,
+    readonly maxStep: number,
+    firstStep: number | undefined,
+  ) {
+    this.t = t0;
+    this.y = y0;
+    this.n = y0.size;
+    this.direction = tBound !== t0 ? Math.sign(tBound - t0) : 1;
+    this.f = rhs(t0, y0).realize();
+    this.hAbs = firstStep ?? selectInitialStep(rhs, t0, y0, this.f, this.direction, tab.errorOrder, tol);
+    this.exponent = -1 / (tab.errorOrder + 1);
+  }
+
+  /**
+   * SciPy's OdeSolver.step: one accepted step (or none, for an empty state or
+   * a zero-length interval). Returns TOO_SMALL_STEP when the step size falls
+   * below 10 ulps of t (status 'failed').
+   */
+  step(): string | undefined {
+    if (this.n === 0 || this.t === this.tBound) {
+      this.tOld = this.t;
+      this.t = this.tBound;
+      this.yOld = this.y;
+      this.status = 'finished';
+      return undefined;
+    }
+    const t = this.t;
+    const ok = this.stepImpl();
+    if (!ok) {
+      this.status = 'failed';
+      return TOO_SMALL_STEP;
+    }
+    this.tOld = t;
+    if (this.direction * (this.t - this.tBound) >= 0) this.status = 'finished';
+    return undefined;
+  }
+
+  private stepImpl(): boolean {
+    const { t, y, tab } = this;
+    const minStep = 10 * Math.abs(nextAfter(t, this.direction) - t);
+    let hAbs = this.hAbs > this.maxStep ? this.maxStep : this.hAbs < minStep ? minStep : this.hAbs;
+    let rejected = false;
+    for (;;) {
+      if (hAbs < minStep) return false;
+      let h = hAbs * this.direction;
+      let tNew = t + h;
+      if (this.direction * (tNew - this.tBound) > 0) tNew = this.tBound;
+      h = tNew - t;
+      hAbs = Math.abs(h);
+      const { yNew, K, errorNorm } = this.attempt(h);
+      if (errorNorm < 1) {
+        let factor = errorNorm === 0 ? MAX_FACTOR : pyMin(MAX_FACTOR, SAFETY * errorNorm ** this.exponent);
+        if (rejected) factor = pyMin(1, factor);
+        hAbs *= factor;
+        this.hPrevious = h;
+        this.yOld = y;
+        this.t = tNew;
+        this.y = yNew;
+        this.hAbs = hAbs;
+        this.f = K[K.length - 1]!;
+        this.K = K;
+        return true;
+      }
+      hAbs *= pyMax(MIN_FACTOR, SAFETY * errorNorm ** this.exponent);
+      rejected = true;
+    }
+  }
+
+  /** One Runge–Kutta step of size h from (t, y): the new state, the stages and the error norm (rk_step + _estimate_error_norm). */
+  private attempt(h: number): { yNew: Tensor; K: Tensor[]; errorNorm: number } {
+    const { t, y, tab, rhs } = this;
+    const K: Tensor[] = [this.f];
+    for (let s = 1; s < tab.nStages; s++) K.push(rhs(t + tab.C[s]! * h, y.add(lincomb(K, tab.A[s]!)!.mul(h))));
+    const yNew = y.add(lincomb(K, tab.B)!.mul(h));
+    K.push(rhs(t + h, yNew));
+    const scale = tolScale(this.tol, y.abs().maximum(yNew.abs()));
+    // DOP853 (E3 present): |h|·‖e5‖² / sqrt((‖e5‖² + 0.01‖e3‖²)·n) of the 5th- and
+    // 3rd-order estimates; the others: the RMS of h·Σ E_j k_j / scale.
+    const sums = tab.E3 === undefined ? sumSquares(lincomb(K, tab.E)!.mul(h).div(scale)).reshape([1]) : stack([sumSquares(lincomb(K, tab.E)!.div(scale)), sumSquares(lincomb(K, tab.E3)!.div(scale))]);
+    realize([yNew.node, sums.node, ...K.map((k) => k.node)]);
+    const s = sums.toArray() as Float64Array;
+    let errorNorm: number;
+    if (tab.E3 === undefined) errorNorm = Math.sqrt(s[0]!) / Math.sqrt(this.n);
+    else if (s[0] === 0 && s[1] === 0) errorNorm = 0;
+    else errorNorm = (Math.abs(h) * s[0]!) / Math.sqrt((s[0]! + 0.01 * s[1]!) * this.n);
+    return { yNew, K, errorNorm };
+  }
+
+  /** The interpolant of the last accepted step (DOP853's costs 3 evaluations of f, as in SciPy). */
+  denseOutput(): Interpolant {
+    const tOld = this.tOld!,
+      t = this.t,
+      yOld = this.yOld!;
+    if (this.n === 0 || t === tOld) return Interpolant.constant(tOld, t, this.y);
+    const tab = this.tab,
+      K = this.K;
+    const h = this.hPrevious;
+    if (tab.P !== undefined) {
+      // Q = Kᵀ P: y(t_old + x·h) = y_old + h Σ_j Q_j x^(j+1).
+      const Q = tab.P[0]!.map((_, j) => lincomb(K, tab.P!.flatMap((row, i) => (row[j] === 0 ? [] : [[i, row[j]!] as const])))!);
+      return Interpolant.power(tOld, t, yOld, Q);
+    }
+    // DOP853: three more stages, then the 7 coefficient rows F of Hairer's interpolant.
+    const Kx = K.slice();
+    tab.extraA!.forEach((row, i) => Kx.push(this.rhs(tOld + tab.extraC![i]! * h, yOld.add(lincomb(Kx, row)!.mul(h)))));
+    const fOld = K[0]!;
+    const dy = this.y.sub(yOld);
+    const F = [dy, fOld.mul(h).sub(dy), dy.mul(2).sub(this.f.add(fOld).mul(h)), ...tab.D!.map((row) => lincomb(Kx, row)!.mul(h))];
+    return Interpolant.dop853(tOld, t, yOld, F);
+  }
+}
