@@ -112,6 +112,10 @@ def run(case):
         kw['t_eval'] = case['t_eval']
     if case.get('dense'):
         kw['dense_output'] = True
+    if 'max_step' in case:
+        kw['max_step'] = case['max_step']
+    if 'first_step' in case:
+        kw['first_step'] = case['first_step']
     if 'events' in case:
         kw['events'] = [make_event(s) for s in case['events']]
     r = solve_ivp(f, case['t_span'], y0, **kw)
@@ -168,6 +172,8 @@ for m in ['RK45', 'RK23', 'DOP853']:
         dict(name=f'lotka {m} terminal event + t_eval + dense', problem='lotka', method=m, t_span=[0, 15],
              y0=[10.0, 5.0], t_eval=np.linspace(0, 15, 16).tolist(), dense=True, sol_t=[0.5, 2.0],
              events=[dict(component=1, offset=1.0, direction=-1, terminal=True), dict(component=0, offset=3.0)]),
+        dict(name=f'vdp {m} max_step 0.3 first_step 1e-3', problem='vdp', method=m, t_span=[0, 6], y0=[2.0, 0.0],
+             max_step=0.3, first_step=1e-3),
         dict(name=f'zero-length interval {m}', problem='decay', method=m, t_span=[1.5, 1.5], y0=[1.0, 2.0], dense=True,
              sol_t=[1.5, 2.0]),
     ]
