@@ -4,13 +4,16 @@
 // step sequences, nfev and failures agree with SciPy's.
 //
 // The loop is host-driven: whether a step is accepted depends on its error
-// norm, so each attempt builds the stages as one lazy tensor graph and
-// realizes the new state, the stages (for FSAL and the dense output) and the
-// error sums together, then reads the sums back (one host sync per attempt).
-// Literals are kernel parameters, so every attempt after the first is a
-// compile-cache hit whatever h is.
+// norm, so each attempt computes the new state, the stages (for FSAL and the
+// dense output) and the error sums together and reads the sums back (one host
+// sync per attempt). The attempt is jit-compiled as a function of (t, h, y,
+// f(t, y)): one cached executable call per attempt (measured: 135 µs per RK45
+// attempt for a 3-dim problem, against ~1 ms for the same graph captured
+// eagerly each time); an f that cannot be traced runs eagerly.
 
 import type { Tensor } from '../tensor/tensor.js';
+import { tensor } from '../tensor/create.js';
+import { jit, type Jitted } from '../compiler/transforms/jit.js';
 import { stack } from '../tensor/ops/movement.js';
 import { realize } from '../compiler/realize.js';
 import type { SparseRow, Tableau } from './solve-ivp-tableaus.js';
@@ -23,9 +26,9 @@ export const MAX_FACTOR = 10;
 /** SciPy's message when the step size falls below 10 ulps of t (OdeSolver.TOO_SMALL_STEP). */
 export const TOO_SMALL_STEP = 'Required step size is less than spacing between numbers.';
 
-/** The right-hand side at host time t; counts evaluations (SciPy's nfev). */
+/** The right-hand side at time t (a host number, or a scalar tensor inside the jitted step), its result checked. */
 export interface Rhs {
-  (t: number, y: Tensor): Tensor;
+  (t: number | Tensor, y: Tensor): Tensor;
 }
 
 /** Σ_j c_j k_j over the row's nonzero coefficients, in column order (undefined for an empty row). */
@@ -98,7 +101,11 @@ export class RkStepper {
   /** The stages of the last accepted step, nStages + 1 of them (the last is f at its end). */
   K: Tensor[] = [];
   hPrevious = 0;
+  /** Evaluations of f so far (SciPy's nfev): counted here, since the jitted step calls f only when traced. */
+  nfev = 0;
   private readonly n: number;
+  /** One attempt as a jitted function of (t, h, y, f(t, y)); null once it failed to trace (then every attempt runs eagerly). */
+  private jitted: Jitted | null;
   private readonly exponent: number;
 
   constructor(
@@ -116,8 +123,14 @@ export class RkStepper {
     this.n = y0.size;
     this.direction = tBound !== t0 ? Math.sign(tBound - t0) : 1;
     this.f = rhs(t0, y0).realize();
+    this.nfev = 1;
+    if (firstStep === undefined && this.n > 0) this.nfev++; // select_initial_step evaluates f once
     this.hAbs = firstStep ?? selectInitialStep(rhs, t0, y0, this.f, this.direction, tab.errorOrder, tol);
     this.exponent = -1 / (tab.errorOrder + 1);
+    this.jitted = jit((t: Tensor, h: Tensor, y: Tensor, f0: Tensor) => {
+      const { yNew, K, sums } = this.stages(t, h, y, f0);
+      return [yNew, sums, ...K];
+    });
   }
 
   /**
@@ -175,18 +188,48 @@ export class RkStepper {
     }
   }
 
-  /** One Runge–Kutta step of size h from (t, y): the new state, the stages and the error norm (rk_step + _estimate_error_norm). */
-  private attempt(h: number): { yNew: Tensor; K: Tensor[]; errorNorm: number } {
-    const { t, y, tab, rhs } = this;
-    const K: Tensor[] = [this.f];
-    for (let s = 1; s < tab.nStages; s++) K.push(rhs(t + tab.C[s]! * h, y.add(lincomb(K, tab.A[s]!)!.mul(h))));
+  /**
+   * The graph of one Runge–Kutta step of size h from (t, y) (rk_step and the
+   * error sums of _estimate_error_norm); t and h are numbers (eager) or scalar
+   * tensors (traced by jit): the same operations in the same order either way.
+   */
+  private stages(t: number | Tensor, h: number | Tensor, y: Tensor, f0: Tensor): { yNew: Tensor; K: Tensor[]; sums: Tensor } {
+    const { tab, rhs } = this;
+    const at = (c: number): number | Tensor => (typeof t === 'number' ? t + c * (h as number) : t.add((h as Tensor).mul(c)));
+    const K: Tensor[] = [f0];
+    for (let s = 1; s < tab.nStages; s++) K.push(rhs(at(tab.C[s]!), y.add(lincomb(K, tab.A[s]!)!.mul(h))));
     const yNew = y.add(lincomb(K, tab.B)!.mul(h));
-    K.push(rhs(t + h, yNew));
+    K.push(rhs(typeof t === 'number' ? t + (h as number) : t.add(h), yNew));
     const scale = tolScale(this.tol, y.abs().maximum(yNew.abs()));
     // DOP853 (E3 present): |h|·‖e5‖² / sqrt((‖e5‖² + 0.01‖e3‖²)·n) of the 5th- and
-    // 3rd-order estimates; the others: the RMS of h·Σ E_j k_j / scale.
+    // 3rd-order estimates (from the two sums); the others: the RMS of h·Σ E_j k_j / scale.
     const sums = tab.E3 === undefined ? sumSquares(lincomb(K, tab.E)!.mul(h).div(scale)).reshape([1]) : stack([sumSquares(lincomb(K, tab.E)!.div(scale)), sumSquares(lincomb(K, tab.E3)!.div(scale))]);
-    realize([yNew.node, sums.node, ...K.map((k) => k.node)]);
+    return { yNew, K, sums };
+  }
+
+  /**
+   * One attempt: the new state, the stages and the error norm. Runs the jitted
+   * step (one cached executable call); an f that cannot be traced (it reads
+   * values, say) makes every attempt run eagerly instead, which also re-raises
+   * any error of f's.
+   */
+  private attempt(h: number): { yNew: Tensor; K: Tensor[]; errorNorm: number } {
+    const { t, y, tab } = this;
+    this.nfev += tab.nStages;
+    let yNew: Tensor | undefined, K: Tensor[] | undefined, sums: Tensor | undefined;
+    if (this.jitted !== null) {
+      try {
+        const out = this.jitted(tensor(t), tensor(h), y, this.f) as Tensor[];
+        [yNew, sums] = out as [Tensor, Tensor];
+        K = out.slice(2);
+      } catch {
+        this.jitted = null;
+      }
+    }
+    if (yNew === undefined || K === undefined || sums === undefined) {
+      ({ yNew, K, sums } = this.stages(t, h, y, this.f));
+      realize([yNew.node, sums.node, ...K.map((k) => k.node)]);
+    }
     const s = sums.toArray() as Float64Array;
     let errorNorm: number;
     if (tab.E3 === undefined) errorNorm = Math.sqrt(s[0]!) / Math.sqrt(this.n);
@@ -211,6 +254,7 @@ export class RkStepper {
     }
     // DOP853: three more stages, then the 7 coefficient rows F of Hairer's interpolant.
     const Kx = K.slice();
+    this.nfev += tab.extraA!.length;
     tab.extraA!.forEach((row, i) => Kx.push(this.rhs(tOld + tab.extraC![i]! * h, yOld.add(lincomb(Kx, row)!.mul(h)))));
     const fOld = K[0]!;
     const dy = this.y.sub(yOld);

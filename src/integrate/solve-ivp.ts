@@ -126,21 +126,18 @@ function describe(r: unknown): string {
   return r === null ? 'null' : Array.isArray(r) ? 'an array' : typeof r;
 }
 
-/** f wrapped: t as a float64 scalar tensor, the result checked (shape) and cast to y's dtype; counts calls. */
-function counted(f: (t: Tensor, y: Tensor) => Tensor, like: Tensor): { rhs: Rhs; count: () => number } {
-  let nfev = 0;
+/** f wrapped: t as a float64 scalar tensor, the result checked (shape) and cast to y's dtype. */
+function checked(f: (t: Tensor, y: Tensor) => Tensor, like: Tensor): Rhs {
   const device = like.device;
-  const rhs: Rhs = (t, y) => {
-    nfev++;
-    const tt = tensor(t);
-    const r: unknown = f(device === undefined ? tt : tt.on(device), y);
+  return (t, y) => {
+    const tt = typeof t === 'number' ? tensor(t) : t;
+    const r: unknown = f(device === undefined || typeof t !== 'number' ? tt : tt.on(device), y);
     if (!(r instanceof Tensor)) throw new DTypeError(`${OP}: f(t, y) must return a Tensor of y0's shape ${fmtShape(like.shape)}, got ${describe(r)}`);
     if (!shapesEqual(r.shape, like.shape)) throw new ShapeError(`${OP}: f(t, y) returned shape ${fmtShape(r.shape)}, but y0 has shape ${fmtShape(like.shape)}; the right-hand side must have y0's shape`);
     if (r.dtype === like.dtype) return r;
     if (isComplex(r.dtype) && !isComplex(like.dtype)) throw new DTypeError(`${OP}: f(t, y) returned ${r.dtype} for a real y0 (${like.dtype}); give a complex y0 to integrate in the complex domain`);
     return r.cast(like.dtype);
   };
-  return { rhs, count: () => nfev };
 }
 
 function finite(name: string, v: unknown): number {
@@ -237,8 +234,7 @@ export function solveIvp(f: (t: Tensor, y: Tensor) => Tensor, tSpan: readonly [n
   const device = y.device;
   const events: Event[] | undefined = opts.events === undefined ? undefined : prepareEvents(OP, opts.events, device);
 
-  const { rhs, count } = counted(f, y);
-  const solver = new RkStepper(tab, rhs, t0, y, t1, tol, maxStep, firstStep);
+  const solver = new RkStepper(tab, checked(f, y), t0, y, t1, tol, maxStep, firstStep);
 
   // t_eval is walked in increasing order: reversed for backwards integration (as SciPy does).
   let tEvalI = 0;
@@ -317,7 +313,7 @@ export function solveIvp(f: (t: Tensor, y: Tensor) => Tensor, tSpan: readonly [n
   const result: SolveIvpResult = {
     t: times(ts, device),
     y: ys.tensor(),
-    nfev: count(),
+    nfev: solver.nfev,
     njev: 0,
     nlu: 0,
     status,

@@ -166,6 +166,17 @@ describe('integrate.solveIvp: shapes, devices, accuracy', () => {
     expect(Math.abs(arr(c.y).at(-1)! - Math.exp(-1))).toBeLessThan(1e-3);
   });
 
+  it('an f that reads values (cannot be traced by the jitted step) runs eagerly: the same steps', () => {
+    const k = CASES.find((x) => x.name === 'lotka RK45 t_eval')!;
+    const reads = (t: T, y: T) => {
+      if (!(Number(t.item()) >= 0)) throw new Error('unreachable'); // a host read: fails under jit's trace
+      return lotka(t, y);
+    };
+    const r = integrate.solveIvp(reads, k.t_span, k.y0 as number[], { tEval: k.t_eval! });
+    expect(r.nfev).toBe(k.expected.nfev);
+    expect(maxRel(arr(r.y), k.expected.y!.flat(), 1e-6)).toBeLessThan(1e-9);
+  });
+
   it.each(DEVICES)('on %s: same steps as SciPy (lotka RK45 t_eval, vdp DOP853 events)', (device) => {
     for (const name of ['lotka RK45 t_eval', 'vdp DOP853 events (both directions, downwards only)']) {
       const k = CASES.find((x) => x.name === name)!;
