@@ -11,7 +11,7 @@
 
 import { Tensor } from '../tensor/tensor.js';
 import { fromStorage, tensor, type TensorData } from '../tensor/create.js';
-import { DTypeError, ShapeError, ValueError } from '../tensor/errors.js';
+import { DTypeError, ShapeError, TransformError, ValueError } from '../tensor/errors.js';
 import { DTYPE_INFO, isComplex, type DType } from '../tensor/dtype.js';
 import { fmtShape, shapesEqual } from '../tensor/shape.js';
 import { checkFiniteState, stateArg } from './march.js';
@@ -113,8 +113,16 @@ function tolerances(rtol: unknown, atol: unknown, y: Tensor): Tolerances {
 }
 
 /** y0 as integrated: float64 or complex128 (SciPy casts every state to float or complex, float32 included). */
+// The adaptive loop picks its steps from the values (a host loop), so it can be
+// neither traced (jit, vmap) nor differentiated: it says so instead of returning
+// a zero derivative or an unrelated error.
+const NOT_DIFFERENTIABLE = `${OP} is not differentiable (an adaptive host loop whose steps depend on the values); differentiate a fixed-step integrator (integrate.rk4, velocityVerlet) instead`;
+const NOT_TRACEABLE = `${OP} cannot run inside jit or vmap (an adaptive host loop whose steps depend on the values); call it outside, or use a fixed-step integrator (integrate.rk4)`;
+
 function initialState(y0: Tensor | TensorData): Tensor {
   let y = stateArg(OP, 'y0', y0);
+  if (y.node.symbolic) throw new TransformError(`${NOT_TRACEABLE}: y0 is a traced value`);
+  if (y.node.tracked) throw new TransformError(`${NOT_DIFFERENTIABLE}: y0 is being differentiated`);
   if (!isComplex(y.dtype) && y.dtype !== 'float64') y = y.cast('float64');
   else if (y.dtype === 'complex64') y = y.cast('complex128');
   checkFiniteState(OP, 'y0', y);
@@ -133,6 +141,9 @@ function checked(f: (t: Tensor, y: Tensor) => Tensor, like: Tensor): Rhs {
     const tt = typeof t === 'number' ? tensor(t) : t;
     const r: unknown = f(device === undefined || typeof t !== 'number' ? tt : tt.on(device), y);
     if (!(r instanceof Tensor)) throw new DTypeError(`${OP}: f(t, y) must return a Tensor of y0's shape ${fmtShape(like.shape)}, got ${describe(r)}`);
+    // y is symbolic only while the step is traced for jit; otherwise a symbolic or tracked result comes from f's closure.
+    if (r.node.tracked) throw new TransformError(`${NOT_DIFFERENTIABLE}: f closes over a value being differentiated`);
+    if (r.node.symbolic && !y.node.symbolic) throw new TransformError(`${NOT_TRACEABLE}: f closes over a traced value`);
     if (!shapesEqual(r.shape, like.shape)) throw new ShapeError(`${OP}: f(t, y) returned shape ${fmtShape(r.shape)}, but y0 has shape ${fmtShape(like.shape)}; the right-hand side must have y0's shape`);
     if (r.dtype === like.dtype) return r;
     if (isComplex(r.dtype) && !isComplex(like.dtype)) throw new DTypeError(`${OP}: f(t, y) returned ${r.dtype} for a real y0 (${like.dtype}); give a complex y0 to integrate in the complex domain`);

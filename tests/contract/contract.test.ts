@@ -14,6 +14,7 @@ import { tensorMethodCases, tensorFunctionCases } from './cases-tensor.js';
 import { linalgCases } from './cases-linalg.js';
 import { sparseCases } from './cases-sparse.js';
 import { otherCases } from './cases-other.js';
+import { moduleCases } from './cases-modules.js';
 
 const TABLES: Record<string, Table> = {
   'cases-tensor.ts (methods)': tensorMethodCases,
@@ -21,6 +22,7 @@ const TABLES: Record<string, Table> = {
   'cases-linalg.ts': linalgCases,
   'cases-sparse.ts': sparseCases,
   'cases-other.ts': otherCases,
+  'cases-modules.ts': moduleCases,
 };
 
 const table: Table = {};

@@ -110,6 +110,21 @@ describe.each(DEVICES)('scan on %s', (device) => {
     expect((rlx.forLoop(3, 3, (_i, acc) => acc, T(7)) as rlx.Tensor).item()).toBe(7);
   });
 
+  it('jvp through a body with a literal exponent at negative values is finite and matches grad (no 0·NaN from log x)', () => {
+    const x0 = T([-0.5, 0.7]);
+    const v = T([1, -2]);
+    const bodyStep = (c: rlx.Tensor) => c.pow(3).mul(0.5).add(c);
+    const viaScan = (x: rlx.Tensor) => (rlx.scan((c: rlx.Tensor) => [bodyStep(c), null] as const, x, null, { length: 2 })[0] as rlx.Tensor).sum();
+    const viaWhile = (x: rlx.Tensor) => (rlx.whileLoop((s: [rlx.Tensor, rlx.Tensor]) => s[1].lt(2), (s: [rlx.Tensor, rlx.Tensor]) => [bodyStep(s[0]), s[1].add(1)], [x, T(0)])[0] as rlx.Tensor).sum();
+    const viaCond = (x: rlx.Tensor) => (rlx.cond(T(1).gt(0), (y: rlx.Tensor) => bodyStep(bodyStep(y)), (y: rlx.Tensor) => y, x) as rlx.Tensor).sum();
+    const g = rlx.grad(viaScan)(x0) as rlx.Tensor;
+    const want = g.mul(v).sum().item() as number;
+    for (const [name, f] of [['scan', viaScan], ['whileLoop', viaWhile], ['cond', viaCond]] as const) {
+      const [, t] = rlx.jvp(f, [x0], [v]) as [rlx.Tensor, rlx.Tensor];
+      expect(t.item() as number, name).toBeCloseTo(want, 10);
+    }
+  });
+
   it('zero steps give the carry as a step would (numbers become tensors); leafless xs keep their structure', () => {
     const [a, b] = rlx.forLoop(2, 2, (_i, c) => c, [1.5, T(2)]);
     expect(a).toBeInstanceOf(rlx.Tensor);

@@ -39,12 +39,13 @@ function condParts(attrs: Readonly<Record<string, unknown>>, inputs: Tensor[]) {
 
 export const condJvp: JvpRule = ({ attrs, inputs }, ts) => {
   const { pred, tb, fb, tc, fc, ops, nt, nf } = condParts(attrs, inputs);
-  const t = inputs.map((x, i) => ts[i] ?? zeros(x));
-  const ttc = t.slice(1, 1 + nt),
-    tfc = t.slice(1 + nt, 1 + nt + nf),
-    tops = t.slice(1 + nt + nf);
+  // Constants without a tangent stay symbolic zeros (null), as in scanJvp: a zero tensor would
+  // meet legitimately infinite coefficients (x^y's log x at a negative x) and give NaN.
+  const ttc = ts.slice(1, 1 + nt).map((x) => x ?? null),
+    tfc = ts.slice(1 + nt, 1 + nt + nf).map((x) => x ?? null),
+    tops = inputs.slice(1 + nt + nf).map((x, i) => ts[1 + nt + nf + i] ?? zeros(x));
   const n = ops.length;
-  const branch = (b: typeof tb, consts: Tensor[], tconsts: Tensor[]) => (...a: Tensor[]) => {
+  const branch = (b: typeof tb, consts: Tensor[], tconsts: (Tensor | null)[]) => (...a: Tensor[]) => {
     const outs = applyBody(b, [...consts, ...a.slice(0, n)]);
     return forwardMode(outs.map((o) => o.node), [...consts, ...a.slice(0, n)].map((x) => x.node), [...tconsts, ...a.slice(n)]).map((v, i) => v ?? zeros(outs[i]!));
   };
@@ -108,9 +109,9 @@ export const whileJvp: JvpRule = ({ attrs, inputs }, ts) => {
   const cc = inputs.slice(0, nc),
     bc = inputs.slice(nc, nc + nb),
     init = inputs.slice(nc + nb);
-  const t = inputs.map((x, i) => ts[i] ?? zeros(x));
-  const tbc = t.slice(nc, nc + nb),
-    tinit = t.slice(nc + nb);
+  // Body constants without a tangent stay symbolic zeros (null), as in scanJvp; the carry's are concrete.
+  const tbc = ts.slice(nc, nc + nb).map((x) => x ?? null),
+    tinit = init.map((x, i) => ts[nc + nb + i] ?? zeros(x));
   const k = init.length;
   const out = list(
     whileLoop(

@@ -50,17 +50,24 @@ function parts(attrs: Readonly<Record<string, unknown>>, inputs: Tensor[]) {
 
 export const scanJvp: JvpRule = ({ attrs, inputs }, ts) => {
   const { b, L, reverse, nC, nK, consts, init, xs } = parts(attrs, inputs);
-  const t = inputs.map((x, i) => ts[i] ?? zeros(x));
-  const tconsts = t.slice(0, nC),
-    tinit = t.slice(nC, nC + nK),
-    txs = t.slice(nC + nK);
+  // Inputs without a tangent stay symbolic zeros (null) inside the body: a
+  // zero tensor there would meet coefficients that are legitimately infinite
+  // (x^y's x^y·log x at a negative x, for a literal exponent lifted into the
+  // body's constants) and turn the tangent into NaN. Only the carry needs
+  // concrete tangents (it is carried from step to step).
+  const tconsts = ts.slice(0, nC).map((x) => x ?? null);
+  const tinit = init.map((x, i) => ts[nC + i] ?? zeros(x));
+  const withTx = xs.map((_, i) => (ts[nC + nK + i] ?? null) !== null);
+  const txs = xs.flatMap((_, i) => (withTx[i] ? [ts[nC + nK + i]!] : []));
   const nY = b.outputs.length - nK;
   const res = scanFlat(
     (_c, carry2, x2) => {
       const carry = carry2.slice(0, nK),
         tcarry = carry2.slice(nK);
       const x = x2.slice(0, xs.length),
-        tx = x2.slice(xs.length);
+        tx2 = x2.slice(xs.length);
+      let j = 0;
+      const tx = xs.map((_, i) => (withTx[i] ? tx2[j++]! : null));
       const outs = applyBody(b, [...consts, ...carry, ...x]);
       const wrt = [...consts, ...carry, ...x].map((v) => v.node);
       const touts = forwardMode(outs.map((o) => o.node), wrt, [...tconsts, ...tcarry, ...tx]).map((tt, i) => tt ?? zeros(outs[i]!));
