@@ -1,0 +1,53 @@
+// FFT suite (issue 15): rlx.fft through the public API on the default device
+// (native when its addon is built: FFTW when linked, else the TypeScript FFT),
+// side by side with numpy.fft (pocketfft, one thread). Each call builds the
+// lazy transform of a realized input and realizes it (no copy, like the
+// array NumPy returns); the result's interleaved float64 storage is
+// checksummed against NumPy's.
+
+import { ramp } from '../lib/inputs.mjs';
+
+function complexInput(rlx, n, shape) {
+  return rlx.complex(rlx.tensor(ramp(n, 1)), rlx.tensor(ramp(n, 3))).reshape(shape).realize();
+}
+
+const big = { warmup: 3, reps: 9, inner: 1, runs: 3 };
+const small = { warmup: 2000, reps: 25, inner: 200, runs: 3 };
+
+const row = (id, description, timing, make, peer) => ({
+  id,
+  description,
+  timing,
+  rlx: (rlx) => {
+    const f = make(rlx);
+    return () => f().realize().node.data;
+  },
+  peers: { numpy: { script: 'fft.py', ...peer } },
+});
+
+export default {
+  name: 'fft',
+  description: 'numpy.fft vs rlx.fft on the default device: complex FFTs of 2^20 and 1000 points, a 2^22-point real FFT, a 1024x1024 2-D FFT and 256 rows of 1024.',
+  rows: [
+    row('fft-c128-2^20', 'fft of 2^20 complex128 points', big, (rlx) => {
+      const x = complexInput(rlx, 2 ** 20, [2 ** 20]);
+      return () => rlx.fft.fft(x);
+    }, { case: 'fft', args: { n: 2 ** 20 } }),
+    row('fft-c128-1000', 'fft of 1000 complex128 points (not a power of two: 2^3 5^3)', small, (rlx) => {
+      const x = complexInput(rlx, 1000, [1000]);
+      return () => rlx.fft.fft(x);
+    }, { case: 'fft', args: { n: 1000 } }),
+    row('rfft-f64-2^22', 'rfft of 2^22 float64 points', big, (rlx) => {
+      const x = rlx.tensor(ramp(2 ** 22, 1)).realize();
+      return () => rlx.fft.rfft(x);
+    }, { case: 'rfft', args: { n: 2 ** 22 } }),
+    row('fft2-c128-1024x1024', 'fft2 of a 1024x1024 complex128 array', big, (rlx) => {
+      const x = complexInput(rlx, 1024 * 1024, [1024, 1024]);
+      return () => rlx.fft.fft2(x);
+    }, { case: 'fft2', args: { shape: [1024, 1024] } }),
+    row('fft-c128-256x1024', 'fft along the last axis of 256 rows of 1024 complex128 points (a batch)', { warmup: 20, reps: 15, inner: 5, runs: 3 }, (rlx) => {
+      const x = complexInput(rlx, 256 * 1024, [256, 1024]);
+      return () => rlx.fft.fft(x);
+    }, { case: 'fft_batch', args: { shape: [256, 1024] } }),
+  ],
+};
