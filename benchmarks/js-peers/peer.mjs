@@ -10,7 +10,7 @@
 // Cases: rlx-js:* (rlx pinned to its pure-TS 'js' backend, from dist/), ml-matrix:*,
 // tfjs-cpu:* / tfjs-wasm:* (@tensorflow/tfjs-core + backend; float32 only),
 // jax-js:* (@jax-js/jax on its wasm device; asynchronous API, so awaited per call),
-// mathjs:*. Cases named `la-<op>` belong to benchmarks/suites/linalg.mjs (inputs:
+// mathjs:*, fft.js:* (benchmarks/suites/fft.mjs). Cases named `la-<op>` belong to benchmarks/suites/linalg.mjs (inputs:
 // benchmarks/lib/linalg-cases.mjs; float64 only outside rlx-js); cases named
 // `sp-<case>` to benchmarks/suites/sparse.mjs (inputs: benchmarks/lib/sparse-cases.mjs).
 
@@ -286,6 +286,30 @@ async function jaxJs(kind, args) {
   return { fn, async: true, result: (d) => d, versions: { 'jax-js': version('@jax-js/jax'), device: 'wasm' } };
 }
 
+// ---- fft.js (benchmarks/suites/fft.mjs): radix-4 FFT, powers of two only --------------
+async function fftJs(kind, args) {
+  ensureInstalled('fft.js');
+  const { default: FFT } = await import('fft.js');
+  const n = args.n;
+  if ((n & (n - 1)) !== 0) throw new Error(`fft.js handles powers of two only, not ${n}`);
+  const f = new FFT(n);
+  const out = f.createComplexArray();
+  let fn, result;
+  if (kind === 'fft') {
+    const re = ramp(n, 1), im = ramp(n, 3);
+    const x = new Float64Array(2 * n);
+    for (let i = 0; i < n; i++) (x[2 * i] = re[i]), (x[2 * i + 1] = im[i]);
+    fn = () => (f.transform(out, x), out);
+    result = (o) => Float64Array.from(o);
+  } else if (kind === 'rfft') {
+    const x = ramp(n, 1);
+    // realTransform fills the non-negative half (what rfft returns); completeSpectrum is not needed for it.
+    fn = () => (f.realTransform(out, x), out);
+    result = (o) => Float64Array.from(o.slice(0, 2 * (n / 2 + 1)));
+  } else throw new Error(`fft.js: no case ${kind}`);
+  return { fn, result, versions: { 'fft.js': version('fft.js') } };
+}
+
 // ---- main ---------------------------------------------------------------------------
 const req = JSON.parse(process.argv[2]);
 const { timing } = req;
@@ -299,6 +323,7 @@ try {
     : lib === 'tfjs-wasm' ? await tfjs('wasm', kind, req.args)
     : lib === 'jax-js' ? await jaxJs(kind, req.args)
     : lib === 'mathjs' ? await mathjsLinalg(kind, req.args)
+    : lib === 'fft.js' ? await fftJs(kind, req.args)
     : undefined;
   if (!made) throw new Error(`unknown JS peer ${lib}`);
 } catch (e) {

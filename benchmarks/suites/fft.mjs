@@ -1,6 +1,7 @@
 // FFT suite (issue 15): rlx.fft through the public API on the default device
 // (native when its addon is built: FFTW when linked, else the TypeScript FFT),
-// side by side with numpy.fft (pocketfft, one thread). Each call builds the
+// side by side with numpy.fft (pocketfft, one thread) and, for powers of two,
+// the JS library fft.js. Each call builds the
 // lazy transform of a realized input and realizes it (no copy, like the
 // array NumPy returns); the result's interleaved float64 storage is
 // checksummed against NumPy's.
@@ -14,7 +15,7 @@ function complexInput(rlx, n, shape) {
 const big = { warmup: 3, reps: 9, inner: 1, runs: 3 };
 const small = { warmup: 2000, reps: 25, inner: 200, runs: 3 };
 
-const row = (id, description, timing, make, peer) => ({
+const row = (id, description, timing, make, peer, jsPeer) => ({
   id,
   description,
   timing,
@@ -22,7 +23,11 @@ const row = (id, description, timing, make, peer) => ({
     const f = make(rlx);
     return () => f().realize().node.data;
   },
-  peers: { numpy: { script: 'fft.py', ...peer } },
+  peers: {
+    numpy: { script: 'fft.py', ...peer },
+    // fft.js (radix 4, powers of two only), from benchmarks/js-peers.
+    ...(jsPeer ? { 'fft.js': { script: 'peer.mjs', case: `fft.js:${jsPeer}`, args: peer.args } } : {}),
+  },
 });
 
 export default {
@@ -32,7 +37,7 @@ export default {
     row('fft-c128-2^20', 'fft of 2^20 complex128 points', big, (rlx) => {
       const x = complexInput(rlx, 2 ** 20, [2 ** 20]);
       return () => rlx.fft.fft(x);
-    }, { case: 'fft', args: { n: 2 ** 20 } }),
+    }, { case: 'fft', args: { n: 2 ** 20 } }, 'fft'),
     row('fft-c128-1000', 'fft of 1000 complex128 points (not a power of two: 2^3 5^3)', small, (rlx) => {
       const x = complexInput(rlx, 1000, [1000]);
       return () => rlx.fft.fft(x);
@@ -40,7 +45,7 @@ export default {
     row('rfft-f64-2^22', 'rfft of 2^22 float64 points', big, (rlx) => {
       const x = rlx.tensor(ramp(2 ** 22, 1)).realize();
       return () => rlx.fft.rfft(x);
-    }, { case: 'rfft', args: { n: 2 ** 22 } }),
+    }, { case: 'rfft', args: { n: 2 ** 22 } }, 'rfft'),
     row('fft2-c128-1024x1024', 'fft2 of a 1024x1024 complex128 array', big, (rlx) => {
       const x = complexInput(rlx, 1024 * 1024, [1024, 1024]);
       return () => rlx.fft.fft2(x);
