@@ -95,6 +95,10 @@ export class Node {
   /** Turns this node into a leaf holding `data` (materialization). */
   realize(data: StorageArray): void {
     if (this.tracked && this.inputs.length) this.history = { op: this.op, inputs: this.inputs, attrs: this.attrs };
+    // A registered call's parts are realized with it (realize.ts); only autodiff
+    // (a tracked call's history) looks them up afterwards, so an untracked call
+    // lets go of them: holding one output does not keep the others' data alive.
+    else if (this.parts !== undefined) this.parts = undefined;
     else if (this.inputs.length === 1) this.inputs[0]!.users--;
     else for (const x of new Set(this.inputs)) x.users--;
     this.depth = 0;

@@ -142,6 +142,20 @@ describe('registered ops with several outputs', () => {
     expect(kernels.calls).toBe(1);
   });
 
+  it('a realized call lets go of its other outputs (holding one does not keep the rest alive), unless autodiff may need them', () => {
+    const [s, c] = sincos(js([0.1, 0.2]));
+    s.toArray();
+    expect(s.node.op).toBe('buffer');
+    expect(c.node.op).toBe('buffer');
+    expect(s.node.parts).toBeUndefined();
+    const x = js([0.3]).requiresGrad();
+    const [s2] = sincos(x);
+    s2.toArray();
+    expect(s2.node.parts?.length).toBe(2); // kept with the history grad reads
+    const g = s2.sum().grad([x])[0]!;
+    expect(g.item()).toBeCloseTo(Math.cos(0.3), 6); // the test op's cos output is float32
+  });
+
   it('grad, jvp and vjp see every output at once (one VJP call with both cotangents)', () => {
     const x0 = [0.3, -1.2, 2];
     const f = (x: Tensor) => {
