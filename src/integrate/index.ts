@@ -11,3 +11,5 @@ export type { CrankNicolsonResult } from './crank-nicolson.js';
 export type { FixedStepOptions } from './march.js';
 export { solveIvp } from './solve-ivp.js';
 export type { SolveIvpOptions, SolveIvpResult, DenseSolution, EventFunction, IvpMethod } from './solve-ivp.js';
+export { odeint } from './odeint.js';
+export type { OdeintOptions, OdeFn, OdeintStats } from './odeint.js';
