@@ -28,6 +28,12 @@ export interface OdeintStats {
   backwardSteps: number;
   /** Evaluations of f (forward) and of f with its VJP (backward). */
   nfev: number;
+  /**
+   * The deepest graph behind the state the stepper carries between steps
+   * (its y and FSAL stage): it stays put as the step count grows when no
+   * step's tensors are chained into the next (a diagnostic of the memory claim).
+   */
+  stateDepth: number;
 }
 
 export interface SolveSettings {
@@ -70,6 +76,7 @@ function solveThrough(rhs: Rhs, y: Tensor, times: readonly number[], set: SolveS
     const msg = stepper.step();
     if (msg !== undefined) throw new ValueError(`${set.op}: the ${which} solve failed at t = ${stepper.t}: ${msg} (the solution may blow up, or the problem is stiff)`);
     steps++;
+    set.stats.stateDepth = Math.max(set.stats.stateDepth, stepper.y.node.depth, stepper.f.node.depth);
     if (which === 'forward') set.stats.forwardSteps++;
     else set.stats.backwardSteps++;
     if (steps > set.mxstep) throw new ValueError(`${set.op}: the ${which} solve took more than mxstep = ${set.mxstep} steps between t = ${times[i - 1]} and t = ${times[i]} (stopped at t = ${stepper.t}); raise mxstep or loosen rtol/atol`);

@@ -56,8 +56,8 @@ function options(o: OdeintOptions): { rtol: number; atol: number; mxstep: number
   for (const k of Object.keys(o)) if (!KNOWN.has(k)) throw new ValueError(`${OP}: unknown option '${k}'; expected one of rtol, atol, mxstep, stats`);
   const mxstep = o.mxstep ?? Infinity;
   if (typeof mxstep !== 'number' || !(mxstep >= 1)) throw new ValueError(`${OP}: mxstep must be a number ≥ 1, got ${String(mxstep)}`);
-  const stats = o.stats ?? { forwardSteps: 0, backwardSteps: 0, nfev: 0 };
-  Object.assign(stats, { forwardSteps: 0, backwardSteps: 0, nfev: 0 });
+  const stats = o.stats ?? { forwardSteps: 0, backwardSteps: 0, nfev: 0, stateDepth: 0 };
+  Object.assign(stats, { forwardSteps: 0, backwardSteps: 0, nfev: 0, stateDepth: 0 });
   return { rtol: Math.max(tolerance('rtol', o.rtol, 1.4e-8), 100 * EPS), atol: tolerance('atol', o.atol, 1.4e-8), mxstep, stats };
 }
 

@@ -15,7 +15,7 @@ const { integrate } = rlx;
 type T = rlx.Tensor;
 const arr = (t: T): number[] => Array.from(t.toArray() as ArrayLike<number>);
 const c = (y: T, i: number): T => y.select(0, i);
-const newStats = (): OdeintStats => ({ forwardSteps: 0, backwardSteps: 0, nfev: 0 });
+const newStats = (): OdeintStats => ({ forwardSteps: 0, backwardSteps: 0, nfev: 0, stateDepth: 0 });
 
 const decay = (y: T, _t: T, k: T): T => y.mul(k).neg();
 const TS = [0, 0.3, 1, 2.5];
@@ -157,6 +157,10 @@ describe('integrate.odeint memory', () => {
     expect(long.stats.forwardSteps).toBeGreaterThanOrEqual(8 * short.stats.forwardSteps);
     expect(long.stats.backwardSteps).toBeGreaterThanOrEqual(8 * short.stats.backwardSteps);
     expect(short.stats.backwardSteps).toBeGreaterThan(0);
+    // Inside the solves: the state carried from step to step is a realized value, not a graph
+    // chaining the steps (depth ≤ a few nodes, the same for 10× the steps).
+    expect(long.stats.stateDepth).toBe(short.stats.stateDepth);
+    expect(short.stats.stateDepth).toBeLessThan(5);
     expect(long.forward).toBe(short.forward);
     expect(long.grads).toEqual(short.grads);
     expect(short.forward).toBeLessThan(20);
