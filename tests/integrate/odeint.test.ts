@@ -95,6 +95,14 @@ describe('integrate.odeint gradients (adjoint)', () => {
     expect(gk.item() as number).toBeCloseTo(central((v) => at(y0, v[0]!), [k], 0, 1e-4), 6);
   });
 
+  it('no params, float32 y0: grad w.r.t. y0 in y0\'s dtype', () => {
+    // y' = −y: ys = y0 e^{−t}, so d Σ ys / d y0 = Σ_i e^{−t_i} for every component.
+    const g = rlx.grad((y: T) => integrate.odeint((v: T) => v.neg(), y, TS).sum())(rlx.tensor([1, 2], { dtype: 'float32' })) as T;
+    expect(g.dtype).toBe('float32');
+    const want = TS.reduce((a, t) => a + Math.exp(-t), 0);
+    expectAllclose(arr(g), [want, want], { rtol: 1e-6, atol: 0 });
+  });
+
   it('Lotka–Volterra, 4 params: grads vs central differences and vs grad through integrate.rk4 (dt = 1e-3)', () => {
     const P = LV_P.map((v) => rlx.tensor(v));
     const grads = rlx.grad((y: T, ...ps: T[]) => lvLoss(integrate.odeint(lotka, y, LV_TS, ...ps, { rtol: 1e-10, atol: 1e-10 })), { argnums: [0, 1, 2, 3, 4] })(rlx.tensor(LV_Y0), ...P) as T[];
@@ -184,6 +192,7 @@ describe('integrate.odeint errors', () => {
     expect(() => integrate.odeint((y: T) => y.sum(), rlx.tensor([1, 2]), TS)).toThrow(/returned shape \[\].*y0 has shape \[2\]/);
     expect(() => integrate.odeint((() => 3) as never, rlx.tensor([1, 2]), TS)).toThrow(rlx.DTypeError);
     expect(() => integrate.odeint(decay, rlx.tensor([1, 2]), TS, 'k' as never)).toThrow(rlx.ValueError);
+    expect(() => integrate.odeint(decay, rlx.complex(rlx.tensor([1]), rlx.tensor([1])), TS, k)).toThrow(/complex states are not supported/);
     expect(() => integrate.odeint(decay, rlx.tensor([1, 2]), TS, k, { rtol: -1 })).toThrow(/rtol/);
     expect(() => integrate.odeint(decay, rlx.tensor([1, 2]), TS, k, { tol: 1 } as never)).toThrow(/unknown option 'tol'/);
     expect(() => integrate.odeint(decay, rlx.tensor([1, 2]), [0, 100], k, { mxstep: 3 })).toThrow(/mxstep = 3/);
