@@ -1,7 +1,8 @@
 // Contract cases of rlx.fft and rlx.integrate. The transforms are linear, so
 // finite differences are exact up to rounding; the integrators are checked on
 // short, smooth problems. solveIvp is an adaptive host loop: jvp, grad and
-// vmap must throw a TransformError (never a silent zero).
+// vmap must throw a TransformError (never a silent zero); odeint offers grad
+// (the adjoint method) and refuses jvp and vmap.
 
 import * as rlx from '../../src/index.js';
 import type { Tensor } from '../../src/index.js';
@@ -58,5 +59,7 @@ export const moduleCases: Table = {
     specs: [R(3, 3), R(3)],
     f: (a, u0) => integrate.crankNicolson(a.mul(0.3).sub(rlx.eye(3)), u0, { dt: 0.1, steps: 4 }).u,
   },
+  // Reverse mode only (the adjoint method); jvp and vmap refuse with typed errors.
+  'integrate.odeint': { specs: [R(2)], f: (y0) => integrate.odeint((y: Tensor) => y.mul(-0.5).add(y.sin().mul(0.1)), y0, [0, 0.5, 1]), ad: 'throws', grad: 'fd', vmap: 'throws' },
   'integrate.solveIvp': { specs: [R(2)], f: (y0) => integrate.solveIvp((_t, y) => y.mul(-0.5), [0, 1], y0).y, ad: 'throws', vmap: 'throws' },
 };
