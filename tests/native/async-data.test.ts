@@ -9,24 +9,7 @@
 import { describe, expect, it } from 'vitest';
 import * as rlx from '../../src/index.js';
 import type { Tensor } from '../../src/index.js';
-import { describeNative, rng } from './native-harness.js';
-
-/** The largest gap (ms) between ticks of a 10 ms interval (and the start / end) while `work` runs. */
-async function maxGap(work: () => Promise<unknown> | unknown): Promise<number> {
-  await new Promise((r) => setTimeout(r, 20)); // let earlier timers settle
-  const ticks: number[] = [performance.now()];
-  const timer = setInterval(() => ticks.push(performance.now()), 10);
-  try {
-    await new Promise((r) => setTimeout(r, 15));
-    await work();
-  } finally {
-    ticks.push(performance.now());
-    clearInterval(timer);
-  }
-  let gap = 0;
-  for (let i = 1; i < ticks.length; i++) gap = Math.max(gap, ticks[i]! - ticks[i - 1]!);
-  return gap;
-}
+import { describeNative, maxGap, rng } from './native-harness.js';
 
 const randomMatrix = (n: number, seed: number): Tensor => {
   const r = rng(seed);

@@ -12,25 +12,7 @@ import { requireNativeAddon } from '../../src/backends/native/addon.js';
 import { nativeLinalgKernels } from '../../src/linalg/kernels/native.js';
 import { nativeSparseGraphKernels } from '../../src/sparse/kernels/native-graph.js';
 import { poisson2d } from '../sparse/solvers/util.js';
-import { describeNative, rng } from './native-harness.js';
-
-/** The largest gap (ms) between ticks of a 10 ms interval (and the start / end) while `work` runs. */
-async function maxGap(work: () => Promise<unknown>): Promise<number> {
-  // Let the event loop settle (pending timers of earlier work) before timing.
-  await new Promise((r) => setTimeout(r, 20));
-  const ticks: number[] = [performance.now()];
-  const timer = setInterval(() => ticks.push(performance.now()), 10);
-  try {
-    await new Promise((r) => setTimeout(r, 15)); // the interval is running
-    await work();
-  } finally {
-    ticks.push(performance.now());
-    clearInterval(timer);
-  }
-  let gap = 0;
-  for (let i = 1; i < ticks.length; i++) gap = Math.max(gap, ticks[i]! - ticks[i - 1]!);
-  return gap;
-}
+import { describeNative, maxGap, rng } from './native-harness.js';
 
 const random = (len: number, seed: number): Float64Array => {
   const r = rng(seed);

@@ -11,24 +11,7 @@ import { cholmodFactor, cholmodFactorAsync, kluFactor, kluFactorAsync, umfpackFa
 import { nativeSparseGraphKernels } from '../../src/sparse/kernels/native-graph.js';
 import type { CompressedArrays } from '../../src/sparse/contract.js';
 import { poisson2d } from '../sparse/solvers/util.js';
-import { describeNative, rng } from './native-harness.js';
-
-const randomArray = (len: number, seed: number, C: Float32ArrayConstructor | Float64ArrayConstructor = Float64Array) => {
-  const r = rng(seed);
-  const out = new C(len);
-  for (let i = 0; i < len; i++) out[i] = r();
-  return out;
-};
-
-/** The error a promise rejects with / a function throws. */
-async function rejection(p: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await p();
-  } catch (e) {
-    return e;
-  }
-  throw new Error('expected a rejection');
-}
+import { describeNative, randomArray, rejection } from './native-harness.js';
 function thrown(f: () => unknown): unknown {
   try {
     f();

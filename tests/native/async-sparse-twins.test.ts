@@ -16,24 +16,7 @@ import type { CompressedArrays } from '../../src/sparse/contract.js';
 import { SingularMatrixError } from '../../src/tensor/errors-linalg.js';
 import { ValueError } from '../../src/tensor/errors.js';
 import { poisson2d } from '../sparse/solvers/util.js';
-import { describeNative, rng } from './native-harness.js';
-
-const randomArray = (len: number, seed: number) => {
-  const r = rng(seed);
-  const out = new Float64Array(len);
-  for (let i = 0; i < len; i++) out[i] = r();
-  return out;
-};
-
-/** The error a promise rejects with / a function throws (undefined when none). */
-async function rejection(p: () => Promise<unknown>): Promise<unknown> {
-  try {
-    await p();
-  } catch (e) {
-    return e;
-  }
-  return undefined;
-}
+import { describeNative, randomArray, rejection } from './native-harness.js';
 function thrown(f: () => unknown): unknown {
   try {
     f();

@@ -135,3 +135,38 @@ export function expectGemmClose(got: ArrayLike<number>, want: ArrayLike<number>,
 
 /** Elementwise |x| as float64 (moduli for complex) for the error bound. */
 export const absF64 = (t: rlx.Tensor): rlx.Tensor => t.abs().cast('float64');
+
+/** len values of rng(seed) in a fresh array of C. */
+export function randomArray<C extends Float32ArrayConstructor | Float64ArrayConstructor = Float64ArrayConstructor>(len: number, seed: number, ctor?: C): InstanceType<C> {
+  const r = rng(seed);
+  const out = new (ctor ?? Float64Array)(len) as InstanceType<C>;
+  for (let i = 0; i < len; i++) out[i] = r();
+  return out;
+}
+
+/** The error a promise rejects with / a function throws (undefined when none). */
+export async function rejection(p: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await p();
+  } catch (e) {
+    return e;
+  }
+  return undefined;
+}
+
+/** The largest gap (ms) between ticks of a 10 ms interval (and the start / end) while `work` runs. */
+export async function maxGap(work: () => Promise<unknown> | unknown): Promise<number> {
+  await new Promise((r) => setTimeout(r, 20)); // let earlier timers settle
+  const ticks: number[] = [performance.now()];
+  const timer = setInterval(() => ticks.push(performance.now()), 10);
+  try {
+    await new Promise((r) => setTimeout(r, 15)); // the interval is running
+    await work();
+  } finally {
+    ticks.push(performance.now());
+    clearInterval(timer);
+  }
+  let gap = 0;
+  for (let i = 1; i < ticks.length; i++) gap = Math.max(gap, ticks[i]! - ticks[i - 1]!);
+  return gap;
+}
