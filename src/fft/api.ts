@@ -125,6 +125,10 @@ export function irfft(x: Input, n?: number, axis = -1, norm?: FftNorm): Tensor {
 /** NumPy's s / axes resolution for the n-D transforms (numpy.fft._cook_nd_args). */
 function ndArgs(op: string, t: Tensor, s: readonly number[] | undefined, axes: readonly number[] | undefined, invReal: boolean): { s: (number | undefined)[]; axes: number[] } {
   if (t.ndim === 0) throw new ShapeError(`fft.${op}: expects at least one dimension, got a scalar`);
+  for (const [what, v] of [['s', s], ['axes', axes]] as const) {
+    if (v !== undefined && v !== null && !Array.isArray(v)) throw new ValueError(`fft.${op}: ${what} must be an array of integers, got ${JSON.stringify(v)}`);
+    if (Array.isArray(v) && v.some((x) => !Number.isInteger(x))) throw new ValueError(`fft.${op}: ${what} must hold integers, got ${JSON.stringify(v)}`);
+  }
   let ax: number[];
   if (axes === undefined || axes === null) ax = s === undefined || s === null ? [...Array(t.ndim).keys()] : [...Array(s.length).keys()].map((i) => t.ndim - s.length + i);
   else ax = axes.map((a) => normAxis(`fft.${op}`, a, t.ndim));

@@ -101,6 +101,9 @@ describe('dtypes and errors', () => {
     expect(() => rlx.fft.fft([1, 2], undefined, -1, 'both' as never)).toThrow(/norm must be 'backward', 'ortho' or 'forward'/);
     expect(() => rlx.fft.irfft([1])).toThrow(/invalid number of data points \(0\)/);
     expect(() => rlx.fft.fftn(rlx.zeros([2, 3]), [4], [0, 1])).toThrow(/s has 1 entries for 2 axes/);
+    expect(() => rlx.fft.fftn(rlx.zeros([2, 3]), undefined, 1 as never)).toThrow(/fft\.fftn: axes must be an array of integers/);
+    expect(() => rlx.fft.fft2(rlx.zeros([2, 3]), [2, 2.5])).toThrow(/fft\.fft2: s must hold integers/);
+    expect(() => rlx.fft.fft([1, 2, 3], undefined, 0.5)).toThrow(rlx.RlxError);
     expect(() => rlx.fft.fftfreq(0)).toThrow(ValueError);
     expect(() => rlx.fft.fftfreq(4, 0)).toThrow(ValueError);
   });
