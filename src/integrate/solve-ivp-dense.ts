@@ -13,7 +13,8 @@ import { fromStorage, tensor } from '../tensor/create.js';
 import { stack } from '../tensor/ops/movement.js';
 import { DTYPE_INFO } from '../tensor/dtype.js';
 
-type Weights = (x: number, h: number) => number[];
+/** The weights w_k(x) of an interpolant's rows at x = (t − t_old)/h, h = t_new − t_old. */
+export type Weights = (x: number, h: number) => number[];
 
 /** Weights of the power form: y_old + h Σ_j Q_j x^(j+1) (RK23's Hermite cubic, RK45's quartic). */
 const powerWeights =
@@ -57,6 +58,10 @@ export class Interpolant {
   }
   static dop853(tOld: number, t: number, yOld: Tensor, F: readonly Tensor[]): Interpolant {
     return new Interpolant(tOld, t, yOld, F, dop853Weights);
+  }
+  /** base + Σ_k w_k(x)·rows_k with the method's own weights (the implicit methods' interpolants). */
+  static weighted(tOld: number, t: number, base: Tensor, rows: readonly Tensor[], weights: Weights): Interpolant {
+    return new Interpolant(tOld, t, base, rows, weights);
   }
   /** A zero-length step (t_old = t) or an empty state: the value everywhere. */
   static constant(tOld: number, t: number, y: Tensor): Interpolant {

@@ -87,8 +87,27 @@ export function selectInitialStep(rhs: Rhs, t0: number, y0: Tensor, f0: Tensor, 
   return pyMin(100 * h0, h1);
 }
 
+/** One integration as the driver (solve-ivp.ts) steps it: SciPy's OdeSolver interface. */
+export interface IvpStepper {
+  readonly direction: number;
+  status: 'running' | 'finished' | 'failed';
+  /** The current time and state (y0's shape, float64 or complex128). */
+  t: number;
+  readonly y: Tensor;
+  /** The time before the last step (undefined before the first). */
+  tOld: number | undefined;
+  /** SciPy's counters: evaluations of f and of the Jacobian, LU factorizations. */
+  readonly nfev: number;
+  readonly njev: number;
+  readonly nlu: number;
+  /** One accepted step; returns SciPy's message when the integration failed (status 'failed'). */
+  step(): string | undefined;
+  /** The interpolant of the last accepted step. */
+  denseOutput(): Interpolant;
+}
+
 /** The state of one integration: SciPy's RungeKutta solver object. */
-export class RkStepper {
+export class RkStepper implements IvpStepper {
   t: number;
   y: Tensor;
   /** f(t, y) of the current state (the FSAL stage). */
@@ -103,6 +122,9 @@ export class RkStepper {
   hPrevious = 0;
   /** Evaluations of f so far (SciPy's nfev): counted here, since the jitted step calls f only when traced. */
   nfev = 0;
+  /** The explicit methods use no Jacobian and factor nothing. */
+  readonly njev = 0;
+  readonly nlu = 0;
   private readonly n: number;
   /** One attempt as a jitted function of (t, h, y, f(t, y)); null once it failed to trace (then every attempt runs eagerly). */
   private jitted: Jitted | null;

@@ -16,7 +16,10 @@ import { DTYPE_INFO, isComplex, type DType } from '../tensor/dtype.js';
 import { fmtShape, shapesEqual } from '../tensor/shape.js';
 import { checkFiniteState, stateArg } from './march.js';
 import { TABLEAUS, type Tableau } from './solve-ivp-tableaus.js';
-import { RkStepper, type Rhs, type Tolerances } from './solve-ivp-step.js';
+import { RkStepper, type IvpStepper, type Rhs, type Tolerances } from './solve-ivp-step.js';
+import { HostSystem, type JacOption } from './solve-ivp-implicit.js';
+import { RadauStepper } from './solve-ivp-radau.js';
+import { BdfStepper } from './solve-ivp-bdf.js';
 import { PiecewiseSolution, type Interpolant } from './solve-ivp-dense.js';
 import { findActiveEvents, handleEvents, prepareEvents, type Event, type EventFunction } from './solve-ivp-events.js';
 
@@ -26,11 +29,14 @@ const OP = 'integrate.solveIvp';
 const EPS = 2 ** -52;
 const MESSAGES = { 0: 'The solver successfully reached the end of the integration interval.', 1: 'A termination event occurred.' } as const;
 
-/** The methods SciPy's solve_ivp names; Radau and BDF (implicit, for stiff problems) are not implemented yet. */
+/** The methods of SciPy's solve_ivp (LSODA aside): explicit Runge–Kutta, and Radau and BDF (implicit, for stiff problems). */
 export type IvpMethod = 'RK45' | 'RK23' | 'DOP853' | 'Radau' | 'BDF';
 
 export interface SolveIvpOptions {
-  /** 'RK45' (default, Dormand–Prince 5(4)), 'RK23' (Bogacki–Shampine 3(2)) or 'DOP853' (Hairer's 8(5,3)). */
+  /**
+   * 'RK45' (default, Dormand–Prince 5(4)), 'RK23' (Bogacki–Shampine 3(2)), 'DOP853' (Hairer's 8(5,3));
+   * for stiff problems 'Radau' (implicit Runge–Kutta Radau IIA, order 5) or 'BDF' (variable-order NDF/BDF, orders 1–5).
+   */
   method?: IvpMethod;
   /** Relative tolerance (default 1e-3); values below 100·EPS are raised to 100·EPS, as SciPy does (it also warns). */
   rtol?: number;
@@ -46,8 +52,13 @@ export interface SolveIvpOptions {
   firstStep?: number;
   /** Event functions e(t, y), each with optional `terminal` and `direction` properties. */
   events?: EventFunction | readonly EventFunction[];
-  /** Accepted for SciPy's signature; the explicit methods do not use a Jacobian. */
-  jac?: unknown;
+  /**
+   * Radau and BDF: the Jacobian ∂f/∂y as a function jac(t, y) returning an [n, n] tensor (n = y0.size) or a
+   * sparse matrix, or a constant matrix (tensor, nested array or sparse). Default: jacfwd of f (exact, one
+   * forward-mode pass). A sparse Jacobian makes the Newton matrices sparse (factored by sparse.splu).
+   * Ignored by the explicit methods, as in SciPy.
+   */
+  jac?: JacOption;
   /** Accepted for SciPy's signature and ignored: f always receives y of y0's shape. */
   vectorized?: boolean;
 }
@@ -67,9 +78,9 @@ export interface SolveIvpResult {
   y: Tensor;
   /** Evaluations of f. */
   nfev: number;
-  /** Always 0 for the explicit methods. */
+  /** Evaluations of the Jacobian (0 for the explicit methods). */
   njev: number;
-  /** Always 0 for the explicit methods. */
+  /** LU factorizations (0 for the explicit methods). */
   nlu: number;
   /** 0: reached the end of tSpan; 1: a terminal event occurred; -1: the step size collapsed (see message). */
   status: -1 | 0 | 1;
@@ -86,9 +97,9 @@ export interface SolveIvpResult {
 const KNOWN = new Set(['method', 'rtol', 'atol', 'tEval', 'denseOutput', 'maxStep', 'firstStep', 'events', 'jac', 'vectorized']);
 const show = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : Array.isArray(v) ? `[${v.map(show).join(', ')}]` : String(v));
 
-function methodOf(method: unknown): Tableau {
-  if (method === 'Radau' || method === 'BDF') throw new ValueError(`${OP}: method '${method}' (implicit, for stiff problems) is not implemented yet; use 'RK45', 'RK23' or 'DOP853'`);
-  if (typeof method !== 'string' || !Object.prototype.hasOwnProperty.call(TABLEAUS, method)) throw new ValueError(`${OP}: method must be one of 'RK45', 'RK23', 'DOP853' ('Radau' and 'BDF' are not implemented yet), got ${show(method)}`);
+function methodOf(method: unknown): Tableau | 'Radau' | 'BDF' {
+  if (method === 'Radau' || method === 'BDF') return method;
+  if (typeof method !== 'string' || !Object.prototype.hasOwnProperty.call(TABLEAUS, method)) throw new ValueError(`${OP}: method must be one of 'RK45', 'RK23', 'DOP853', 'Radau', 'BDF', got ${show(method)}`);
   return TABLEAUS[method as Tableau['name']];
 }
 
@@ -216,8 +227,7 @@ const times = (v: readonly number[], device: string | undefined): Tensor => from
  * up, or f returning NaN) ends the integration with status -1 and SciPy's
  * message, as SciPy reports it (no exception).
  *
- * Errors: ValueError for a bad tSpan, method (Radau and BDF are not
- * implemented yet), tolerances or tEval; NonFiniteError (a ValueError) for
+ * Errors: ValueError for a bad tSpan, method, tolerances or tEval; NonFiniteError (a ValueError) for
  * NaN/±Inf in y0; ShapeError/DTypeError for f returning the wrong shape or a
  * complex value for a real state. t0 = t1 is allowed, as in SciPy: the result
  * holds y0 twice.
@@ -245,7 +255,13 @@ export function solveIvp(f: (t: Tensor, y: Tensor) => Tensor, tSpan: readonly [n
   const device = y.device;
   const events: Event[] | undefined = opts.events === undefined ? undefined : prepareEvents(OP, opts.events, device);
 
-  const solver = new RkStepper(tab, checked(f, y), t0, y, t1, tol, maxStep, firstStep);
+  const rhs = checked(f, y);
+  let solver: IvpStepper;
+  if (tab === 'Radau' || tab === 'BDF') {
+    const sys = new HostSystem(rhs, f, y, tol, opts.jac);
+    const Stepper = tab === 'Radau' ? RadauStepper : BdfStepper;
+    solver = new Stepper(sys, t0, sys.vectorOf(y), t1, maxStep, firstStep);
+  } else solver = new RkStepper(tab, rhs, t0, y, t1, tol, maxStep, firstStep);
 
   // t_eval is walked in increasing order: reversed for backwards integration (as SciPy does).
   let tEvalI = 0;
@@ -325,8 +341,8 @@ export function solveIvp(f: (t: Tensor, y: Tensor) => Tensor, tSpan: readonly [n
     t: times(ts, device),
     y: ys.tensor(),
     nfev: solver.nfev,
-    njev: 0,
-    nlu: 0,
+    njev: solver.njev,
+    nlu: solver.nlu,
     status,
     message: status === -1 ? message! : MESSAGES[status],
     success: status >= 0,
