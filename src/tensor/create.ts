@@ -183,16 +183,27 @@ function checkDevice(op: string, device: string | undefined): void {
   }
 }
 
-/** arange(stop) / arange(start, stop, step): float64 by default like NumPy for float steps. */
-export function arange<T extends DTypeLike = DTypeLike>(start: number, stop?: number, step = 1, opts: { dtype?: T } = {}): Tensor<DTypeOf<T>> {
-  if (stop === undefined) [start, stop] = [0, start];
+/**
+ * arange(stop) / arange(start, stop, step = 1) like NumPy (float64 unless a dtype is given);
+ * the options may come in place of stop or step: arange(5, {dtype: 'int32'}), arange(1, 5, {dtype}).
+ */
+export function arange<T extends DTypeLike = DTypeLike>(start: number, opts?: { dtype?: T }): Tensor<DTypeOf<T>>;
+export function arange<T extends DTypeLike = DTypeLike>(start: number, stop?: number, opts?: { dtype?: T }): Tensor<DTypeOf<T>>;
+export function arange<T extends DTypeLike = DTypeLike>(start: number, stop?: number, step?: number, opts?: { dtype?: T }): Tensor<DTypeOf<T>>;
+export function arange(start: number, ...rest: unknown[]): Tensor {
+  const last = rest.length > 0 && rest[rest.length - 1] !== null && typeof rest[rest.length - 1] === 'object' ? (rest.pop() as { dtype?: DTypeLike }) : {};
+  if (rest.length > 2) throw new ValueError(`arange: expects (stop), (start, stop) or (start, stop, step) and options, got ${rest.length + 1} numbers`);
+  let [stop, step = 1] = rest as [number | undefined, number | undefined];
+  if (rest.length === 0 || stop === undefined) [start, stop] = [0, start];
+  for (const [name, v] of [['start', start], ['stop', stop], ['step', step]] as const)
+    if (typeof v !== 'number') throw new ValueError(`arange: ${name} must be a number, got ${v === null ? 'null' : typeof v}`);
   if (step === 0 || !Number.isFinite(step)) throw new ValueError(`arange: step must be finite and non-zero, got ${step}`);
   if (!Number.isFinite(start) || !Number.isFinite(stop)) throw new ValueError(`arange: start and stop must be finite numbers, got ${start} and ${stop}`);
   const n = Math.max(0, Math.ceil((stop - start) / step));
-  const dtype = opts.dtype !== undefined ? toDType(opts.dtype) : 'float64';
+  const dtype = last.dtype !== undefined ? toDType(last.dtype) : 'float64';
   const v = new Float64Array(n);
   for (let i = 0; i < n; i++) v[i] = start + i * step;
-  return fromStorage(encodeValues(v, dtype), [n], dtype) as Tensor<DTypeOf<T>>;
+  return fromStorage(encodeValues(v, dtype), [n], dtype);
 }
 
 /** linspace(start, stop, num = 50, {endpoint = true}) like NumPy. */

@@ -81,6 +81,18 @@ describe.each(DEVICES)('user-given shapes on %s', (device) => {
     expect(rlx.arange(3).tolist()).toEqual([0, 1, 2]);
   });
 
+  it('arange takes its options in place of stop or step (arange(5, {dtype}) was a ValueError about stop)', () => {
+    const a = rlx.arange(3, { dtype: 'int32' });
+    expect([a.dtype, a.tolist()]).toEqual(['int32', [0, 1, 2]]);
+    const b = rlx.arange(1, 4, { dtype: 'float32' });
+    expect([b.dtype, b.tolist()]).toEqual(['float32', [1, 2, 3]]);
+    const c = rlx.arange(1, 6, 2, { dtype: 'int32' });
+    expect([c.dtype, c.tolist()]).toEqual(['int32', [1, 3, 5]]);
+    expect(rlx.arange(0, 1, 0.25).tolist()).toEqual([0, 0.25, 0.5, 0.75]);
+    expect(thrown(() => rlx.arange(1, 2, 3, 4 as never))).toBeInstanceOf(rlx.ValueError);
+    expect(thrown(() => rlx.arange('3' as never))).toBeInstanceOf(rlx.ValueError);
+  });
+
   it('eye refuses bad sizes and a non-integer diagonal offset (k = 0.5 gave all zeros)', () => {
     for (const [n, m] of [[-1, 2], [2.5, 2], [NaN, 1], [2, -3]]) expect(thrown(() => rlx.eye(n!, m)), `eye(${n}, ${m})`).toBeInstanceOf(rlx.ShapeError);
     for (const k of [0.5, NaN, Infinity]) expect(thrown(() => rlx.eye(2, 2, { k })), `eye k=${k}`).toBeInstanceOf(rlx.ValueError);
