@@ -111,7 +111,12 @@ export class HostSystem {
       try {
         const tt = tensor(t);
         return this.vectorOf(this.rhsJitted(this.device === undefined ? tt : tt.on(this.device), yt) as Tensor);
+      } catch {
+        this.rhsJitted = null;
       }
+    }
+    return this.vectorOf(this.rhs(t, yt));
+  }
 
   /** The Jacobian at (t, y) (counted in njev, as SciPy counts every call of jac). */
   jacobian(t: number, y: Float64Array): Jacobian {
