@@ -160,6 +160,7 @@ async function runSuite(name, machine) {
     const peers = opts.peers ? Object.entries(row.peers ?? {}) : [];
     const rec = { id: row.id, description: row.description, timing, rlx: { runs: [] }, peers: {}, ratios: {}, check: {} };
     if (row.bytes) rec.bytes = row.bytes;
+    if (row.checkRtol) rec.checkRtol = row.checkRtol;
     for (const [p] of peers) rec.peers[p] = { runs: [] };
     process.stderr.write(`[${name}] ${row.id}: `);
     for (let r = 0; r < runs; r++) {
@@ -185,7 +186,8 @@ async function runSuite(name, machine) {
       Object.assign(pr, summarize(pr.runs), { versions: pr.runs.at(-1).versions, info: pr.runs.at(-1).info });
       if (rec.rlx.runs.length) {
         rec.ratios[p] = pr.median / rec.rlx.median;
-        rec.check[p] = compareChecksums(rec.rlx.runs.at(-1).checksum, pr.runs.at(-1).checksum);
+        // row.checkRtol: a looser tolerance for rows whose two sides legitimately differ by more than rounding (stated in the row's description).
+        rec.check[p] = compareChecksums(rec.rlx.runs.at(-1).checksum, pr.runs.at(-1).checksum, row.checkRtol);
       }
     }
     if (rec.rlx.error) console.error(`  rlx error: ${rec.rlx.error}`);
