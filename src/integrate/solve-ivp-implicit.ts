@@ -118,9 +118,12 @@ export class HostSystem {
     return this.vectorOf(this.rhs(t, yt));
   }
 
-  /** The Jacobian at (t, y) (counted in njev, as SciPy counts every call of jac). */
+  /**
+   * The Jacobian at (t, y), counted in njev as SciPy counts every call of jac
+   * (a constant matrix is not called: SciPy's njev stays 0).
+   */
   jacobian(t: number, y: Float64Array): Jacobian {
-    this.njev++;
+    if (!this.constantJac) this.njev++;
     return this.jacOf(t, y);
   }
 
