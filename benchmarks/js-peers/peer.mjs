@@ -10,7 +10,7 @@
 // Cases: rlx-js:* (rlx pinned to its pure-TS 'js' backend, from dist/), ml-matrix:*,
 // tfjs-cpu:* / tfjs-wasm:* (@tensorflow/tfjs-core + backend; float32 only),
 // jax-js:* (@jax-js/jax on its wasm device; asynchronous API, so awaited per call),
-// mathjs:*, fft.js:* (benchmarks/suites/fft.mjs). Cases named `la-<op>` belong to benchmarks/suites/linalg.mjs (inputs:
+// mathjs:*, fft.js:* and ndarray-fft:* (benchmarks/suites/fft.mjs). Cases named `la-<op>` belong to benchmarks/suites/linalg.mjs (inputs:
 // benchmarks/lib/linalg-cases.mjs; float64 only outside rlx-js); cases named
 // `sp-<case>` to benchmarks/suites/sparse.mjs (inputs: benchmarks/lib/sparse-cases.mjs).
 
@@ -310,6 +310,39 @@ async function fftJs(kind, args) {
   return { fn, result, versions: { 'fft.js': version('fft.js') } };
 }
 
+// ---- ndarray-fft (benchmarks/suites/fft.mjs): radix 2, Bluestein otherwise, n-D -----------
+// In place on separate real and imaginary ndarrays, every axis transformed (no
+// axis choice, no real transform). Its "forward" direction (dir = 1) is
+// e^{+2πi jk/n}; NumPy's forward sign is its inverse (dir = -1), which also
+// scales by 1/n: that call is timed (the library's work, scaling included) and
+// the result is multiplied by n untimed for the checksum. Each call first
+// restores the input (two TypedArray copies, O(n) next to the transform).
+async function ndarrayFft(kind, args) {
+  ensureInstalled('ndarray-fft');
+  const { createRequire } = await import('node:module');
+  const require = createRequire(import.meta.url);
+  const ndarray = require('ndarray');
+  const fft = require('ndarray-fft');
+  const shape = kind === 'fft' ? [args.n] : kind === 'fft2' ? args.shape : undefined;
+  if (!shape) throw new Error(`ndarray-fft: no case ${kind}`);
+  const n = shape.reduce((a, b) => a * b, 1);
+  const re0 = ramp(n, 1), im0 = ramp(n, 3);
+  const re = new Float64Array(n), im = new Float64Array(n);
+  const x = ndarray(re, shape), y = ndarray(im, shape);
+  const fn = () => {
+    re.set(re0);
+    im.set(im0);
+    fft(-1, x, y);
+    return re;
+  };
+  const result = () => {
+    const out = new Float64Array(2 * n);
+    for (let i = 0; i < n; i++) (out[2 * i] = re[i] * n), (out[2 * i + 1] = im[i] * n);
+    return out;
+  };
+  return { fn, result, versions: { 'ndarray-fft': version('ndarray-fft'), ndarray: version('ndarray') } };
+}
+
 // ---- main ---------------------------------------------------------------------------
 const req = JSON.parse(process.argv[2]);
 const { timing } = req;
@@ -324,6 +357,7 @@ try {
     : lib === 'jax-js' ? await jaxJs(kind, req.args)
     : lib === 'mathjs' ? await mathjsLinalg(kind, req.args)
     : lib === 'fft.js' ? await fftJs(kind, req.args)
+    : lib === 'ndarray-fft' ? await ndarrayFft(kind, req.args)
     : undefined;
   if (!made) throw new Error(`unknown JS peer ${lib}`);
 } catch (e) {

@@ -1,7 +1,8 @@
 // FFT suite (issue 15): rlx.fft through the public API on the default device
 // (native when its addon is built: FFTW when linked, else the TypeScript FFT),
-// side by side with numpy.fft (pocketfft, one thread) and, for powers of two,
-// the JS library fft.js. Each call builds the
+// side by side with numpy.fft (pocketfft, one thread) and the JS libraries
+// fft.js (powers of two) and ndarray-fft (radix 2 or Bluestein, complex, every
+// axis; two runs). Each call builds the
 // lazy transform of a realized input and realizes it (no copy, like the
 // array NumPy returns); the result's interleaved float64 storage is
 // checksummed against NumPy's.
@@ -15,7 +16,8 @@ function complexInput(rlx, n, shape) {
 const big = { warmup: 3, reps: 9, inner: 1, runs: 3 };
 const small = { warmup: 2000, reps: 25, inner: 200, runs: 3 };
 
-const row = (id, description, timing, make, peer, jsPeer) => ({
+// jsPeers: { 'fft.js': case, 'ndarray-fft': case } for the rows a JS library can compute.
+const row = (id, description, timing, make, peer, jsPeers = {}) => ({
   id,
   description,
   timing,
@@ -25,8 +27,9 @@ const row = (id, description, timing, make, peer, jsPeer) => ({
   },
   peers: {
     numpy: { script: 'fft.py', ...peer },
-    // fft.js (radix 4, powers of two only), from benchmarks/js-peers.
-    ...(jsPeer ? { 'fft.js': { script: 'peer.mjs', case: `fft.js:${jsPeer}`, args: peer.args } } : {}),
+    // fft.js (radix 4, powers of two only) and ndarray-fft (in place, complex only), from benchmarks/js-peers.
+    ...(jsPeers['fft.js'] ? { 'fft.js': { script: 'peer.mjs', case: `fft.js:${jsPeers['fft.js']}`, args: peer.args } } : {}),
+    ...(jsPeers['ndarray-fft'] ? { 'ndarray-fft': { script: 'peer.mjs', case: `ndarray-fft:${jsPeers['ndarray-fft']}`, args: peer.args, runs: 2 } } : {}),
   },
 });
 
@@ -37,19 +40,19 @@ export default {
     row('fft-c128-2^20', 'fft of 2^20 complex128 points', big, (rlx) => {
       const x = complexInput(rlx, 2 ** 20, [2 ** 20]);
       return () => rlx.fft.fft(x);
-    }, { case: 'fft', args: { n: 2 ** 20 } }, 'fft'),
+    }, { case: 'fft', args: { n: 2 ** 20 } }, { 'fft.js': 'fft', 'ndarray-fft': 'fft' }),
     row('fft-c128-1000', 'fft of 1000 complex128 points (not a power of two: 2^3 5^3)', small, (rlx) => {
       const x = complexInput(rlx, 1000, [1000]);
       return () => rlx.fft.fft(x);
-    }, { case: 'fft', args: { n: 1000 } }),
+    }, { case: 'fft', args: { n: 1000 } }, { 'ndarray-fft': 'fft' }),
     row('rfft-f64-2^22', 'rfft of 2^22 float64 points', big, (rlx) => {
       const x = rlx.tensor(ramp(2 ** 22, 1)).realize();
       return () => rlx.fft.rfft(x);
-    }, { case: 'rfft', args: { n: 2 ** 22 } }, 'rfft'),
+    }, { case: 'rfft', args: { n: 2 ** 22 } }, { 'fft.js': 'rfft' }),
     row('fft2-c128-1024x1024', 'fft2 of a 1024x1024 complex128 array', big, (rlx) => {
       const x = complexInput(rlx, 1024 * 1024, [1024, 1024]);
       return () => rlx.fft.fft2(x);
-    }, { case: 'fft2', args: { shape: [1024, 1024] } }),
+    }, { case: 'fft2', args: { shape: [1024, 1024] } }, { 'ndarray-fft': 'fft2' }),
     row('fft-c128-256x1024', 'fft along the last axis of 256 rows of 1024 complex128 points (a batch)', { warmup: 20, reps: 15, inner: 5, runs: 3 }, (rlx) => {
       const x = complexInput(rlx, 256 * 1024, [256, 1024]);
       return () => rlx.fft.fft(x);
