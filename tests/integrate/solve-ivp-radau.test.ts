@@ -42,8 +42,7 @@ const PROBLEMS: Record<string, { f: (t: T, y: T) => T; jac: Record<string, Jac> 
     },
     jac: {
       analytic: (_t, y) => {
-        const [a, b, d] = host(y) as unknown as [number, number, number];
-        void a;
+        const [, b, d] = host(y) as unknown as [number, number, number];
         return rlx.tensor([[-0.04, 1e4 * d, 1e4 * b], [0.04, -1e4 * d - 6e7 * b, -1e4 * b], [0, 6e7 * b, 0]]);
       },
     },
@@ -110,6 +109,8 @@ describe('solveIvp Radau: stiff problems against SciPy (analytic Jacobian)', () 
     expect(worst(r.sol!.ts, e.ts, 1e-6, 1e-15)).toBeLessThan(1);
     expect(worst(arr(r.y), e.y!.flat(), 1e-7, 1e-9)).toBeLessThan(1);
   });
+  // At rtol 1e-3 the loose Newton tolerance lets rounding differences change a few
+  // accept/refresh decisions: rlx 287 steps, nfev 2869, njev 99, nlu 434 against 286, 2886, 98, 436.
   it('Van der Pol μ = 1000, default tolerances: counters within 2% of SciPy, states to the tolerance', () => {
     const k = kase('vdp1000 analytic jac default tolerances'), e = k.expected;
     const r = run(k);
@@ -126,13 +127,12 @@ describe('solveIvp Radau: stiff problems against SciPy (analytic Jacobian)', () 
     expect(worst(r.sol!.ts, e.ts, 1e-9, 1e-15)).toBeLessThan(1);
     expect(worst(arr(r.y), e.y!.flat(), 1e-8, 1e-16)).toBeLessThan(1);
   });
-  it('Robertson to 1e11, rtol 1e-6: counters equal SciPy or within 2%', () => {
+  it('Robertson to 1e11, rtol 1e-6: the same steps and counters as SciPy', () => {
     const k = kase('robertson analytic jac to 1e11'), e = k.expected;
     const r = run(k);
-    near(steps(r), e.ts.length - 1, 0.02); // 400
-    near(r.nfev, e.nfev, 0.02);
-    near(r.njev, e.njev, 0.05);
-    near(r.nlu, e.nlu, 0.02);
+    expect([steps(r), r.nfev, r.njev, r.nlu]).toEqual([e.ts.length - 1, e.nfev, e.njev, e.nlu]); // 400, 3240, 144, 472
+    // Over 16 decades of t rounding drifts the step times apart by up to ~1e-4 (relative), the counts stay equal.
+    expect(worst(r.sol!.ts, e.ts, 1e-3, 1e-15)).toBeLessThan(1);
     expect(worst(arr(r.y), e.y!.flat(), 1e-5, 1e-13)).toBeLessThan(1);
   });
 });
