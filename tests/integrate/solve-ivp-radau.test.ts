@@ -65,7 +65,7 @@ const PROBLEMS: Record<string, { f: (t: T, y: T) => T; jac: Record<string, Jac> 
 
 interface Case {
   name: string; problem: string; jac: string | null; t_span: [number, number]; y0: number[] | [number, number][] | 'heat';
-  complex?: boolean; rtol?: number; atol?: number | number[]; t_eval?: number[]; sol_t?: number[];
+  complex?: boolean; rtol?: number; atol?: number | number[]; t_eval?: number[]; sol_t?: number[]; max_step?: number; first_step?: number;
   events?: { component: number; offset?: number; direction?: number; terminal?: boolean }[];
   expected: {
     ts: number[]; t: number[]; y?: number[][]; yRe?: number[][]; yIm?: number[][]; nfev: number; njev: number; nlu: number;
@@ -85,6 +85,8 @@ function run(k: Case, jacOverride?: 'default') {
     method: 'Radau', rtol: k.rtol ?? 1e-3, atol: k.atol ?? 1e-6, denseOutput: true,
     ...(k.jac === null || jacOverride === 'default' ? {} : { jac: p.jac[k.jac]! as never }),
     ...(k.t_eval ? { tEval: k.t_eval } : {}),
+    ...(k.max_step ? { maxStep: k.max_step } : {}),
+    ...(k.first_step ? { firstStep: k.first_step } : {}),
     ...(events ? { events } : {}),
   });
 }
@@ -215,6 +217,22 @@ describe('solveIvp Radau through the driver', () => {
     expect(r.message).toBe(e.message);
     expect([steps(r), r.nfev, r.njev, r.nlu]).toEqual([e.ts.length - 1, e.nfev, e.njev, e.nlu]); // 160, 1761, 28, 322
     expect(worst([arr(r.t).at(-1)!], [e.t.at(-1)!], 1e-12, 0)).toBeLessThan(1);
+  });
+  it('maxStep and firstStep, backwards in time: the same steps and counters as SciPy', () => {
+    const k = kase('vdp10 max_step 0.25 first_step 1e-4, backwards'), e = k.expected;
+    const r = run(k);
+    expect([steps(r), r.nfev, r.njev, r.nlu]).toEqual([e.ts.length - 1, e.nfev, e.njev, e.nlu]); // 138, 1045, 14, 150
+    expect(worst(r.sol!.ts, e.ts, 1e-6, 1e-15)).toBeLessThan(1);
+    expect(worst(arr(r.y), e.y!.flat(), 1e-7, 1e-10)).toBeLessThan(1);
+  });
+  it('a complex sparse Jacobian gives the dense one\'s steps and values', () => {
+    const k = kase('complex linear system');
+    const dense = run(k);
+    const S = sparse.fromDense(M_CPLX);
+    const y0 = rlx.complex(rlx.tensor([1, 1]), rlx.tensor([1, -0.5]));
+    const r = integrate.solveIvp(PROBLEMS.linComplex!.f, k.t_span, y0, { method: 'Radau', rtol: k.rtol, atol: k.atol as number, tEval: k.t_eval, jac: () => S });
+    expect([r.nfev, r.njev, r.nlu]).toEqual([dense.nfev, dense.njev, dense.nlu]);
+    expect(worst(arr(r.y), arr(dense.y), 1e-10, 1e-14)).toBeLessThan(1);
   });
   it('a constant Jacobian is never re-evaluated (njev 0, as SciPy) and gives the exact decay', () => {
     const r = integrate.solveIvp((_t, y) => y.mul(-50), [0, 1], [1, 2], { method: 'Radau', jac: [[-50, 0], [0, -50]], rtol: 1e-8, atol: 1e-12 });

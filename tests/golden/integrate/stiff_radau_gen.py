@@ -271,6 +271,10 @@ def run(case):
         kw['t_eval'] = case['t_eval']
     if 'events' in case:
         kw['events'] = [make_event(s) for s in case['events']]
+    if 'max_step' in case:
+        kw['max_step'] = case['max_step']
+    if 'first_step' in case:
+        kw['first_step'] = case['first_step']
     y0 = heat_y0() if case['y0'] == 'heat' else case['y0']
     with warnings.catch_warnings():
         warnings.simplefilter('ignore')
@@ -316,6 +320,8 @@ CASES = [
     dict(name='vdp10 events (terminal on the second)', problem='vdp10', jac='analytic', t_span=[0, 30], y0=[2.0, 0.0],
          rtol=1e-6, atol=1e-9,
          events=[dict(component=1, offset=0.5), dict(component=0, direction=-1, terminal=True)]),
+    dict(name='vdp10 max_step 0.25 first_step 1e-4, backwards', problem='vdp10', jac='analytic', t_span=[10, 0],
+         y0=[2.0, 0.0], rtol=1e-5, atol=1e-8, max_step=0.25, first_step=1e-4),
     dict(name='blowup: step size collapses', problem='blowup', jac='analytic', t_span=[0, 2], y0=[1.0]),
 ]
 
