@@ -91,9 +91,9 @@ export class BdfStepper implements IvpStepper {
   get nfev(): number {
     return this.sys.nfev;
   }
-  /** SciPy counts calls of jac: none for a constant Jacobian. */
+  /** SciPy counts calls of jac (HostSystem counts none for a constant Jacobian). */
   get njev(): number {
-    return this.sys.constantJac ? 0 : this.sys.njev;
+    return this.sys.njev;
   }
   get y(): Tensor {
     return this.sys.tensorOf(this.yv);
