@@ -1,10 +1,12 @@
-// integrate.solveIvp: adaptive explicit Runge–Kutta integration of
-// y' = f(t, y) shaped like scipy.integrate.solve_ivp (SciPy 1.10): the same
-// methods (RK45, RK23, DOP853), step-size control and error norms
-// (solve-ivp-step.ts), dense output (solve-ivp-dense.ts) and events
-// (solve-ivp-events.ts), so step counts and results can be compared with
-// SciPy's. This file is the driver (ivp.py's solve_ivp): options, the loop
-// over accepted steps, tEval, the result.
+// integrate.solveIvp: adaptive integration of y' = f(t, y) shaped like
+// scipy.integrate.solve_ivp (SciPy 1.10): the same methods — explicit
+// Runge–Kutta RK45, RK23, DOP853 (solve-ivp-step.ts) and the implicit, stiff
+// Radau and BDF (solve-ivp-radau.ts, solve-ivp-bdf.ts on the shared
+// solve-ivp-implicit.ts) — with SciPy's step-size control and error norms,
+// dense output (solve-ivp-dense.ts) and events (solve-ivp-events.ts), so step
+// counts and results can be compared with SciPy's. This file is the driver
+// (ivp.py's solve_ivp): options, the loop over accepted steps, tEval, the
+// result.
 //
 // y may have any shape (SciPy's is 1-D) and is real or complex; the result's
 // y is [len(t), ...y0.shape] (SciPy's is its transpose [n, len(t)]).
@@ -214,9 +216,11 @@ const times = (v: readonly number[], device: string | undefined): Tensor => from
 
 /**
  * Solves the initial value problem y' = f(t, y), y(t0) = y0 over tSpan = [t0, t1]
- * (t1 < t0 integrates backwards) with an adaptive explicit Runge–Kutta method,
- * as scipy.integrate.solve_ivp does (same step-size control and error norms:
- * the same steps up to rounding).
+ * (t1 < t0 integrates backwards) with an adaptive explicit Runge–Kutta method
+ * or, for stiff problems, the implicit Radau or BDF method, as
+ * scipy.integrate.solve_ivp does (same step-size control, error norms and
+ * Jacobian/LU reuse: the same steps up to rounding; Radau and BDF factor their
+ * Newton matrices with LAPACK, or sparse.splu when `jac` is sparse).
  *
  * f(t, y) receives t as a float64 scalar tensor and y as a tensor of y0's
  * shape, and returns a tensor of that shape (a ShapeError otherwise; another
