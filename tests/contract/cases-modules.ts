@@ -61,5 +61,9 @@ export const moduleCases: Table = {
   },
   // Reverse mode only (the adjoint method); jvp and vmap refuse with typed errors.
   'integrate.odeint': { specs: [R(2)], f: (y0) => integrate.odeint((y: Tensor) => y.mul(-0.5).add(y.sin().mul(0.1)), y0, [0, 0.5, 1]), ad: 'throws', grad: 'fd', vmap: 'throws' },
-  'integrate.solveIvp': { specs: [R(2)], f: (y0) => integrate.solveIvp((_t, y) => y.mul(-0.5), [0, 1], y0).y, ad: 'throws', vmap: 'throws' },
+  'integrate.solveIvp': [
+    { specs: [R(2)], f: (y0) => integrate.solveIvp((_t, y) => y.mul(-0.5), [0, 1], y0).y, ad: 'throws', vmap: 'throws' },
+    { label: 'Radau', specs: [R(2)], f: (y0) => integrate.solveIvp((_t, y) => y.mul(-0.5), [0, 1], y0, { method: 'Radau' }).y, ad: 'throws', vmap: 'throws' },
+    { label: 'BDF', specs: [R(2)], f: (y0) => integrate.solveIvp((_t, y) => y.mul(-0.5), [0, 1], y0, { method: 'BDF' }).y, ad: 'throws', vmap: 'throws' },
+  ],
 };
