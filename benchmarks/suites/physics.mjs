@@ -49,7 +49,7 @@ export default {
     {
       id: `navier-stokes-${NS.N}-rk4x${NS.steps}`,
       description: `${NS.steps} RK4 steps (dt ${NS.dt}, ν ${NS.nu}) of examples/navier-stokes.mjs on ${NS.N}x${NS.N}: integrate.rk4(vorticityRhs(N, ν), w0, {dt, steps, saveEvery: steps}).yFinal.realize() (each step: 4 right-hand sides of 2 rfft2 + 5 irfft2); NumPy: the same operations with numpy.fft.rfft2/irfft2 and the same RK4 combination, float64. Per call = ${NS.steps} steps; checksum: the final field`,
-      timing: { warmup: 1, reps: 5, inner: 1, runs: 3 },
+      timing: { warmup: 2, warmupMs: 1000, reps: 5, inner: 1, runs: 3 },
       rlx: async (rlx) => {
         const { vorticityRhs } = await import('../../examples/navier-stokes.mjs');
         const { N, nu, dt, steps } = NS;
