@@ -31,6 +31,7 @@
 
 #include <fftw3.h>
 
+#include <algorithm>
 #include <climits>
 #include <cstdint>
 #include <cstring>
@@ -53,57 +54,46 @@ namespace {
 constexpr int kMaxPlans = 64;
 constexpr int64_t kThreadMin = int64_t{1} << 15;
 
-/** fftw_ or fftwf_ by the real type R. */
+/** One dimension of a guru problem: length and the input / output strides (in R scalars for reals, complex values for complex). */
+using Dim = fft::Dim;
+
+/** fftw_ or fftwf_ by the real type R (the guru64 interface: any strides, any number of dims). */
 template <class R>
 struct Fftw;
 
-template <>
-struct Fftw<double> {
-  using plan = fftw_plan;
-  using cpx = fftw_complex;
-  static int init_threads() { return fftw_init_threads(); }
-  static void with_nthreads(int t) { fftw_plan_with_nthreads(t); }
-  static int alignment_of(const double* p) { return fftw_alignment_of(const_cast<double*>(p)); }
-  static plan dft(int n, int howmany, double* in, double* out, int sign, unsigned flags) {
-    return fftw_plan_many_dft(1, &n, howmany, reinterpret_cast<cpx*>(in), nullptr, 1, n, reinterpret_cast<cpx*>(out), nullptr, 1, n, sign, flags);
-  }
-  static plan r2c(int n, int howmany, double* in, double* out, unsigned flags) {
-    return fftw_plan_many_dft_r2c(1, &n, howmany, in, nullptr, 1, n, reinterpret_cast<cpx*>(out), nullptr, 1, n / 2 + 1, flags);
-  }
-  static plan c2r(int n, int howmany, double* in, double* out, unsigned flags) {
-    return fftw_plan_many_dft_c2r(1, &n, howmany, reinterpret_cast<cpx*>(in), nullptr, 1, n / 2 + 1, out, nullptr, 1, n, flags);
-  }
-  static void exec(Kind k, plan p, double* in, double* out) {
-    if (k == Kind::r2c) fftw_execute_dft_r2c(p, in, reinterpret_cast<cpx*>(out));
-    else if (k == Kind::c2r) fftw_execute_dft_c2r(p, reinterpret_cast<cpx*>(in), out);
-    else fftw_execute_dft(p, reinterpret_cast<cpx*>(in), reinterpret_cast<cpx*>(out));
-  }
-  static void destroy(plan p) { fftw_destroy_plan(p); }
-};
+template <class Iodim>
+std::vector<Iodim> iodims(const std::vector<Dim>& d) {
+  std::vector<Iodim> out(d.size());
+  for (size_t i = 0; i < d.size(); i++) out[i] = Iodim{d[i].n, d[i].is, d[i].os};
+  return out;
+}
 
-template <>
-struct Fftw<float> {
-  using plan = fftwf_plan;
-  using cpx = fftwf_complex;
-  static int init_threads() { return fftwf_init_threads(); }
-  static void with_nthreads(int t) { fftwf_plan_with_nthreads(t); }
-  static int alignment_of(const float* p) { return fftwf_alignment_of(const_cast<float*>(p)); }
-  static plan dft(int n, int howmany, float* in, float* out, int sign, unsigned flags) {
-    return fftwf_plan_many_dft(1, &n, howmany, reinterpret_cast<cpx*>(in), nullptr, 1, n, reinterpret_cast<cpx*>(out), nullptr, 1, n, sign, flags);
-  }
-  static plan r2c(int n, int howmany, float* in, float* out, unsigned flags) {
-    return fftwf_plan_many_dft_r2c(1, &n, howmany, in, nullptr, 1, n, reinterpret_cast<cpx*>(out), nullptr, 1, n / 2 + 1, flags);
-  }
-  static plan c2r(int n, int howmany, float* in, float* out, unsigned flags) {
-    return fftwf_plan_many_dft_c2r(1, &n, howmany, reinterpret_cast<cpx*>(in), nullptr, 1, n / 2 + 1, out, nullptr, 1, n, flags);
-  }
-  static void exec(Kind k, plan p, float* in, float* out) {
-    if (k == Kind::r2c) fftwf_execute_dft_r2c(p, in, reinterpret_cast<cpx*>(out));
-    else if (k == Kind::c2r) fftwf_execute_dft_c2r(p, reinterpret_cast<cpx*>(in), out);
-    else fftwf_execute_dft(p, reinterpret_cast<cpx*>(in), reinterpret_cast<cpx*>(out));
-  }
-  static void destroy(plan p) { fftwf_destroy_plan(p); }
-};
+#define RLX_FFTW_TRAITS(R, P)                                                                                                     \
+  template <>                                                                                                                     \
+  struct Fftw<R> {                                                                                                                \
+    using plan = P##_plan;                                                                                                        \
+    using cpx = P##_complex;                                                                                                      \
+    static void with_nthreads(int t) { P##_plan_with_nthreads(t); }                                                               \
+    static int alignment_of(const R* p) { return P##_alignment_of(const_cast<R*>(p)); }                                          \
+    static plan make(Kind k, const std::vector<Dim>& dims, const std::vector<Dim>& many, R* in, R* out, unsigned flags) {         \
+      const auto d = iodims<P##_iodim64>(dims), h = iodims<P##_iodim64>(many);                                                    \
+      const int r = static_cast<int>(d.size()), hr = static_cast<int>(h.size());                                                  \
+      if (k == Kind::r2c) return P##_plan_guru64_dft_r2c(r, d.data(), hr, h.data(), in, reinterpret_cast<cpx*>(out), flags);      \
+      if (k == Kind::c2r) return P##_plan_guru64_dft_c2r(r, d.data(), hr, h.data(), reinterpret_cast<cpx*>(in), out, flags);      \
+      return P##_plan_guru64_dft(r, d.data(), hr, h.data(), reinterpret_cast<cpx*>(in), reinterpret_cast<cpx*>(out),              \
+                                 k == Kind::c2c_inverse ? FFTW_BACKWARD : FFTW_FORWARD, flags);                                   \
+    }                                                                                                                             \
+    static void exec(Kind k, plan p, R* in, R* out) {                                                                             \
+      if (k == Kind::r2c) P##_execute_dft_r2c(p, in, reinterpret_cast<cpx*>(out));                                                \
+      else if (k == Kind::c2r) P##_execute_dft_c2r(p, reinterpret_cast<cpx*>(in), out);                                           \
+      else P##_execute_dft(p, reinterpret_cast<cpx*>(in), reinterpret_cast<cpx*>(out));                                           \
+    }                                                                                                                             \
+    static void destroy(plan p) { P##_destroy_plan(p); }                                                                          \
+  };
+
+RLX_FFTW_TRAITS(double, fftw)
+RLX_FFTW_TRAITS(float, fftwf)
+#undef RLX_FFTW_TRAITS
 
 /**
  * The planner's lock: FFTW's planner, thread setup and plan destruction run
@@ -129,8 +119,8 @@ struct Plan {
   }
 };
 
-// kind, single, n, howmany, alignment in, alignment out, threads
-using Key = std::tuple<int, bool, int, int, int, int, int>;
+// kind, single, in place, alignment in, alignment out, threads, rank, then (n, is, os) of every dim and howmany dim
+using Key = std::vector<int64_t>;
 
 struct Cache {
   struct Entry {
@@ -178,38 +168,44 @@ class Scratch {
   char* data_;
 };
 
-/** The values (R scalars) of one side of a transform. */
-int64_t scalars(Kind k, bool input, int64_t batch, int64_t n) {
-  const int64_t half = 2 * (n / 2 + 1);
-  if (k == Kind::r2c) return batch * (input ? n : half);
-  if (k == Kind::c2r) return batch * (input ? half : n);
-  return batch * 2 * n;
+/** The R scalars an array of a problem's side spans (its largest offset + 1), complex sides counted twice. */
+int64_t span(Kind kind, bool input, const std::vector<Dim>& dims, const std::vector<Dim>& many) {
+  int64_t last = 0;
+  for (const auto* v : {&dims, &many})
+    for (const Dim& d : *v) last += (d.n - 1) * (input ? d.is : d.os);
+  const bool real = (kind == Kind::r2c && input) || (kind == Kind::c2r && !input);
+  return real ? last + 1 : 2 * (last + 1);
 }
 
 /** The cached plan of a problem, created (under the lock, on scratch arrays) when missing. */
 template <class R>
-std::shared_ptr<Plan> plan_for(Kind kind, int n, int howmany, int align_in, int align_out, int threads) {
+std::shared_ptr<Plan> plan_for(Kind kind, const std::vector<Dim>& dims, const std::vector<Dim>& many, bool in_place, int align_in, int align_out, int threads) {
   std::vector<std::shared_ptr<Plan>> dropped;  // destroyed after the lock is released (~Plan takes it)
   std::lock_guard<std::recursive_mutex> lock(planner_mutex());
   Cache& c = cache();
   if (!c.threads_ok) threads = 1;
   const bool single = sizeof(R) == sizeof(float);
-  const Key key{static_cast<int>(kind), single, n, howmany, align_in, align_out, threads};
+  Key key{static_cast<int>(kind), single, in_place, align_in, align_out, threads, static_cast<int64_t>(dims.size())};
+  for (const auto* v : {&dims, &many})
+    for (const Dim& d : *v) key.insert(key.end(), {d.n, d.is, d.os});
   auto it = c.plans.find(key);
   if (it != c.plans.end()) {
     it->second.used = ++c.clock;
     c.hits++;
     return it->second.plan;
   }
-  Scratch in(scalars(kind, true, howmany, n) * sizeof(R), align_in);
-  Scratch out(scalars(kind, false, howmany, n) * sizeof(R), align_out);
+  Scratch in(span(kind, true, dims, many) * sizeof(R), align_in);
+  std::unique_ptr<Scratch> out_scratch;
+  if (!in_place) out_scratch = std::make_unique<Scratch>(span(kind, false, dims, many) * sizeof(R), align_out);
+  R* out = in_place ? in.as<R>() : out_scratch->as<R>();
   Fftw<R>::with_nthreads(threads);
   const unsigned flags = FFTW_ESTIMATE | (kind == Kind::c2r ? FFTW_DESTROY_INPUT : 0u);
-  typename Fftw<R>::plan p;
-  if (kind == Kind::r2c) p = Fftw<R>::r2c(n, howmany, in.as<R>(), out.as<R>(), flags);
-  else if (kind == Kind::c2r) p = Fftw<R>::c2r(n, howmany, in.as<R>(), out.as<R>(), flags);
-  else p = Fftw<R>::dft(n, howmany, in.as<R>(), out.as<R>(), kind == Kind::c2c_inverse ? FFTW_BACKWARD : FFTW_FORWARD, flags);
-  if (!p) throw KindErr("DeviceError", "FFTW could not plan a transform of length " + std::to_string(n) + " × " + std::to_string(howmany) + " rows");
+  const typename Fftw<R>::plan p = Fftw<R>::make(kind, dims, many, in.as<R>(), out, flags);
+  if (!p) {
+    std::string shape;
+    for (const Dim& d : dims) shape += (shape.empty() ? "" : " × ") + std::to_string(d.n);
+    throw KindErr("DeviceError", "FFTW could not plan a transform of shape " + shape + " (" + std::to_string(many.size()) + " batch dims)");
+  }
   auto plan = std::make_shared<Plan>(static_cast<void*>(p), single);
   c.created++;
   while (static_cast<int>(c.plans.size()) >= kMaxPlans) {
@@ -220,40 +216,122 @@ std::shared_ptr<Plan> plan_for(Kind kind, int n, int howmany, int align_in, int 
     c.plans.erase(oldest);
     c.evicted++;
   }
-  c.plans.emplace(key, Cache::Entry{plan, ++c.clock});
+  c.plans.emplace(std::move(key), Cache::Entry{plan, ++c.clock});
   return plan;
+}
+
+/** Plans (cached) and runs one guru problem on in → out. */
+template <class R>
+void run(Kind kind, const std::vector<Dim>& dims, const std::vector<Dim>& many, R* in, R* out, int64_t points) {
+  const auto p = plan_for<R>(kind, dims, many, in == out, Fftw<R>::alignment_of(in), Fftw<R>::alignment_of(out), threads_for(points));
+  Fftw<R>::exec(kind, static_cast<typename Fftw<R>::plan>(p->p), in, out);
+}
+
+/** Row-major strides of `shape` (elements). */
+std::vector<int64_t> strides_of(const std::vector<int64_t>& shape) {
+  std::vector<int64_t> st(shape.size());
+  int64_t s = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    st[i] = s;
+    s *= shape[i];
+  }
+  return st;
+}
+
+int64_t product(const std::vector<int64_t>& v) {
+  int64_t p = 1;
+  for (int64_t d : v) p *= d;
+  return p;
+}
+
+/**
+ * The c2r of the contract on a scratch copy h of the half spectrum (shape
+ * `half`, destroyed): the inverse c2c over every axis but `ra` in place, then
+ * Im X[0] and, for even n, Im X[n/2] along `ra` set to 0 (NumPy's irfftn
+ * ignores them after its inner inverse transforms, so FFTW's multi-dimensional
+ * c2r, which assumes a Hermitian input, is not used), then the 1-D c2r along
+ * `ra` into out (shape `real`).
+ */
+template <class R>
+void c2r_nd(int64_t batch, const std::vector<int64_t>& real, const std::vector<int64_t>& half, const std::vector<int>& axes, R* h, R* out) {
+  const int ra = axes.back();
+  const int64_t n = real[ra], m = half[ra];
+  const auto hs = strides_of(half), rs = strides_of(real);
+  const int64_t hsize = product(half), rsize = product(real), points = batch * rsize;
+  if (axes.size() > 1) {
+    std::vector<Dim> dims, many{{batch, hsize, hsize}};
+    for (size_t i = 0; i + 1 < axes.size(); i++) dims.push_back({half[axes[i]], hs[axes[i]], hs[axes[i]]});
+    for (size_t a = 0; a < half.size(); a++)
+      if (std::find(axes.begin(), axes.end() - 1, static_cast<int>(a)) == axes.end() - 1) many.push_back({half[a], hs[a], hs[a]});
+    run<R>(Kind::c2c_inverse, dims, many, h, h, points);
+  }
+  // Zero the imaginary parts c2r ignores: outer × [m] × inner, in complex values.
+  const int64_t inner = hs[ra], outer = batch * hsize / (m * inner);
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t i = 0; i < inner; i++) {
+      h[2 * (o * m * inner + i) + 1] = 0;
+      if (n % 2 == 0) h[2 * ((o * m + m - 1) * inner + i) + 1] = 0;
+    }
+  std::vector<Dim> dims{{n, hs[ra], rs[ra]}}, many{{batch, hsize, rsize}};
+  for (size_t a = 0; a < real.size(); a++)
+    if (static_cast<int>(a) != ra) many.push_back({real[a], hs[a], rs[a]});
+  run<R>(Kind::c2r, dims, many, h, out, points);
 }
 
 }  // namespace
 
 template <class R>
-void execute(Kind kind, int64_t batch, int64_t n, const R* x, R* out) {
+void execute_nd(Kind kind, int64_t batch, const std::vector<int64_t>& shape, const std::vector<int>& axes, const R* x, R* out) {
   if (batch == 0) return;
-  if (n < 1 || n > INT_MAX) throw RangeErr("n must be in [1, 2^31 - 1] for FFTW, got " + std::to_string(n));
   if (batch < 0 || batch > INT_MAX) throw RangeErr("batch must be in [0, 2^31 - 1] for FFTW, got " + std::to_string(batch));
-  const int threads = threads_for(batch * n);
-  if (kind == Kind::c2r) {
-    // FFTW's c2r overwrites its input: run it on a copy, with the imaginary
-    // parts the contract ignores set to 0 (FFTW would otherwise be free to use them).
-    const int64_t half = n / 2 + 1, len = 2 * half * batch;
-    Scratch copy(static_cast<size_t>(len) * sizeof(R), 0);
-    R* h = copy.as<R>();
-    std::memcpy(h, x, static_cast<size_t>(len) * sizeof(R));
-    for (int64_t b = 0; b < batch; b++) {
-      h[2 * half * b + 1] = 0;
-      if (n % 2 == 0) h[2 * half * b + 2 * (half - 1) + 1] = 0;
-    }
-    const auto p = plan_for<R>(kind, static_cast<int>(n), static_cast<int>(batch), Fftw<R>::alignment_of(h), Fftw<R>::alignment_of(out), threads);
-    Fftw<R>::exec(kind, static_cast<typename Fftw<R>::plan>(p->p), h, out);
+  if (axes.empty() || shape.empty()) throw RangeErr("a transform needs at least one axis");
+  for (int64_t d : shape)
+    if (d < 1 || d > INT_MAX) throw RangeErr("lengths must be in [1, 2^31 - 1] for FFTW, got " + std::to_string(d));
+  for (int a : axes)
+    if (a < 0 || a >= static_cast<int>(shape.size())) throw RangeErr("axis " + std::to_string(a) + " is outside a core of rank " + std::to_string(shape.size()));
+  const int64_t points = batch * product(shape);
+  if (kind == Kind::c2c_forward || kind == Kind::c2c_inverse) {
+    const auto st = strides_of(shape);
+    const int64_t size = product(shape);
+    std::vector<Dim> dims, many{{batch, size, size}};
+    for (int a : axes) dims.push_back({shape[a], st[a], st[a]});
+    for (size_t a = 0; a < shape.size(); a++)
+      if (std::find(axes.begin(), axes.end(), static_cast<int>(a)) == axes.end()) many.push_back({shape[a], st[a], st[a]});
+    // Out of place, c2c and r2c leave their input as it is (FFTW's default for them).
+    run<R>(kind, dims, many, const_cast<R*>(x), out, points);
     return;
   }
-  const auto p = plan_for<R>(kind, static_cast<int>(n), static_cast<int>(batch), Fftw<R>::alignment_of(x), Fftw<R>::alignment_of(out), threads);
-  // Out of place, r2c and c2c leave their input as it is (FFTW's default for them).
-  Fftw<R>::exec(kind, static_cast<typename Fftw<R>::plan>(p->p), const_cast<R*>(x), out);
+  std::vector<int64_t> half = shape;
+  const int ra = axes.back();
+  half[ra] = shape[ra] / 2 + 1;
+  if (kind == Kind::r2c) {
+    const auto rs = strides_of(shape), hs = strides_of(half);
+    const int64_t rsize = product(shape), hsize = product(half);
+    std::vector<Dim> dims, many{{batch, rsize, hsize}};
+    for (int a : axes) dims.push_back({shape[a], rs[a], hs[a]});  // the halved axis last, as FFTW's r2c wants it
+    for (size_t a = 0; a < shape.size(); a++)
+      if (std::find(axes.begin(), axes.end(), static_cast<int>(a)) == axes.end()) many.push_back({shape[a], rs[a], hs[a]});
+    run<R>(kind, dims, many, const_cast<R*>(x), out, points);
+    return;
+  }
+  // c2r: on a scratch copy (FFTW's c2r destroys its input, and the inner transforms run in place).
+  const size_t len = static_cast<size_t>(2 * batch * product(half));
+  Scratch copy(len * sizeof(R), 0);
+  R* h = copy.as<R>();
+  std::memcpy(h, x, len * sizeof(R));
+  c2r_nd<R>(batch, shape, half, axes, h, out);
+}
+
+template <class R>
+void execute(Kind kind, int64_t batch, int64_t n, const R* x, R* out) {
+  if (n < 1 || n > INT_MAX) throw RangeErr("n must be in [1, 2^31 - 1] for FFTW, got " + std::to_string(n));
+  execute_nd<R>(kind, batch, {n}, {0}, x, out);
 }
 
 template void execute<double>(Kind, int64_t, int64_t, const double*, double*);
 template void execute<float>(Kind, int64_t, int64_t, const float*, float*);
+template void execute_nd<double>(Kind, int64_t, const std::vector<int64_t>&, const std::vector<int>&, const double*, double*);
+template void execute_nd<float>(Kind, int64_t, const std::vector<int64_t>&, const std::vector<int>&, const float*, float*);
 
 Stats stats() {
   std::lock_guard<std::recursive_mutex> lock(planner_mutex());
