@@ -61,7 +61,7 @@ function alongAxis(x: ArrayLike<number>, batch: number, shape: number[], a: numb
 
 /** The references, in float64, from the js 1-D kernels. */
 function refC2c(x: ArrayLike<number>, batch: number, shape: number[], axes: number[], inverse: boolean): Float64Array {
-  let w = Float64Array.from(x);
+  let w: Float64Array = Float64Array.from(x);
   for (const a of axes) w = alongAxis(w, batch, shape, a, 2, shape[a]!, 2, (r, o) => J.c2c('complex128', 1, shape[a]!, r, o, inverse));
   return w;
 }
