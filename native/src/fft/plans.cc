@@ -32,6 +32,7 @@
 #include <fftw3.h>
 
 #include <algorithm>
+#include <array>
 #include <climits>
 #include <cstdint>
 #include <cstring>
@@ -56,15 +57,31 @@ constexpr int64_t kThreadMin = int64_t{1} << 15;
 
 /** One dimension of a guru problem: length and the input / output strides (in R scalars for reals, complex values for complex). */
 using Dim = fft::Dim;
+/** Dims of one side of a problem (rank or howmany), at most. */
+constexpr int kMaxDimsHalf = 20;
 
 /** fftw_ or fftwf_ by the real type R (the guru64 interface: any strides, any number of dims). */
 template <class R>
 struct Fftw;
 
+/** A problem's dims or howmany dims: a fixed array (no allocation on the per-call path). */
+struct Dims {
+  std::array<Dim, kMaxDimsHalf> d;
+  int count = 0;
+  Dims() = default;
+  Dims(std::initializer_list<Dim> l) {
+    for (const Dim& x : l) push(x);
+  }
+  void push(const Dim& x) {
+    if (count == kMaxDimsHalf) throw RangeErr("too many dims for one transform");
+    d[count++] = x;
+  }
+};
+
 template <class Iodim>
-std::vector<Iodim> iodims(const std::vector<Dim>& d) {
-  std::vector<Iodim> out(d.size());
-  for (size_t i = 0; i < d.size(); i++) out[i] = Iodim{d[i].n, d[i].is, d[i].os};
+std::vector<Iodim> iodims(const Dims& d) {
+  std::vector<Iodim> out(d.count);
+  for (int i = 0; i < d.count; i++) out[i] = Iodim{d.d[i].n, d.d[i].is, d.d[i].os};
   return out;
 }
 
@@ -75,7 +92,7 @@ std::vector<Iodim> iodims(const std::vector<Dim>& d) {
     using cpx = P##_complex;                                                                                                      \
     static void with_nthreads(int t) { P##_plan_with_nthreads(t); }                                                               \
     static int alignment_of(const R* p) { return P##_alignment_of(const_cast<R*>(p)); }                                          \
-    static plan make(Kind k, const std::vector<Dim>& dims, const std::vector<Dim>& many, R* in, R* out, unsigned flags) {         \
+    static plan make(Kind k, const Dims& dims, const Dims& many, R* in, R* out, unsigned flags) {         \
       const auto d = iodims<P##_iodim64>(dims), h = iodims<P##_iodim64>(many);                                                    \
       const int r = static_cast<int>(d.size()), hr = static_cast<int>(h.size());                                                  \
       if (k == Kind::r2c) return P##_plan_guru64_dft_r2c(r, d.data(), hr, h.data(), in, reinterpret_cast<cpx*>(out), flags);      \
@@ -119,8 +136,20 @@ struct Plan {
   }
 };
 
-// kind, single, in place, alignment in, alignment out, threads, rank, then (n, is, os) of every dim and howmany dim
-using Key = std::vector<int64_t>;
+/** Dims and howmany dims a problem may have together (a tensor's rank + 1 is far below). */
+constexpr int kMaxDims = 40;
+
+/**
+ * kind, single, in place, alignment in, alignment out, threads, rank, then
+ * (n, is, os) of every dim and howmany dim: a fixed array, so that a lookup
+ * (every call) allocates nothing.
+ */
+struct Key {
+  int len = 0;
+  std::array<int64_t, 7 + 3 * kMaxDims> v;
+  void push(int64_t x) { v[len++] = x; }
+  bool operator<(const Key& o) const { return std::lexicographical_compare(v.begin(), v.begin() + len, o.v.begin(), o.v.begin() + o.len); }
+};
 
 struct Cache {
   struct Entry {
@@ -169,25 +198,31 @@ class Scratch {
 };
 
 /** The R scalars an array of a problem's side spans (its largest offset + 1), complex sides counted twice. */
-int64_t span(Kind kind, bool input, const std::vector<Dim>& dims, const std::vector<Dim>& many) {
+int64_t span(Kind kind, bool input, const Dims& dims, const Dims& many) {
   int64_t last = 0;
-  for (const auto* v : {&dims, &many})
-    for (const Dim& d : *v) last += (d.n - 1) * (input ? d.is : d.os);
+  for (const Dims* v : {&dims, &many})
+    for (int i = 0; i < v->count; i++) last += (v->d[i].n - 1) * (input ? v->d[i].is : v->d[i].os);
   const bool real = (kind == Kind::r2c && input) || (kind == Kind::c2r && !input);
   return real ? last + 1 : 2 * (last + 1);
 }
 
 /** The cached plan of a problem, created (under the lock, on scratch arrays) when missing. */
 template <class R>
-std::shared_ptr<Plan> plan_for(Kind kind, const std::vector<Dim>& dims, const std::vector<Dim>& many, bool in_place, int align_in, int align_out, int threads) {
+std::shared_ptr<Plan> plan_for(Kind kind, const Dims& dims, const Dims& many, bool in_place, int align_in, int align_out, int threads) {
+  if (dims.count + many.count > kMaxDims) throw RangeErr("too many dims for one transform: " + std::to_string(dims.count + many.count));
   std::vector<std::shared_ptr<Plan>> dropped;  // destroyed after the lock is released (~Plan takes it)
   std::lock_guard<std::recursive_mutex> lock(planner_mutex());
   Cache& c = cache();
   if (!c.threads_ok) threads = 1;
   const bool single = sizeof(R) == sizeof(float);
-  Key key{static_cast<int>(kind), single, in_place, align_in, align_out, threads, static_cast<int64_t>(dims.size())};
-  for (const auto* v : {&dims, &many})
-    for (const Dim& d : *v) key.insert(key.end(), {d.n, d.is, d.os});
+  Key key;
+  for (int64_t x : {static_cast<int64_t>(kind), int64_t{single}, int64_t{in_place}, int64_t{align_in}, int64_t{align_out}, int64_t{threads}, int64_t{dims.count}}) key.push(x);
+  for (const Dims* v : {&dims, &many})
+    for (int i = 0; i < v->count; i++) {
+      key.push(v->d[i].n);
+      key.push(v->d[i].is);
+      key.push(v->d[i].os);
+    }
   auto it = c.plans.find(key);
   if (it != c.plans.end()) {
     it->second.used = ++c.clock;
@@ -203,8 +238,8 @@ std::shared_ptr<Plan> plan_for(Kind kind, const std::vector<Dim>& dims, const st
   const typename Fftw<R>::plan p = Fftw<R>::make(kind, dims, many, in.as<R>(), out, flags);
   if (!p) {
     std::string shape;
-    for (const Dim& d : dims) shape += (shape.empty() ? "" : " × ") + std::to_string(d.n);
-    throw KindErr("DeviceError", "FFTW could not plan a transform of shape " + shape + " (" + std::to_string(many.size()) + " batch dims)");
+    for (int i = 0; i < dims.count; i++) shape += (shape.empty() ? "" : " × ") + std::to_string(dims.d[i].n);
+    throw KindErr("DeviceError", "FFTW could not plan a transform of shape " + shape + " (" + std::to_string(many.count) + " batch dims)");
   }
   auto plan = std::make_shared<Plan>(static_cast<void*>(p), single);
   c.created++;
@@ -216,13 +251,13 @@ std::shared_ptr<Plan> plan_for(Kind kind, const std::vector<Dim>& dims, const st
     c.plans.erase(oldest);
     c.evicted++;
   }
-  c.plans.emplace(std::move(key), Cache::Entry{plan, ++c.clock});
+  c.plans.emplace(key, Cache::Entry{plan, ++c.clock});
   return plan;
 }
 
 /** Plans (cached) and runs one guru problem on in → out. */
 template <class R>
-void run(Kind kind, const std::vector<Dim>& dims, const std::vector<Dim>& many, R* in, R* out, int64_t points) {
+void run(Kind kind, const Dims& dims, const Dims& many, R* in, R* out, int64_t points) {
   const auto p = plan_for<R>(kind, dims, many, in == out, Fftw<R>::alignment_of(in), Fftw<R>::alignment_of(out), threads_for(points));
   Fftw<R>::exec(kind, static_cast<typename Fftw<R>::plan>(p->p), in, out);
 }
@@ -262,9 +297,9 @@ void strided_pass(Kind kind, const R* src, R* dst, int64_t outer, int64_t n, int
   const int64_t tile = std::min<int64_t>(inner, n <= 4096 ? 16 : 4);
   const int64_t tiles = (inner + tile - 1) / tile;
   const int64_t rest = inner - (tiles - 1) * tile;  // the last tile's width
-  const std::vector<Dim> dims{{n, 1, 1}};
-  const auto full = plan_for<R>(kind, dims, {{tile, n, n}}, true, 0, 0, 1);
-  const auto last = rest == tile ? full : plan_for<R>(kind, dims, {{rest, n, n}}, true, 0, 0, 1);
+  const Dims dims{{n, 1, 1}};
+  const auto full = plan_for<R>(kind, dims, Dims{{tile, n, n}}, true, 0, 0, 1);
+  const auto last = rest == tile ? full : plan_for<R>(kind, dims, Dims{{rest, n, n}}, true, 0, 0, 1);
   const auto task = [&](int64_t t, R* buf) {
     const int64_t o = t / tiles, j0 = (t % tiles) * tile, w = std::min(tile, inner - j0);
     const R* in = src + 2 * (o * n * inner + j0);
@@ -308,7 +343,7 @@ void c2c_passes(Kind kind, int64_t batch, const std::vector<int64_t>& shape, std
   std::sort(axes.begin(), axes.end());
   if (!axes.empty() && axes.back() == last) {
     const int64_t n = shape[last];
-    run<R>(kind, {{n, 1, 1}}, {{points / n, n, n}}, const_cast<R*>(src), dst, points);
+    run<R>(kind, Dims{{n, 1, 1}}, Dims{{points / n, n, n}}, const_cast<R*>(src), dst, points);
     src = dst;
     axes.pop_back();
   }
@@ -329,10 +364,10 @@ void real_pass(Kind kind, int64_t batch, const std::vector<int64_t>& real, const
   const auto rs = strides_of(real), hs = strides_of(half);
   const bool fwd = kind == Kind::r2c;
   const int64_t points = batch * product(real), n = real[h];
-  std::vector<Dim> dims{{n, fwd ? rs[h] : hs[h], fwd ? hs[h] : rs[h]}};
-  std::vector<Dim> many{{batch, fwd ? product(real) : product(half), fwd ? product(half) : product(real)}};
+  const Dims dims{{n, fwd ? rs[h] : hs[h], fwd ? hs[h] : rs[h]}};
+  Dims many{{batch, fwd ? product(real) : product(half), fwd ? product(half) : product(real)}};
   for (size_t a = 0; a < real.size(); a++)
-    if (static_cast<int>(a) != h) many.push_back({real[a], fwd ? rs[a] : hs[a], fwd ? hs[a] : rs[a]});
+    if (static_cast<int>(a) != h) many.push({real[a], fwd ? rs[a] : hs[a], fwd ? hs[a] : rs[a]});
   run<R>(kind, dims, many, x, out, points);
 }
 
@@ -381,7 +416,11 @@ void execute_nd(Kind kind, int64_t batch, const std::vector<int64_t>& shape, con
 template <class R>
 void execute(Kind kind, int64_t batch, int64_t n, const R* x, R* out) {
   if (n < 1 || n > INT_MAX) throw RangeErr("n must be in [1, 2^31 - 1] for FFTW, got " + std::to_string(n));
-  execute_nd<R>(kind, batch, {n}, {0}, x, out);
+  if (kind == Kind::c2r || batch == 0) return execute_nd<R>(kind, batch, {n}, {0}, x, out);
+  if (batch < 0 || batch > INT_MAX) throw RangeErr("batch must be in [0, 2^31 - 1] for FFTW, got " + std::to_string(batch));
+  // Rows (c2c, r2c): the problem built on the stack, so a small transform's call allocates nothing.
+  const int64_t row_out = kind == Kind::r2c ? n / 2 + 1 : n;
+  run<R>(kind, Dims{{n, 1, 1}}, Dims{{batch, n, row_out}}, const_cast<R*>(x), out, batch * n);
 }
 
 template void execute<double>(Kind, int64_t, int64_t, const double*, double*);
