@@ -83,6 +83,7 @@ function attrsOf(base: Attrs, nd: Nd): Readonly<Attrs> {
  * last.
  */
 function coreOf(x: Tensor, axes: readonly number[], halved?: number): Nd {
+  if (axes.length === 1 && axes[0] === x.ndim - 1) return LAST; // the common case, without allocating
   const lo = Math.min(...axes, halved ?? Infinity);
   const rank = x.ndim - lo;
   const rel = axes.filter((a) => a !== halved).map((a) => a - lo).sort((p, q) => p - q);
@@ -90,8 +91,12 @@ function coreOf(x: Tensor, axes: readonly number[], halved?: number): Nd {
   return rank === 1 ? LAST : { rank, axes: rel };
 }
 
-const c2cNd = (x: Tensor, inverse: boolean, nd: Nd): Tensor => bindOp('fft.c2c', [x], attrsOf({ inverse }, nd))[0]!;
-const r2cNd = (x: Tensor, nd: Nd): Tensor => bindOp('fft.r2c', [x], attrsOf({}, nd))[0]!;
+// The attrs of the last-axis ops, made once (a small transform's call then builds no key).
+const FORWARD = attrsOf({ inverse: false }, LAST);
+const INVERSE = attrsOf({ inverse: true }, LAST);
+const NO_ATTRS = attrsOf({}, LAST);
+const c2cNd = (x: Tensor, inverse: boolean, nd: Nd): Tensor => bindOp('fft.c2c', [x], nd === LAST ? (inverse ? INVERSE : FORWARD) : attrsOf({ inverse }, nd))[0]!;
+const r2cNd = (x: Tensor, nd: Nd): Tensor => bindOp('fft.r2c', [x], nd === LAST ? NO_ATTRS : attrsOf({}, nd))[0]!;
 const c2rNd = (x: Tensor, n: number, nd: Nd): Tensor => bindOp('fft.c2r', [x], attrsOf({ n }, nd))[0]!;
 
 /** Unnormalized complex DFT along the last axis (complex64 or complex128). */
