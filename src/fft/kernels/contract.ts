@@ -14,6 +14,19 @@
 // throw for numerical content (NaN and Inf propagate as the sums do); a
 // bad argument (a length that does not match, n < 1) is a caller bug and
 // an Error.
+//
+// ±Inf inputs: IEEE sums give NaN wherever a pass computes ∞ − ∞ or ∞·0
+// (a twiddle with a 0 component), and which outputs that hits depends on
+// the algorithm, so no two FFTs agree exactly (NumPy's pocketfft, FFTW and
+// the js passes all differ). What the js kernels promise, against NumPy 1.24
+// (tests/fft/kernels-inf.test.ts): where NumPy gives ±∞ they give the same
+// ±∞ or NaN, never a finite value or the other sign; where both are finite,
+// the same value; a row whose only infinite sample is x[0] (it meets only
+// unit twiddles) gives NumPy's values exactly; a Bluestein length gives NaN
+// at every output (its convolution adds the infinite products to the
+// others), as NumPy's Bluestein does. FFTW gives ±∞ at more outputs
+// (e.g. the real parts of an rfft of the prime 1009 with x[0] = ∞, all NaN
+// in NumPy and js).
 
 /** Complex storage: interleaved (re, im) pairs. */
 export type ComplexDType = 'complex64' | 'complex128';
