@@ -5,8 +5,8 @@
 // GPL and optional: without it the addon has no fft* exports and the TS side
 // keeps the js kernels on 'native'.
 //
-// plans.cc keeps the plans (one per kind, precision, n, batch, alignment and
-// thread count; FFTW_ESTIMATE, created under one mutex because FFTW's planner
+// plans.cc keeps the plans (one per guru problem: kind, precision, dims and
+// strides, alignment and thread count; FFTW_ESTIMATE, created under one mutex because FFTW's planner
 // is not thread-safe) and runs them with the new-array execute functions,
 // which are. fft_binding.cc is the JS surface (fftC2c / fftC2cAsync, ...).
 #pragma once

@@ -5,9 +5,17 @@
 // millisecond (twiddle tables), more than a small transform; an fft in a loop
 // (or the two axes of fft2 over the same shape) reuses its plan.
 //
+// Problems are FFTW guru64 problems (dims and howmany dims, any strides).
+// The n-D transforms (execute_nd) run as passes: the last axis as one plan of
+// contiguous rows, every other axis by gathering tiles of 16 lines into
+// contiguous rows (strided_pass: FFTW_ESTIMATE's own strided multi-dim plans
+// were 10x slower on a 1024 x 1024 fft2), the c2r's inner inverse transforms
+// before its 1-D c2r (NumPy's irfftn on non-Hermitian input).
+//
 // The key is everything a plan depends on: kind (c2c forward / inverse, r2c,
-// c2r), precision, n, batch (FFTW's howmany: one plan runs all rows, which
-// lets FFTW vectorize across short rows), the alignment of the input and
+// c2r), precision, in place or not, every dim and howmany dim (lengths and
+// strides: one plan runs all rows, which lets FFTW vectorize across short
+// rows), the alignment of the input and
 // output (fftw_alignment_of: a plan may use SIMD loads that assume the
 // alignment its planning arrays had; typed arrays are only 8-byte aligned in
 // general, a subarray even 4, so the alignment is part of the key instead of
