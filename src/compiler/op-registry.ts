@@ -73,8 +73,12 @@ export interface OpDef<K = unknown> {
   family: KernelFamily<K>;
   /** The name errors show (e.g. 'linalg.cholesky'); the registered name by default. */
   label?: string;
-  /** Rank of each input's core (2 for matrices); leading dims beyond it are batch dims. */
-  coreRanks: readonly number[];
+  /**
+   * Rank of each input's core (2 for matrices); leading dims beyond it are
+   * batch dims. A function of the attrs for ops whose core rank is an
+   * attribute (the n-D FFTs' `rank`).
+   */
+  coreRanks: readonly number[] | ((attrs: Attrs) => readonly number[]);
   /** Output avals (cores) from the inputs' core avals; throws ShapeError/DTypeError for bad inputs. */
   outputs(inputs: readonly PartAval[], attrs: Attrs): PartAval[];
   /** Runs the kernel and maps LAPACK-style info codes to typed errors. */
@@ -169,6 +173,9 @@ export function opServedOn(device: string, attrs: Attrs): boolean {
 
 const size = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
 
+/** An op's core ranks for a call's attrs. */
+const ranksOf = (def: OpDef<unknown>, attrs: Attrs): readonly number[] => (typeof def.coreRanks === 'function' ? def.coreRanks(attrs) : def.coreRanks);
+
 export interface OpLayout {
   batch: Dim[];
   /** Output avals without the batch dims. */
@@ -218,10 +225,11 @@ function computeLayout(inputs: readonly { shape: readonly Dim[]; dtype: DType }[
   const name = attrs['op'] as string;
   const def = opDef(name);
   const label = def.label ?? name;
-  if (inputs.length !== def.coreRanks.length) throw new ShapeError(`${label}: expects ${def.coreRanks.length} inputs, got ${inputs.length}`);
-  const batch = inputs[0]!.shape.slice(0, inputs[0]!.shape.length - def.coreRanks[0]!);
+  const ranks = ranksOf(def, attrs);
+  if (inputs.length !== ranks.length) throw new ShapeError(`${label}: expects ${ranks.length} inputs, got ${inputs.length}`);
+  const batch = inputs[0]!.shape.slice(0, inputs[0]!.shape.length - ranks[0]!);
   const cores = inputs.map((x, i) => {
-    const r = def.coreRanks[i]!;
+    const r = ranks[i]!;
     if (x.shape.length < r) throw new ShapeError(`${label}: input ${i} needs at least ${r} dims, got ${fmtShape(x.shape)}`);
     const b = x.shape.slice(0, x.shape.length - r);
     if (!shapesEqual(b, batch)) throw new ShapeError(`${label}: inputs must share their batch dims, got ${inputs.map((y) => fmtShape(y.shape)).join(', ')}`);
@@ -359,7 +367,7 @@ function prepareCall(device: string, a: OpKernelArgs): PreparedCall {
   let batch = 1;
   for (let i = 0; i < l.batch.length; i++) batch *= l.batch[i] as number;
   // Core shapes: the inputs' shapes without their batch dims (as they are when there are none).
-  const inShapes = l.batch.length === 0 ? a.inShapes : a.inShapes.map((s, i) => s.slice(s.length - def.coreRanks[i]!));
+  const inShapes = l.batch.length === 0 ? a.inShapes : a.inShapes.map((s, i) => s.slice(s.length - ranksOf(def, a.attrs)[i]!));
   const parts = l.parts;
   const outs: StorageArray[] = new Array(parts.length);
   outs[0] = a.out;

@@ -1,10 +1,12 @@
 // numpy.fft for tensors: fft, ifft, rfft, irfft and their 2-D and n-D forms,
 // with NumPy's signatures and semantics (n / s zero-pad or truncate, axis /
 // axes, norm 'backward' | 'ortho' | 'forward', batched over the other axes).
-// Each 1-D transform moves its axis last, pads or truncates it, runs one IR op
-// (ops/transforms.ts: unnormalized c2c, r2c, c2r) and scales by the norm; all
-// of it is lazy graph, so it fuses with what surrounds it and differentiates,
-// vmaps and jits through the ops' rules.
+// Each transform, 1-D or n-D, pads or truncates its axes, runs ONE IR op over
+// all of them (ops/transforms.ts: unnormalized c2c, r2c, c2r over any set of
+// axes, strided: no transposes; on native one FFTW plan) and scales by the
+// norm; all of it is lazy graph, so it fuses with what surrounds it and
+// differentiates, vmaps and jits through the ops' rules. Repeated axes in an
+// n-D call (NumPy transforms such an axis twice) take the axis-by-axis path.
 //
 // Dtypes follow NumPy 2: float32 (and float16/bfloat16) → complex64, float64,
 // integers and bool → complex128; complex stays. rfft refuses complex input
@@ -17,7 +19,7 @@ import { DTypeError, ShapeError, ValueError } from '../tensor/errors.js';
 import { normAxis } from '../tensor/shape.js';
 import { toTensor } from '../tensor/ops/operand.js';
 import { ax, rg, s as sliceSpec } from '../tensor/slicing.js';
-import { c2c, c2r, r2c } from './ops/transforms.js';
+import { c2cAxes, c2rAxes, r2cAxes } from './ops/transforms.js';
 
 export type FftNorm = 'backward' | 'ortho' | 'forward';
 /** What the transforms take: a tensor or anything tensor() takes. */
@@ -67,16 +69,6 @@ function resized(t: Tensor, a: number, n: number): Tensor {
   return t.pad(widths, 0);
 }
 
-/** f applied with axis `a` moved last (and moved back after). */
-function alongLast(t: Tensor, a: number, f: (x: Tensor) => Tensor): Tensor {
-  const r = t.ndim;
-  if (a === r - 1) return f(t);
-  const perm = [...Array(r).keys()].filter((i) => i !== a).concat(a);
-  const back = new Array<number>(r);
-  perm.forEach((p, i) => (back[p] = i));
-  return f(t.transpose(perm)).transpose(back);
-}
-
 function axisArg(op: string, t: Tensor, axis: number): number {
   if (t.ndim === 0) throw new ShapeError(`fft.${op}: expects at least one dimension, got a scalar`);
   return normAxis(`fft.${op}`, axis, t.ndim);
@@ -88,7 +80,7 @@ function complex1d(op: string, x: Input, n: number | undefined, axis: number, no
   const a = axisArg(op, t, axis);
   const len = n === undefined || n === null ? (t.shape[a] as number) : lengthArg(op, n, 'n');
   if (len < 1) throw new ValueError(`fft.${op}: invalid number of data points (${len})`);
-  return alongLast(resized(t, a, len), a, (y) => scaled(c2c(y, inverse), scaleOf(nm, len, inverse)));
+  return scaled(c2cAxes(resized(t, a, len), [a], inverse), scaleOf(nm, len, inverse));
 }
 
 /** The discrete Fourier transform along `axis` (numpy.fft.fft). */
@@ -108,7 +100,7 @@ export function rfft(x: Input, n?: number, axis = -1, norm?: FftNorm): Tensor {
   const a = axisArg('rfft', t, axis);
   const len = n === undefined || n === null ? (t.shape[a] as number) : lengthArg('rfft', n, 'n');
   if (len < 1) throw new ValueError(`fft.rfft: invalid number of data points (${len})`);
-  return alongLast(resized(t, a, len), a, (y) => scaled(r2c(y), scaleOf(nm, len, false)));
+  return scaled(r2cAxes(resized(t, a, len), [a], a), scaleOf(nm, len, false));
 }
 
 /** The inverse of rfft: n real values from a half spectrum (numpy.fft.irfft; n defaults to 2(m − 1)). */
@@ -119,7 +111,7 @@ export function irfft(x: Input, n?: number, axis = -1, norm?: FftNorm): Tensor {
   const m = t.shape[a] as number;
   const len = n === undefined || n === null ? 2 * (m - 1) : lengthArg('irfft', n, 'n');
   if (len < 1) throw new ValueError(`fft.irfft: invalid number of data points (${len}) from ${m} input values; pass n`);
-  return alongLast(resized(t, a, (len >> 1) + 1), a, (y) => scaled(c2r(y, len), scaleOf(nm, len, true)));
+  return scaled(c2rAxes(resized(t, a, (len >> 1) + 1), [a], a, len), scaleOf(nm, len, true));
 }
 
 /** NumPy's s / axes resolution for the n-D transforms (numpy.fft._cook_nd_args). */
@@ -140,12 +132,25 @@ function ndArgs(op: string, t: Tensor, s: readonly number[] | undefined, axes: r
   return { s: sizes, axes: ax };
 }
 
+const distinct = (axes: readonly number[]) => new Set(axes).size === axes.length;
+
+/** t with each of `axes` resized to its length in `s` (undefined: kept). */
+function resizedAll(t: Tensor, axes: readonly number[], s: readonly (number | undefined)[]): Tensor {
+  axes.forEach((a, i) => (t = resized(t, a, s[i] ?? (t.shape[a] as number))));
+  return t;
+}
+const lengths = (t: Tensor, axes: readonly number[]) => axes.reduce((p, a) => p * (t.shape[a] as number), 1);
+
 function complexNd(op: string, x: Input, s: readonly number[] | undefined, axes: readonly number[] | undefined, norm: FftNorm | undefined, inverse: boolean): Tensor {
-  checkNorm(op, norm);
+  const nm = checkNorm(op, norm);
   let t = complexInput(op, x);
   const a = ndArgs(op, t, s, axes, false);
-  for (let i = a.axes.length - 1; i >= 0; i--) t = complex1d(op, t, a.s[i], a.axes[i]!, norm, inverse);
-  return t;
+  if (!distinct(a.axes)) {
+    for (let i = a.axes.length - 1; i >= 0; i--) t = complex1d(op, t, a.s[i], a.axes[i]!, norm, inverse);
+    return t;
+  }
+  t = resizedAll(t, a.axes, a.s);
+  return scaled(c2cAxes(t, a.axes, inverse), scaleOf(nm, lengths(t, a.axes), inverse));
 }
 
 /** The n-dimensional DFT over `axes` (numpy.fft.fftn). */
@@ -170,23 +175,35 @@ export function ifft2(x: Input, s?: readonly number[], axes: readonly number[] =
 
 /** The n-D DFT of real input: rfft over the last of `axes`, fft over the others (numpy.fft.rfftn). */
 export function rfftn(x: Input, s?: readonly number[], axes?: readonly number[], norm?: FftNorm): Tensor {
-  checkNorm('rfftn', norm);
+  const nm = checkNorm('rfftn', norm);
   const t0 = realInput('rfftn', x);
   const a = ndArgs('rfftn', t0, s, axes, false);
   const last = a.axes.length - 1;
-  let t = rfft(t0, a.s[last], a.axes[last]!, norm);
-  for (let i = last - 1; i >= 0; i--) t = complex1d('rfftn', t, a.s[i], a.axes[i]!, norm, false);
-  return t;
+  if (!distinct(a.axes)) {
+    let t = rfft(t0, a.s[last], a.axes[last]!, norm);
+    for (let i = last - 1; i >= 0; i--) t = complex1d('rfftn', t, a.s[i], a.axes[i]!, norm, false);
+    return t;
+  }
+  const t = resizedAll(t0, a.axes, a.s);
+  return scaled(r2cAxes(t, a.axes, a.axes[last]!), scaleOf(nm, lengths(t, a.axes), false));
 }
 
 /** The inverse of rfftn: ifft over all but the last of `axes`, irfft over the last (numpy.fft.irfftn). */
 export function irfftn(x: Input, s?: readonly number[], axes?: readonly number[], norm?: FftNorm): Tensor {
-  checkNorm('irfftn', norm);
+  const nm = checkNorm('irfftn', norm);
   let t = complexInput('irfftn', x);
   const a = ndArgs('irfftn', t, s, axes, true);
   const last = a.axes.length - 1;
-  for (let i = 0; i < last; i++) t = complex1d('irfftn', t, a.s[i], a.axes[i]!, norm, true);
-  return irfft(t, a.s[last], a.axes[last]!, norm);
+  if (!distinct(a.axes)) {
+    for (let i = 0; i < last; i++) t = complex1d('irfftn', t, a.s[i], a.axes[i]!, norm, true);
+    return irfft(t, a.s[last], a.axes[last]!, norm);
+  }
+  const h = a.axes[last]!,
+    m = t.shape[h] as number;
+  const n = a.s[last] === undefined ? 2 * (m - 1) : (a.s[last] as number);
+  if (n < 1) throw new ValueError(`fft.irfftn: invalid number of data points (${n}) from ${m} input values; pass s`);
+  t = resizedAll(t, a.axes, [...a.s.slice(0, last), (n >> 1) + 1]);
+  return scaled(c2rAxes(t, a.axes, h, n), scaleOf(nm, lengths(t, a.axes.slice(0, last)) * n, true));
 }
 
 /** The 2-D rfft over `axes` (default the last two; numpy.fft.rfft2). */

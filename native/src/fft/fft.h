@@ -5,13 +5,14 @@
 // GPL and optional: without it the addon has no fft* exports and the TS side
 // keeps the js kernels on 'native'.
 //
-// plans.cc keeps the plans (one per kind, precision, n, batch, alignment and
-// thread count; FFTW_ESTIMATE, created under one mutex because FFTW's planner
+// plans.cc keeps the plans (one per guru problem: kind, precision, dims and
+// strides, alignment and thread count; FFTW_ESTIMATE, created under one mutex because FFTW's planner
 // is not thread-safe) and runs them with the new-array execute functions,
 // which are. fft_binding.cc is the JS surface (fftC2c / fftC2cAsync, ...).
 #pragma once
 
 #include <cstdint>
+#include <vector>
 
 namespace rlx {
 namespace fft {
@@ -28,6 +29,24 @@ enum class Kind : int { c2c_forward = 0, c2c_inverse = 1, r2c = 2, c2r = 3 };
  */
 template <class R>
 void execute(Kind kind, int64_t batch, int64_t n, const R* x, R* out);
+
+/**
+ * The n-dimensional form: `batch` contiguous blocks, each a row-major array
+ * of `shape` (c2c: complex values; r2c: the real input's shape, the output
+ * the same with shape[axes.back()] → shape[axes.back()]/2 + 1; c2r: the real
+ * output's shape, the input halved the same way), transformed over `axes`
+ * (distinct; for r2c / c2r the last one is the halved axis, the others are
+ * complex transforms). c2r is NumPy's irfftn: the inverse complex transforms
+ * over the other axes first, then the 1-D c2r along the halved one, whose
+ * Im X[0] and Im X[n/2] (after the inner transforms) are ignored.
+ */
+template <class R>
+void execute_nd(Kind kind, int64_t batch, const std::vector<int64_t>& shape, const std::vector<int>& axes, const R* x, R* out);
+
+/** One dimension of a guru problem: length, input stride, output stride (in elements of each side). */
+struct Dim {
+  int64_t n, is, os;
+};
 
 /** The plan cache's counters (fftInfo()). */
 struct Stats {

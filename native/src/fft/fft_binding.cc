@@ -4,6 +4,8 @@
 //   fftC2c(dtype, batch, n, x, out, inverse)   dtype 'complex64' | 'complex128'
 //   fftR2c(dtype, batch, n, x, out)            dtype 'float32' | 'float64'
 //   fftC2r(dtype, batch, n, x, out)            dtype 'float32' | 'float64'
+//   fftC2cNd(dtype, batch, shape, axes, x, out, inverse), fftR2cNd(dtype, batch, shape, axes, x, out),
+//   fftC2rNd(dtype, batch, shape, axes, x, out): the n-D forms (fft.h execute_nd)
 //
 // each returning undefined, each with an Async twin (fftC2cAsync, ...: the
 // same arguments and errors, a Promise, the work on a libuv worker;
@@ -25,6 +27,7 @@
 
 #include <climits>
 #include <string>
+#include <vector>
 
 #include "args.h"
 #include "binding/kernel.h"
@@ -36,15 +39,20 @@
 namespace rlx {
 namespace {
 
-/** A parsed call: the transform and its (pinned) arrays. */
+/** A parsed call: the transform and its (pinned) arrays; `axes` empty for the 1-D rows of length n. */
 struct FftJob {
   fft::Kind kind;
   bool single;
   int64_t batch, n;
   const void* x;
   void* out;
+  std::vector<int64_t> shape;
+  std::vector<int> axes;
   void run() {
-    if (single) fft::execute<float>(kind, batch, n, static_cast<const float*>(x), static_cast<float*>(out));
+    if (!axes.empty()) {
+      if (single) fft::execute_nd<float>(kind, batch, shape, axes, static_cast<const float*>(x), static_cast<float*>(out));
+      else fft::execute_nd<double>(kind, batch, shape, axes, static_cast<const double*>(x), static_cast<double*>(out));
+    } else if (single) fft::execute<float>(kind, batch, n, static_cast<const float*>(x), static_cast<float*>(out));
     else fft::execute<double>(kind, batch, n, static_cast<const double*>(x), static_cast<double*>(out));
   }
   Napi::Value result(Napi::Env env, Pins&) { return env.Undefined(); }
@@ -78,8 +86,49 @@ FftJob parse(const Napi::CallbackInfo& info, Pins& pins, fft::Kind kind, bool co
   const void* x = g.input(3, "x", t, in_len, false, note);
   void* out = g.output(4, "out", t, out_len, false, note);
   g.check_no_overlap();
-  return FftJob{kind, single, batch, n, x, out};
+  return FftJob{kind, single, batch, n, x, out, {}, {}};
 }
+
+/**
+ * The n-D kernels: (dtype, batch, shape, axes, x, out[, inverse]). shape: the
+ * core's lengths (c2c: complex; r2c: the real input; c2r: the real output),
+ * axes: distinct indices into it, the last one halved for r2c / c2r.
+ */
+FftJob parse_nd(const Napi::CallbackInfo& info, Pins& pins, fft::Kind kind, bool complex_dtype) {
+  const bool c2c = complex_dtype;
+  Reader g(info, pins, c2c ? 7 : 6, c2c ? "dtype, batch, shape, axes, x, out, inverse" : "dtype, batch, shape, axes, x, out");
+  const std::string dtype = g.string(0, "dtype");
+  const char* lo = c2c ? "complex64" : "float32";
+  const char* hi = c2c ? "complex128" : "float64";
+  if (dtype != lo && dtype != hi) throw TypeErr(std::string("dtype must be '") + lo + "' or '" + hi + "', got '" + dtype + "'", "DTypeError");
+  const bool single = dtype == lo;
+  const int64_t batch = g.integer(1, "batch", 0, INT_MAX);
+  std::vector<int64_t> shape = as_int_array(g[2], "shape", -1, 1, INT_MAX);
+  const std::vector<int64_t> ax = as_int_array(g[3], "axes", -1, 0, static_cast<int64_t>(shape.size()) - 1);
+  if (shape.empty() || ax.empty() || ax.size() > shape.size()) throw RangeErr("shape and axes must be non-empty, with at most one axis per dim", "ShapeError");
+  std::vector<int> axes(ax.begin(), ax.end());
+  for (size_t i = 0; i < axes.size(); i++)
+    for (size_t j = 0; j < i; j++)
+      if (axes[i] == axes[j]) throw RangeErr("axes must be distinct, got " + std::to_string(axes[i]) + " twice", "ShapeError");
+  if (c2c) kind = g.flag(6, "inverse") ? fft::Kind::c2c_inverse : fft::Kind::c2c_forward;
+  int64_t full = 1, half = 1;
+  for (size_t a = 0; a < shape.size(); a++) {
+    full = mul(full, shape[a]);
+    half = mul(half, static_cast<int>(a) == axes.back() ? shape[a] / 2 + 1 : shape[a]);
+  }
+  const int64_t in_len = c2c ? mul(batch, mul(full, 2)) : kind == fft::Kind::r2c ? mul(batch, full) : mul(batch, mul(half, 2));
+  const int64_t out_len = c2c ? in_len : kind == fft::Kind::r2c ? mul(batch, mul(half, 2)) : mul(batch, full);
+  const napi_typedarray_type t = single ? napi_float32_array : napi_float64_array;
+  const auto note = [&] { return std::string(" (dtype ") + dtype + ")"; };
+  const void* x = g.input(4, "x", t, in_len, false, note);
+  void* out = g.output(5, "out", t, out_len, false, note);
+  g.check_no_overlap();
+  return FftJob{kind, single, batch, 0, x, out, std::move(shape), std::move(axes)};
+}
+
+FftJob parse_c2c_nd(const Napi::CallbackInfo& info, Pins& pins) { return parse_nd(info, pins, fft::Kind::c2c_forward, true); }
+FftJob parse_r2c_nd(const Napi::CallbackInfo& info, Pins& pins) { return parse_nd(info, pins, fft::Kind::r2c, false); }
+FftJob parse_c2r_nd(const Napi::CallbackInfo& info, Pins& pins) { return parse_nd(info, pins, fft::Kind::c2r, false); }
 
 FftJob parse_c2c(const Napi::CallbackInfo& info, Pins& pins) { return parse(info, pins, fft::Kind::c2c_forward, true); }
 FftJob parse_r2c(const Napi::CallbackInfo& info, Pins& pins) { return parse(info, pins, fft::Kind::r2c, false); }
@@ -94,6 +143,9 @@ RLX_REGISTER(fft) {
   export_kernel(env, exports, "fftC2c", parse_c2c);
   export_kernel(env, exports, "fftR2c", parse_r2c);
   export_kernel(env, exports, "fftC2r", parse_c2r);
+  export_kernel(env, exports, "fftC2cNd", parse_c2c_nd);
+  export_kernel(env, exports, "fftR2cNd", parse_r2c_nd);
+  export_kernel(env, exports, "fftC2rNd", parse_c2r_nd);
   export_fn(env, exports, "fftInfo", [](const Napi::CallbackInfo& info) -> Napi::Value {
     const fft::Stats s = fft::stats();
     Napi::Object o = Napi::Object::New(info.Env());

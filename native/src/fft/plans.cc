@@ -5,9 +5,17 @@
 // millisecond (twiddle tables), more than a small transform; an fft in a loop
 // (or the two axes of fft2 over the same shape) reuses its plan.
 //
+// Problems are FFTW guru64 problems (dims and howmany dims, any strides).
+// The n-D transforms (execute_nd) run as passes: the last axis as one plan of
+// contiguous rows, every other axis by gathering tiles of 16 lines into
+// contiguous rows (strided_pass: FFTW_ESTIMATE's own strided multi-dim plans
+// were 10x slower on a 1024 x 1024 fft2), the c2r's inner inverse transforms
+// before its 1-D c2r (NumPy's irfftn on non-Hermitian input).
+//
 // The key is everything a plan depends on: kind (c2c forward / inverse, r2c,
-// c2r), precision, n, batch (FFTW's howmany: one plan runs all rows, which
-// lets FFTW vectorize across short rows), the alignment of the input and
+// c2r), precision, in place or not, every dim and howmany dim (lengths and
+// strides: one plan runs all rows, which lets FFTW vectorize across short
+// rows), the alignment of the input and
 // output (fftw_alignment_of: a plan may use SIMD loads that assume the
 // alignment its planning arrays had; typed arrays are only 8-byte aligned in
 // general, a subarray even 4, so the alignment is part of the key instead of
@@ -31,6 +39,8 @@
 
 #include <fftw3.h>
 
+#include <algorithm>
+#include <array>
 #include <climits>
 #include <cstdint>
 #include <cstring>
@@ -53,57 +63,62 @@ namespace {
 constexpr int kMaxPlans = 64;
 constexpr int64_t kThreadMin = int64_t{1} << 15;
 
-/** fftw_ or fftwf_ by the real type R. */
+/** One dimension of a guru problem: length and the input / output strides (in R scalars for reals, complex values for complex). */
+using Dim = fft::Dim;
+/** Dims of one side of a problem (rank or howmany), at most. */
+constexpr int kMaxDimsHalf = 20;
+
+/** fftw_ or fftwf_ by the real type R (the guru64 interface: any strides, any number of dims). */
 template <class R>
 struct Fftw;
 
-template <>
-struct Fftw<double> {
-  using plan = fftw_plan;
-  using cpx = fftw_complex;
-  static int init_threads() { return fftw_init_threads(); }
-  static void with_nthreads(int t) { fftw_plan_with_nthreads(t); }
-  static int alignment_of(const double* p) { return fftw_alignment_of(const_cast<double*>(p)); }
-  static plan dft(int n, int howmany, double* in, double* out, int sign, unsigned flags) {
-    return fftw_plan_many_dft(1, &n, howmany, reinterpret_cast<cpx*>(in), nullptr, 1, n, reinterpret_cast<cpx*>(out), nullptr, 1, n, sign, flags);
+/** A problem's dims or howmany dims: a fixed array (no allocation on the per-call path). */
+struct Dims {
+  std::array<Dim, kMaxDimsHalf> d;
+  int count = 0;
+  Dims() = default;
+  Dims(std::initializer_list<Dim> l) {
+    for (const Dim& x : l) push(x);
   }
-  static plan r2c(int n, int howmany, double* in, double* out, unsigned flags) {
-    return fftw_plan_many_dft_r2c(1, &n, howmany, in, nullptr, 1, n, reinterpret_cast<cpx*>(out), nullptr, 1, n / 2 + 1, flags);
+  void push(const Dim& x) {
+    if (count == kMaxDimsHalf) throw RangeErr("too many dims for one transform");
+    d[count++] = x;
   }
-  static plan c2r(int n, int howmany, double* in, double* out, unsigned flags) {
-    return fftw_plan_many_dft_c2r(1, &n, howmany, reinterpret_cast<cpx*>(in), nullptr, 1, n / 2 + 1, out, nullptr, 1, n, flags);
-  }
-  static void exec(Kind k, plan p, double* in, double* out) {
-    if (k == Kind::r2c) fftw_execute_dft_r2c(p, in, reinterpret_cast<cpx*>(out));
-    else if (k == Kind::c2r) fftw_execute_dft_c2r(p, reinterpret_cast<cpx*>(in), out);
-    else fftw_execute_dft(p, reinterpret_cast<cpx*>(in), reinterpret_cast<cpx*>(out));
-  }
-  static void destroy(plan p) { fftw_destroy_plan(p); }
 };
 
-template <>
-struct Fftw<float> {
-  using plan = fftwf_plan;
-  using cpx = fftwf_complex;
-  static int init_threads() { return fftwf_init_threads(); }
-  static void with_nthreads(int t) { fftwf_plan_with_nthreads(t); }
-  static int alignment_of(const float* p) { return fftwf_alignment_of(const_cast<float*>(p)); }
-  static plan dft(int n, int howmany, float* in, float* out, int sign, unsigned flags) {
-    return fftwf_plan_many_dft(1, &n, howmany, reinterpret_cast<cpx*>(in), nullptr, 1, n, reinterpret_cast<cpx*>(out), nullptr, 1, n, sign, flags);
-  }
-  static plan r2c(int n, int howmany, float* in, float* out, unsigned flags) {
-    return fftwf_plan_many_dft_r2c(1, &n, howmany, in, nullptr, 1, n, reinterpret_cast<cpx*>(out), nullptr, 1, n / 2 + 1, flags);
-  }
-  static plan c2r(int n, int howmany, float* in, float* out, unsigned flags) {
-    return fftwf_plan_many_dft_c2r(1, &n, howmany, reinterpret_cast<cpx*>(in), nullptr, 1, n / 2 + 1, out, nullptr, 1, n, flags);
-  }
-  static void exec(Kind k, plan p, float* in, float* out) {
-    if (k == Kind::r2c) fftwf_execute_dft_r2c(p, in, reinterpret_cast<cpx*>(out));
-    else if (k == Kind::c2r) fftwf_execute_dft_c2r(p, reinterpret_cast<cpx*>(in), out);
-    else fftwf_execute_dft(p, reinterpret_cast<cpx*>(in), reinterpret_cast<cpx*>(out));
-  }
-  static void destroy(plan p) { fftwf_destroy_plan(p); }
-};
+template <class Iodim>
+std::vector<Iodim> iodims(const Dims& d) {
+  std::vector<Iodim> out(d.count);
+  for (int i = 0; i < d.count; i++) out[i] = Iodim{d.d[i].n, d.d[i].is, d.d[i].os};
+  return out;
+}
+
+#define RLX_FFTW_TRAITS(R, P)                                                                                                     \
+  template <>                                                                                                                     \
+  struct Fftw<R> {                                                                                                                \
+    using plan = P##_plan;                                                                                                        \
+    using cpx = P##_complex;                                                                                                      \
+    static void with_nthreads(int t) { P##_plan_with_nthreads(t); }                                                               \
+    static int alignment_of(const R* p) { return P##_alignment_of(const_cast<R*>(p)); }                                          \
+    static plan make(Kind k, const Dims& dims, const Dims& many, R* in, R* out, unsigned flags) {         \
+      const auto d = iodims<P##_iodim64>(dims), h = iodims<P##_iodim64>(many);                                                    \
+      const int r = static_cast<int>(d.size()), hr = static_cast<int>(h.size());                                                  \
+      if (k == Kind::r2c) return P##_plan_guru64_dft_r2c(r, d.data(), hr, h.data(), in, reinterpret_cast<cpx*>(out), flags);      \
+      if (k == Kind::c2r) return P##_plan_guru64_dft_c2r(r, d.data(), hr, h.data(), reinterpret_cast<cpx*>(in), out, flags);      \
+      return P##_plan_guru64_dft(r, d.data(), hr, h.data(), reinterpret_cast<cpx*>(in), reinterpret_cast<cpx*>(out),              \
+                                 k == Kind::c2c_inverse ? FFTW_BACKWARD : FFTW_FORWARD, flags);                                   \
+    }                                                                                                                             \
+    static void exec(Kind k, plan p, R* in, R* out) {                                                                             \
+      if (k == Kind::r2c) P##_execute_dft_r2c(p, in, reinterpret_cast<cpx*>(out));                                                \
+      else if (k == Kind::c2r) P##_execute_dft_c2r(p, reinterpret_cast<cpx*>(in), out);                                           \
+      else P##_execute_dft(p, reinterpret_cast<cpx*>(in), reinterpret_cast<cpx*>(out));                                           \
+    }                                                                                                                             \
+    static void destroy(plan p) { P##_destroy_plan(p); }                                                                          \
+  };
+
+RLX_FFTW_TRAITS(double, fftw)
+RLX_FFTW_TRAITS(float, fftwf)
+#undef RLX_FFTW_TRAITS
 
 /**
  * The planner's lock: FFTW's planner, thread setup and plan destruction run
@@ -129,8 +144,20 @@ struct Plan {
   }
 };
 
-// kind, single, n, howmany, alignment in, alignment out, threads
-using Key = std::tuple<int, bool, int, int, int, int, int>;
+/** Dims and howmany dims a problem may have together (a tensor's rank + 1 is far below). */
+constexpr int kMaxDims = 40;
+
+/**
+ * kind, single, in place, alignment in, alignment out, threads, rank, then
+ * (n, is, os) of every dim and howmany dim: a fixed array, so that a lookup
+ * (every call) allocates nothing.
+ */
+struct Key {
+  int len = 0;
+  std::array<int64_t, 7 + 3 * kMaxDims> v;
+  void push(int64_t x) { v[len++] = x; }
+  bool operator<(const Key& o) const { return std::lexicographical_compare(v.begin(), v.begin() + len, o.v.begin(), o.v.begin() + o.len); }
+};
 
 struct Cache {
   struct Entry {
@@ -178,38 +205,50 @@ class Scratch {
   char* data_;
 };
 
-/** The values (R scalars) of one side of a transform. */
-int64_t scalars(Kind k, bool input, int64_t batch, int64_t n) {
-  const int64_t half = 2 * (n / 2 + 1);
-  if (k == Kind::r2c) return batch * (input ? n : half);
-  if (k == Kind::c2r) return batch * (input ? half : n);
-  return batch * 2 * n;
+/** The R scalars an array of a problem's side spans (its largest offset + 1), complex sides counted twice. */
+int64_t span(Kind kind, bool input, const Dims& dims, const Dims& many) {
+  int64_t last = 0;
+  for (const Dims* v : {&dims, &many})
+    for (int i = 0; i < v->count; i++) last += (v->d[i].n - 1) * (input ? v->d[i].is : v->d[i].os);
+  const bool real = (kind == Kind::r2c && input) || (kind == Kind::c2r && !input);
+  return real ? last + 1 : 2 * (last + 1);
 }
 
 /** The cached plan of a problem, created (under the lock, on scratch arrays) when missing. */
 template <class R>
-std::shared_ptr<Plan> plan_for(Kind kind, int n, int howmany, int align_in, int align_out, int threads) {
+std::shared_ptr<Plan> plan_for(Kind kind, const Dims& dims, const Dims& many, bool in_place, int align_in, int align_out, int threads) {
+  if (dims.count + many.count > kMaxDims) throw RangeErr("too many dims for one transform: " + std::to_string(dims.count + many.count));
   std::vector<std::shared_ptr<Plan>> dropped;  // destroyed after the lock is released (~Plan takes it)
   std::lock_guard<std::recursive_mutex> lock(planner_mutex());
   Cache& c = cache();
   if (!c.threads_ok) threads = 1;
   const bool single = sizeof(R) == sizeof(float);
-  const Key key{static_cast<int>(kind), single, n, howmany, align_in, align_out, threads};
+  Key key;
+  for (int64_t x : {static_cast<int64_t>(kind), int64_t{single}, int64_t{in_place}, int64_t{align_in}, int64_t{align_out}, int64_t{threads}, int64_t{dims.count}}) key.push(x);
+  for (const Dims* v : {&dims, &many})
+    for (int i = 0; i < v->count; i++) {
+      key.push(v->d[i].n);
+      key.push(v->d[i].is);
+      key.push(v->d[i].os);
+    }
   auto it = c.plans.find(key);
   if (it != c.plans.end()) {
     it->second.used = ++c.clock;
     c.hits++;
     return it->second.plan;
   }
-  Scratch in(scalars(kind, true, howmany, n) * sizeof(R), align_in);
-  Scratch out(scalars(kind, false, howmany, n) * sizeof(R), align_out);
+  Scratch in(span(kind, true, dims, many) * sizeof(R), align_in);
+  std::unique_ptr<Scratch> out_scratch;
+  if (!in_place) out_scratch = std::make_unique<Scratch>(span(kind, false, dims, many) * sizeof(R), align_out);
+  R* out = in_place ? in.as<R>() : out_scratch->as<R>();
   Fftw<R>::with_nthreads(threads);
   const unsigned flags = FFTW_ESTIMATE | (kind == Kind::c2r ? FFTW_DESTROY_INPUT : 0u);
-  typename Fftw<R>::plan p;
-  if (kind == Kind::r2c) p = Fftw<R>::r2c(n, howmany, in.as<R>(), out.as<R>(), flags);
-  else if (kind == Kind::c2r) p = Fftw<R>::c2r(n, howmany, in.as<R>(), out.as<R>(), flags);
-  else p = Fftw<R>::dft(n, howmany, in.as<R>(), out.as<R>(), kind == Kind::c2c_inverse ? FFTW_BACKWARD : FFTW_FORWARD, flags);
-  if (!p) throw KindErr("DeviceError", "FFTW could not plan a transform of length " + std::to_string(n) + " × " + std::to_string(howmany) + " rows");
+  const typename Fftw<R>::plan p = Fftw<R>::make(kind, dims, many, in.as<R>(), out, flags);
+  if (!p) {
+    std::string shape;
+    for (int i = 0; i < dims.count; i++) shape += (shape.empty() ? "" : " × ") + std::to_string(dims.d[i].n);
+    throw KindErr("DeviceError", "FFTW could not plan a transform of shape " + shape + " (" + std::to_string(many.count) + " batch dims)");
+  }
   auto plan = std::make_shared<Plan>(static_cast<void*>(p), single);
   c.created++;
   while (static_cast<int>(c.plans.size()) >= kMaxPlans) {
@@ -224,36 +263,178 @@ std::shared_ptr<Plan> plan_for(Kind kind, int n, int howmany, int align_in, int 
   return plan;
 }
 
+/** Plans (cached) and runs one guru problem on in → out. */
+template <class R>
+void run(Kind kind, const Dims& dims, const Dims& many, R* in, R* out, int64_t points) {
+  const auto p = plan_for<R>(kind, dims, many, in == out, Fftw<R>::alignment_of(in), Fftw<R>::alignment_of(out), threads_for(points));
+  Fftw<R>::exec(kind, static_cast<typename Fftw<R>::plan>(p->p), in, out);
+}
+
+/** Row-major strides of `shape` (elements). */
+std::vector<int64_t> strides_of(const std::vector<int64_t>& shape) {
+  std::vector<int64_t> st(shape.size());
+  int64_t s = 1;
+  for (size_t i = shape.size(); i-- > 0;) {
+    st[i] = s;
+    s *= shape[i];
+  }
+  return st;
+}
+
+int64_t product(const std::vector<int64_t>& v, size_t lo = 0, size_t hi = SIZE_MAX) {
+  int64_t p = 1;
+  for (size_t i = lo; i < v.size() && i < hi; i++) p *= v[i];
+  return p;
+}
+
+/**
+ * The c2c of every line of `src` along one axis (complex, shape outer × n ×
+ * inner with inner > 1) into `dst` (the same layout; may be src). Lines are
+ * gathered a tile of up to kTile at a time into a contiguous buffer, run by
+ * one cached plan of kTile contiguous rows, and scattered back; tiles are
+ * spread over the addon pool for large problems (each plan single-threaded).
+ *
+ * Why not FFTW's own strided plan: FFTW_ESTIMATE picks poor plans for long
+ * strided columns (a 1024 × 1024 fft2 ran 25 ms against 1.5 ms for its rows:
+ * a power-of-two stride maps every element of a column to the same cache
+ * sets), and FFTW_MEASURE, which finds the buffered plans, costs a second of
+ * planning. A tile read touches kTile neighbouring values of each row.
+ */
+template <class R>
+void strided_pass(Kind kind, const R* src, R* dst, int64_t outer, int64_t n, int64_t inner) {
+  const int64_t tile = std::min<int64_t>(inner, n <= 4096 ? 16 : 4);
+  const int64_t tiles = (inner + tile - 1) / tile;
+  const int64_t rest = inner - (tiles - 1) * tile;  // the last tile's width
+  const Dims dims{{n, 1, 1}};
+  const auto full = plan_for<R>(kind, dims, Dims{{tile, n, n}}, true, 0, 0, 1);
+  const auto last = rest == tile ? full : plan_for<R>(kind, dims, Dims{{rest, n, n}}, true, 0, 0, 1);
+  const auto task = [&](int64_t t, R* buf) {
+    const int64_t o = t / tiles, j0 = (t % tiles) * tile, w = std::min(tile, inner - j0);
+    const R* in = src + 2 * (o * n * inner + j0);
+    for (int64_t k = 0; k < n; k++)
+      for (int64_t l = 0; l < w; l++) {
+        buf[2 * (l * n + k)] = in[2 * (k * inner + l)];
+        buf[2 * (l * n + k) + 1] = in[2 * (k * inner + l) + 1];
+      }
+    Fftw<R>::exec(kind, static_cast<typename Fftw<R>::plan>((w == tile ? full : last)->p), buf, buf);
+    R* out = dst + 2 * (o * n * inner + j0);
+    for (int64_t k = 0; k < n; k++)
+      for (int64_t l = 0; l < w; l++) {
+        out[2 * (k * inner + l)] = buf[2 * (l * n + k)];
+        out[2 * (k * inner + l) + 1] = buf[2 * (l * n + k) + 1];
+      }
+  };
+  const size_t bytes = static_cast<size_t>(2 * tile * n) * sizeof(R);
+  const int64_t tasks = outer * tiles;
+  if (threads_for(outer * n * inner) == 1) {
+    Scratch buf(bytes, 0);
+    for (int64_t t = 0; t < tasks; t++) task(t, buf.as<R>());
+    return;
+  }
+  // One buffer per pool thread's run of tasks: chunks of tasks, each with its own scratch.
+  const int64_t chunks = std::min<int64_t>(tasks, 4 * static_cast<int64_t>(Pool::instance().size()));
+  Pool::instance().parallelFor(chunks, [&](int64_t c) {
+    Scratch buf(bytes, 0);
+    for (int64_t t = c * tasks / chunks; t < (c + 1) * tasks / chunks; t++) task(t, buf.as<R>());
+  });
+}
+
+/**
+ * The c2c over `axes` of batch blocks of complex `shape`, src → dst (dst may
+ * be src): the last axis, when transformed, as one plan of contiguous rows
+ * (FFTW vectorizes and threads it well), every other axis by strided_pass.
+ */
+template <class R>
+void c2c_passes(Kind kind, int64_t batch, const std::vector<int64_t>& shape, std::vector<int> axes, const R* src, R* dst) {
+  const int last = static_cast<int>(shape.size()) - 1;
+  const int64_t points = batch * product(shape);
+  std::sort(axes.begin(), axes.end());
+  if (!axes.empty() && axes.back() == last) {
+    const int64_t n = shape[last];
+    run<R>(kind, Dims{{n, 1, 1}}, Dims{{points / n, n, n}}, const_cast<R*>(src), dst, points);
+    src = dst;
+    axes.pop_back();
+  }
+  for (int a : axes) {
+    strided_pass<R>(kind, src, dst, batch * product(shape, 0, a), shape[a], product(shape, a + 1));
+    src = dst;
+  }
+}
+
+/**
+ * The 1-D r2c (x real of `real`, out complex of `half`) or c2r (x complex of
+ * `half`, out real of `real`) along axis h of batch blocks: contiguous rows
+ * when h is the last axis, else one strided guru plan (rare: an rfft along a
+ * leading axis).
+ */
+template <class R>
+void real_pass(Kind kind, int64_t batch, const std::vector<int64_t>& real, const std::vector<int64_t>& half, int h, R* x, R* out) {
+  const auto rs = strides_of(real), hs = strides_of(half);
+  const bool fwd = kind == Kind::r2c;
+  const int64_t points = batch * product(real), n = real[h];
+  const Dims dims{{n, fwd ? rs[h] : hs[h], fwd ? hs[h] : rs[h]}};
+  Dims many{{batch, fwd ? product(real) : product(half), fwd ? product(half) : product(real)}};
+  for (size_t a = 0; a < real.size(); a++)
+    if (static_cast<int>(a) != h) many.push({real[a], fwd ? rs[a] : hs[a], fwd ? hs[a] : rs[a]});
+  run<R>(kind, dims, many, x, out, points);
+}
+
 }  // namespace
 
 template <class R>
-void execute(Kind kind, int64_t batch, int64_t n, const R* x, R* out) {
+void execute_nd(Kind kind, int64_t batch, const std::vector<int64_t>& shape, const std::vector<int>& axes, const R* x, R* out) {
   if (batch == 0) return;
-  if (n < 1 || n > INT_MAX) throw RangeErr("n must be in [1, 2^31 - 1] for FFTW, got " + std::to_string(n));
   if (batch < 0 || batch > INT_MAX) throw RangeErr("batch must be in [0, 2^31 - 1] for FFTW, got " + std::to_string(batch));
-  const int threads = threads_for(batch * n);
-  if (kind == Kind::c2r) {
-    // FFTW's c2r overwrites its input: run it on a copy, with the imaginary
-    // parts the contract ignores set to 0 (FFTW would otherwise be free to use them).
-    const int64_t half = n / 2 + 1, len = 2 * half * batch;
-    Scratch copy(static_cast<size_t>(len) * sizeof(R), 0);
-    R* h = copy.as<R>();
-    std::memcpy(h, x, static_cast<size_t>(len) * sizeof(R));
-    for (int64_t b = 0; b < batch; b++) {
-      h[2 * half * b + 1] = 0;
-      if (n % 2 == 0) h[2 * half * b + 2 * (half - 1) + 1] = 0;
-    }
-    const auto p = plan_for<R>(kind, static_cast<int>(n), static_cast<int>(batch), Fftw<R>::alignment_of(h), Fftw<R>::alignment_of(out), threads);
-    Fftw<R>::exec(kind, static_cast<typename Fftw<R>::plan>(p->p), h, out);
+  if (axes.empty() || shape.empty()) throw RangeErr("a transform needs at least one axis");
+  for (int64_t d : shape)
+    if (d < 1 || d > INT_MAX) throw RangeErr("lengths must be in [1, 2^31 - 1] for FFTW, got " + std::to_string(d));
+  for (int a : axes)
+    if (a < 0 || a >= static_cast<int>(shape.size())) throw RangeErr("axis " + std::to_string(a) + " is outside a core of rank " + std::to_string(shape.size()));
+  // Out of place, c2c and r2c leave their input as it is (FFTW's default for them).
+  if (kind == Kind::c2c_forward || kind == Kind::c2c_inverse) return c2c_passes<R>(kind, batch, shape, axes, x, out);
+  const int h = axes.back();
+  const std::vector<int> others(axes.begin(), axes.end() - 1);
+  std::vector<int64_t> half = shape;
+  half[h] = shape[h] / 2 + 1;
+  if (kind == Kind::r2c) {
+    real_pass<R>(kind, batch, shape, half, h, const_cast<R*>(x), out);
+    c2c_passes<R>(Kind::c2c_forward, batch, half, others, out, out);
     return;
   }
-  const auto p = plan_for<R>(kind, static_cast<int>(n), static_cast<int>(batch), Fftw<R>::alignment_of(x), Fftw<R>::alignment_of(out), threads);
-  // Out of place, r2c and c2c leave their input as it is (FFTW's default for them).
-  Fftw<R>::exec(kind, static_cast<typename Fftw<R>::plan>(p->p), const_cast<R*>(x), out);
+  // c2r: NumPy's irfftn. On a scratch copy (FFTW's c2r destroys its input,
+  // and the inner inverse transforms run in place): the inverse c2c over the
+  // other axes, then Im X[0] and, for even n, Im X[n/2] along h set to 0 (a
+  // multi-dimensional FFTW c2r would assume a Hermitian input instead), then
+  // the 1-D c2r along h.
+  const int64_t n = shape[h], m = half[h];
+  const size_t len = static_cast<size_t>(2 * batch * product(half));
+  Scratch copy(len * sizeof(R), 0);
+  R* hx = copy.as<R>();
+  std::memcpy(hx, x, len * sizeof(R));
+  c2c_passes<R>(Kind::c2c_inverse, batch, half, others, hx, hx);
+  const int64_t inner = product(half, h + 1), outer = batch * product(half, 0, h);
+  for (int64_t o = 0; o < outer; o++)
+    for (int64_t i = 0; i < inner; i++) {
+      hx[2 * (o * m * inner + i) + 1] = 0;
+      if (n % 2 == 0) hx[2 * ((o * m + m - 1) * inner + i) + 1] = 0;
+    }
+  real_pass<R>(kind, batch, shape, half, h, hx, out);
+}
+
+template <class R>
+void execute(Kind kind, int64_t batch, int64_t n, const R* x, R* out) {
+  if (n < 1 || n > INT_MAX) throw RangeErr("n must be in [1, 2^31 - 1] for FFTW, got " + std::to_string(n));
+  if (kind == Kind::c2r || batch == 0) return execute_nd<R>(kind, batch, {n}, {0}, x, out);
+  if (batch < 0 || batch > INT_MAX) throw RangeErr("batch must be in [0, 2^31 - 1] for FFTW, got " + std::to_string(batch));
+  // Rows (c2c, r2c): the problem built on the stack, so a small transform's call allocates nothing.
+  const int64_t row_out = kind == Kind::r2c ? n / 2 + 1 : n;
+  run<R>(kind, Dims{{n, 1, 1}}, Dims{{batch, n, row_out}}, const_cast<R*>(x), out, batch * n);
 }
 
 template void execute<double>(Kind, int64_t, int64_t, const double*, double*);
 template void execute<float>(Kind, int64_t, int64_t, const float*, float*);
+template void execute_nd<double>(Kind, int64_t, const std::vector<int64_t>&, const std::vector<int>&, const double*, double*);
+template void execute_nd<float>(Kind, int64_t, const std::vector<int64_t>&, const std::vector<int>&, const float*, float*);
 
 Stats stats() {
   std::lock_guard<std::recursive_mutex> lock(planner_mutex());

@@ -1,6 +1,6 @@
 // The fft module's native glue: the FftKernels contract (contract.ts) on the
-// addon's FFTW entry points (native/src/fft: fftC2c, fftR2c, fftC2r and their
-// Async twins), and the choice of what kernels.register.ts puts on 'native'.
+// addon's FFTW entry points (native/src/fft: fftC2c, fftR2c, fftC2r, their
+// n-D forms fftC2cNd, ... and their Async twins), and the choice of what kernels.register.ts puts on 'native'.
 //
 // FFTW is optional (GPL; CMake links it when libfftw3-dev is installed and
 // RLX_NO_FFTW is not 1): an addon without it has no fft* exports, and then
@@ -39,6 +39,8 @@ export interface FftInfo {
 
 type C2c = (dtype: ComplexDType, batch: number, n: number, x: FloatArray, out: FloatArray, inverse: boolean) => void;
 type Real = (dtype: RealDType, batch: number, n: number, x: FloatArray, out: FloatArray) => void;
+type C2cNd = (dtype: ComplexDType, batch: number, shape: readonly number[], axes: readonly number[], x: FloatArray, out: FloatArray, inverse: boolean) => void;
+type RealNd = (dtype: RealDType, batch: number, shape: readonly number[], axes: readonly number[], x: FloatArray, out: FloatArray) => void;
 
 /** The addon's fft exports (present only when it was built with FFTW). */
 interface FftAddon {
@@ -48,11 +50,17 @@ interface FftAddon {
   fftC2cAsync: (...a: Parameters<C2c>) => Promise<void>;
   fftR2cAsync: (...a: Parameters<Real>) => Promise<void>;
   fftC2rAsync: (...a: Parameters<Real>) => Promise<void>;
+  fftC2cNd: C2cNd;
+  fftR2cNd: RealNd;
+  fftC2rNd: RealNd;
+  fftC2cNdAsync: (...a: Parameters<C2cNd>) => Promise<void>;
+  fftR2cNdAsync: (...a: Parameters<RealNd>) => Promise<void>;
+  fftC2rNdAsync: (...a: Parameters<RealNd>) => Promise<void>;
   fftInfo(): FftInfo;
   fftClearPlans(): void;
 }
 
-const FUNCTIONS = ['fftC2c', 'fftR2c', 'fftC2r', 'fftC2cAsync', 'fftR2cAsync', 'fftC2rAsync', 'fftInfo', 'fftClearPlans'] as const;
+const FUNCTIONS = ['fftC2c', 'fftR2c', 'fftC2r', 'fftC2cAsync', 'fftR2cAsync', 'fftC2rAsync', 'fftC2cNd', 'fftR2cNd', 'fftC2rNd', 'fftC2cNdAsync', 'fftR2cNdAsync', 'fftC2rNdAsync', 'fftInfo', 'fftClearPlans'] as const;
 const MAX_INT = 2 ** 31 - 1;
 
 /** Whether `addon` was built with FFTW (exports every fft entry point). */
@@ -68,29 +76,46 @@ const nameOf = (x: unknown): string =>
  * `outLen` map n to a row's scalars in x and out.
  */
 function check(op: string, dtype: string, batch: number, n: number, x: FloatArray, out: FloatArray, xLen: (n: number) => number, outLen: (n: number) => number): void {
-  const complex = op === 'c2c';
+  const complex = op.startsWith('c2c');
   const [lo, hi] = complex ? ['complex64', 'complex128'] : ['float32', 'float64'];
   if (dtype !== lo && dtype !== hi) throw new DTypeError(`fft ${op}: dtype must be '${lo}' or '${hi}', got ${typeof dtype === 'string' ? `'${dtype}'` : nameOf(dtype)}`);
   if (typeof batch !== 'number' || !Number.isInteger(batch) || batch < 0 || batch > MAX_INT) throw new ShapeError(`fft ${op}: batch must be an integer in [0, 2^31 - 1], got ${nameOf(batch)}`);
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_INT) throw new ShapeError(`fft ${op}: n must be an integer in [1, 2^31 - 1], got ${nameOf(n)}`);
   const Want = dtype === lo ? Float32Array : Float64Array;
-  for (const [name, a, len] of [
-    ['x', x, batch * xLen(n)],
-    ['out', out, batch * outLen(n)],
-  ] as const) {
-    if (!(a instanceof Want)) throw new DTypeError(`fft ${op}: ${name} must be a ${Want.name} for dtype ${dtype}, got ${nameOf(a)}`);
-    if (a.length !== len) throw new ShapeError(`fft ${op}: ${name} must have length ${len} (batch ${batch}, n ${n}), got ${a.length}`);
-  }
+  // Two calls rather than a loop over [name, array, length] tuples: this runs on every transform, and a small one takes microseconds.
+  checkArray(op, dtype, Want, 'x', x, batch * xLen(n), batch, n);
+  checkArray(op, dtype, Want, 'out', out, batch * outLen(n), batch, n);
   if (x.buffer === out.buffer && x.length > 0 && out.length > 0 && x.byteOffset < out.byteOffset + out.byteLength && out.byteOffset < x.byteOffset + x.byteLength)
     throw new ValueError(`fft ${op}: out shares memory with x; the output must not overlap the input`);
+}
+
+function checkArray(op: string, dtype: string, Want: Float32ArrayConstructor | Float64ArrayConstructor, name: string, a: FloatArray, len: number, batch: number, n: number): void {
+  if (!(a instanceof Want)) throw new DTypeError(`fft ${op}: ${name} must be a ${Want.name} for dtype ${dtype}, got ${nameOf(a)}`);
+  if (a.length !== len) throw new ShapeError(`fft ${op}: ${name} must have length ${len} (batch ${batch}, n ${n}), got ${a.length}`);
 }
 
 const full = (n: number) => 2 * n;
 const real = (n: number) => n;
 const half = (n: number) => 2 * (Math.floor(n / 2) + 1);
 
+/** Checks an n-D call's shape and axes (ShapeError); returns [full size, size halved along the last of axes]. */
+function checkNd(op: string, shape: readonly number[], axes: readonly number[]): [number, number] {
+  if (!Array.isArray(shape) || shape.length === 0 || shape.some((d) => !Number.isInteger(d) || d < 1 || d > MAX_INT))
+    throw new ShapeError(`fft ${op}: shape must be a non-empty array of integers in [1, 2^31 - 1], got ${Array.isArray(shape) ? JSON.stringify(shape) : nameOf(shape)}`);
+  if (!Array.isArray(axes) || axes.length === 0 || axes.some((a, i) => !Number.isInteger(a) || a < 0 || a >= shape.length || axes.indexOf(a) !== i))
+    throw new ShapeError(`fft ${op}: axes must be distinct indices into a shape of rank ${shape.length}, got ${Array.isArray(axes) ? JSON.stringify(axes) : nameOf(axes)}`);
+  const h = axes[axes.length - 1]!;
+  let full = 1,
+    half = 1;
+  shape.forEach((d, i) => {
+    full *= d;
+    half *= i === h ? Math.floor(d / 2) + 1 : d;
+  });
+  return [full, half];
+}
+
 /** The checked kernel bodies on the given entry points (the sync ones or the Async ones). */
-function methods(c2c: C2c, r2c: Real, c2r: Real): FftKernels {
+function methods(c2c: C2c, r2c: Real, c2r: Real, c2cNd: C2cNd, r2cNd: RealNd, c2rNd: RealNd): FftKernels {
   return {
     c2c(dtype, batch, n, x, out, inverse) {
       check('c2c', dtype, batch, n, x, out, full, full);
@@ -105,6 +130,23 @@ function methods(c2c: C2c, r2c: Real, c2r: Real): FftKernels {
       check('c2r', dtype, batch, n, x, out, half, real);
       return c2r(dtype, batch, n, x, out);
     },
+    // The n-D forms: the sizes of one block stand for n in check().
+    c2cNd(dtype, batch, shape, axes, x, out, inverse) {
+      const [f] = checkNd('c2cNd', shape, axes);
+      check('c2cNd', dtype, batch, f, x, out, full, full);
+      if (typeof inverse !== 'boolean') throw new ValueError(`fft c2cNd: inverse must be a boolean, got ${nameOf(inverse)}`);
+      return c2cNd(dtype, batch, shape, axes, x, out, inverse);
+    },
+    r2cNd(dtype, batch, shape, axes, x, out) {
+      const [f, h] = checkNd('r2cNd', shape, axes);
+      check('r2cNd', dtype, batch, f, x, out, real, () => 2 * h);
+      return r2cNd(dtype, batch, shape, axes, x, out);
+    },
+    c2rNd(dtype, batch, shape, axes, x, out) {
+      const [f, h] = checkNd('c2rNd', shape, axes);
+      check('c2rNd', dtype, batch, f, x, out, () => 2 * h, real);
+      return c2rNd(dtype, batch, shape, axes, x, out);
+    },
   };
 }
 
@@ -115,10 +157,17 @@ export type NativeFftKernels = FftKernels & AsyncTwins<FftKernels>;
 export function nativeFftKernels(addon: NativeAddon): NativeFftKernels {
   if (!hasNativeFft(addon)) throw new DeviceError('the native addon was built without FFTW (no fftC2c(); install libfftw3-dev and run npm run build:native)');
   const a = addon as unknown as FftAddon;
-  const sync = methods(a.fftC2c.bind(a), a.fftR2c.bind(a), a.fftC2r.bind(a));
-  const viaAsync = methods(a.fftC2cAsync.bind(a) as unknown as C2c, a.fftR2cAsync.bind(a) as unknown as Real, a.fftC2rAsync.bind(a) as unknown as Real);
+  const sync = methods(a.fftC2c.bind(a), a.fftR2c.bind(a), a.fftC2r.bind(a), a.fftC2cNd.bind(a), a.fftR2cNd.bind(a), a.fftC2rNd.bind(a));
+  const viaAsync = methods(
+    a.fftC2cAsync.bind(a) as unknown as C2c,
+    a.fftR2cAsync.bind(a) as unknown as Real,
+    a.fftC2rAsync.bind(a) as unknown as Real,
+    a.fftC2cNdAsync.bind(a) as unknown as C2cNd,
+    a.fftR2cNdAsync.bind(a) as unknown as RealNd,
+    a.fftC2rNdAsync.bind(a) as unknown as RealNd,
+  );
   const set: Record<string, unknown> = {};
-  for (const name of ['c2c', 'r2c', 'c2r'] as const) {
+  for (const name of ['c2c', 'r2c', 'c2r', 'c2cNd', 'r2cNd', 'c2rNd'] as const) {
     const op = `native fft ${name}`;
     const f = sync[name] as (...args: unknown[]) => void;
     const g = viaAsync[name] as (...args: unknown[]) => unknown;

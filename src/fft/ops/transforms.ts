@@ -22,6 +22,7 @@ import type { Tensor } from '../../tensor/tensor.js';
 import { type DType, complexDType, realDType } from '../../tensor/dtype.js';
 import { DTypeError, ShapeError } from '../../tensor/errors.js';
 import { registerOp, kernelSteps, type PartAval } from '../../compiler/op-registry.js';
+import type { Attrs } from '../../compiler/ir.js';
 import { bindOp } from '../../tensor/ops/registered-op.js';
 import { tensor } from '../../tensor/create.js';
 import { FFT_KERNELS } from '../kernels/family.js';
@@ -30,94 +31,161 @@ import type { ComplexDType, FftKernels, FloatArray, RealDType } from '../kernels
 const COMPLEX: readonly DType[] = ['complex64', 'complex128'];
 const REAL: readonly DType[] = ['float32', 'float64'];
 
-function checkCore(label: string, x: PartAval, want: readonly DType[]): number {
+/** Which axes of the core a call transforms: attrs.rank (default 1) and attrs.axes (default [rank − 1]). */
+interface Nd {
+  rank: number;
+  /** Core-relative, distinct; for r2c / c2r the last is the halved axis. */
+  axes: readonly number[];
+}
+const LAST: Nd = Object.freeze({ rank: 1, axes: Object.freeze([0]) });
+const ndOf = (attrs: Attrs): Nd => (attrs['axes'] === undefined ? LAST : { rank: attrs['rank'] as number, axes: attrs['axes'] as number[] });
+
+function checkCore(label: string, x: PartAval, want: readonly DType[], nd: Nd): void {
   if (!want.includes(x.dtype)) throw new DTypeError(`${label}: expects ${want.join(' or ')}, got ${x.dtype}`);
-  const n = x.shape[0]!;
-  if (n < 1) throw new ShapeError(`${label}: the transformed axis must have length ≥ 1, got ${n}`);
-  return n;
+  if (nd.axes.length === 0 || nd.axes.some((a, i) => !Number.isInteger(a) || a < 0 || a >= nd.rank || nd.axes.indexOf(a) !== i))
+    throw new ShapeError(`${label}: axes ${JSON.stringify(nd.axes)} must be distinct indices into a core of rank ${nd.rank}`);
+  for (const a of nd.axes)
+    if (x.shape[a]! < 1) throw new ShapeError(`${label}: a transformed axis must have length ≥ 1, got ${x.shape[a]} (core shape [${x.shape.join(', ')}])`);
 }
 
-/** The half-spectrum weights w of the r2c / c2r derivatives, as a [m] tensor of `d` (real). */
-function halfWeights(n: number, d: DType): Tensor {
+/**
+ * The half-spectrum weights w of the r2c / c2r derivatives (real, of dtype
+ * d), shaped [m, 1, ..., 1] with `trailing` ones, so that they broadcast
+ * along the halved axis of the core only.
+ */
+function halfWeights(n: number, d: DType, trailing: number): Tensor {
   const m = (n >> 1) + 1;
   const w = new Float64Array(m).fill(2);
   w[0] = 1;
   if (n % 2 === 0) w[m - 1] = 1;
-  return tensor(w).cast(d);
+  return tensor(w).cast(d).reshape([m, ...new Array<number>(trailing).fill(1)]);
 }
 
-// Frozen attrs: bindOp memoizes what it derives from them by identity.
-const FORWARD = Object.freeze({ inverse: false });
-const INVERSE = Object.freeze({ inverse: true });
-const NO_ATTRS = Object.freeze({});
-const C2R_ATTRS = new Map<number, Readonly<{ n: number }>>();
-const c2rAttrs = (n: number) => {
-  let a = C2R_ATTRS.get(n);
+// Frozen attrs, one object per distinct value: bindOp memoizes what it
+// derives from them (merged attrs, layout) by identity.
+const ATTRS = new Map<string, Readonly<Attrs>>();
+function attrsOf(base: Attrs, nd: Nd): Readonly<Attrs> {
+  const full: Attrs = nd.rank === 1 ? base : { ...base, axes: Object.freeze([...nd.axes]), rank: nd.rank };
+  const key = JSON.stringify(full);
+  let a = ATTRS.get(key);
   if (a === undefined) {
-    if (C2R_ATTRS.size > 1024) C2R_ATTRS.clear();
-    C2R_ATTRS.set(n, (a = Object.freeze({ n })));
+    if (ATTRS.size > 1024) ATTRS.clear();
+    ATTRS.set(key, (a = Object.freeze(full)));
   }
   return a;
-};
+}
+
+/**
+ * The core of x that holds tensor axes `axes` (distinct, normalized): its
+ * rank (from the first of them to the end) and the core-relative axes, the
+ * complex ones sorted (the order of c2c axes does not change the transform,
+ * and one order means one FFTW plan and one CSE key), `halved` (r2c / c2r)
+ * last.
+ */
+function coreOf(x: Tensor, axes: readonly number[], halved?: number): Nd {
+  if (axes.length === 1 && axes[0] === x.ndim - 1) return LAST; // the common case, without allocating
+  const lo = Math.min(...axes, halved ?? Infinity);
+  const rank = x.ndim - lo;
+  const rel = axes.filter((a) => a !== halved).map((a) => a - lo).sort((p, q) => p - q);
+  if (halved !== undefined) rel.push(halved - lo);
+  return rank === 1 ? LAST : { rank, axes: rel };
+}
+
+// The attrs of the last-axis ops, made once (a small transform's call then builds no key).
+const FORWARD = attrsOf({ inverse: false }, LAST);
+const INVERSE = attrsOf({ inverse: true }, LAST);
+const NO_ATTRS = attrsOf({}, LAST);
+const c2cNd = (x: Tensor, inverse: boolean, nd: Nd): Tensor => bindOp('fft.c2c', [x], nd === LAST ? (inverse ? INVERSE : FORWARD) : attrsOf({ inverse }, nd))[0]!;
+const r2cNd = (x: Tensor, nd: Nd): Tensor => bindOp('fft.r2c', [x], nd === LAST ? NO_ATTRS : attrsOf({}, nd))[0]!;
+const c2rNd = (x: Tensor, n: number, nd: Nd): Tensor => bindOp('fft.c2r', [x], attrsOf({ n }, nd))[0]!;
 
 /** Unnormalized complex DFT along the last axis (complex64 or complex128). */
-export const c2c = (x: Tensor, inverse: boolean): Tensor => bindOp('fft.c2c', [x], inverse ? INVERSE : FORWARD)[0]!;
+export const c2c = (x: Tensor, inverse: boolean): Tensor => c2cNd(x, inverse, LAST);
 /** The non-negative half of the forward DFT of a real last axis (float32 or float64). */
-export const r2c = (x: Tensor): Tensor => bindOp('fft.r2c', [x], NO_ATTRS)[0]!;
+export const r2c = (x: Tensor): Tensor => r2cNd(x, LAST);
 /** The real inverse DFT (unnormalized) of length n from a half spectrum of n/2 + 1 values along the last axis. */
-export const c2r = (x: Tensor, n: number): Tensor => bindOp('fft.c2r', [x], c2rAttrs(n))[0]!;
+export const c2r = (x: Tensor, n: number): Tensor => c2rNd(x, n, LAST);
+
+/** Unnormalized complex DFT over tensor axes `axes` (distinct, normalized): one op, strided, no transposes. */
+export const c2cAxes = (x: Tensor, axes: readonly number[], inverse: boolean): Tensor => c2cNd(x, inverse, coreOf(x, axes));
+/** rfftn's core, unnormalized: the r2c along `halved`, the forward c2c over the other `axes`. */
+export const r2cAxes = (x: Tensor, axes: readonly number[], halved: number): Tensor => r2cNd(x, coreOf(x, axes, halved));
+/** irfftn's core, unnormalized: the inverse c2c over `axes` but `halved`, then the c2r of length n along `halved`. */
+export const c2rAxes = (x: Tensor, axes: readonly number[], halved: number, n: number): Tensor => c2rNd(x, n, coreOf(x, axes, halved));
+
+const halvedOf = (nd: Nd) => nd.axes[nd.axes.length - 1]!;
 
 registerOp<FftKernels>('fft.c2c', {
   family: FFT_KERNELS,
   label: 'fft.c2c',
-  coreRanks: [1],
-  outputs([x]) {
-    checkCore('fft.c2c', x!, COMPLEX);
+  coreRanks: (attrs) => [ndOf(attrs).rank],
+  outputs([x], attrs) {
+    checkCore('fft.c2c', x!, COMPLEX, ndOf(attrs));
     return [{ shape: [...x!.shape], dtype: x!.dtype }];
   },
   ...kernelSteps<FftKernels>(function* ({ batch, ins, inShapes, inDTypes, outs, attrs }) {
-    yield ['c2c', inDTypes[0] as ComplexDType, batch, inShapes[0]![0]!, ins[0] as FloatArray, outs[0] as FloatArray, attrs['inverse'] as boolean];
+    const dt = inDTypes[0] as ComplexDType,
+      inverse = attrs['inverse'] as boolean;
+    if (attrs['axes'] === undefined) yield ['c2c', dt, batch, inShapes[0]![0]!, ins[0] as FloatArray, outs[0] as FloatArray, inverse];
+    else yield ['c2cNd', dt, batch, inShapes[0]!, attrs['axes'] as number[], ins[0] as FloatArray, outs[0] as FloatArray, inverse];
   }),
-  jvp: ({ attrs }, [dx]) => [dx ? c2c(dx, attrs['inverse'] as boolean) : null],
-  vjp: ({ attrs }, [g]) => [g ? c2c(g, attrs['inverse'] as boolean) : null],
+  jvp: ({ attrs }, [dx]) => [dx ? c2cNd(dx, attrs['inverse'] as boolean, ndOf(attrs)) : null],
+  vjp: ({ attrs }, [g]) => [g ? c2cNd(g, attrs['inverse'] as boolean, ndOf(attrs)) : null],
 });
 
 registerOp<FftKernels>('fft.r2c', {
   family: FFT_KERNELS,
   label: 'fft.r2c',
-  coreRanks: [1],
-  outputs([x]) {
-    const n = checkCore('fft.r2c', x!, REAL);
-    return [{ shape: [(n >> 1) + 1], dtype: complexDType(x!.dtype) }];
+  coreRanks: (attrs) => [ndOf(attrs).rank],
+  outputs([x], attrs) {
+    const nd = ndOf(attrs);
+    checkCore('fft.r2c', x!, REAL, nd);
+    const h = halvedOf(nd);
+    return [{ shape: x!.shape.map((d, i) => (i === h ? (d >> 1) + 1 : d)), dtype: complexDType(x!.dtype) }];
   },
-  ...kernelSteps<FftKernels>(function* ({ batch, ins, inShapes, inDTypes, outs }) {
-    yield ['r2c', inDTypes[0] as RealDType, batch, inShapes[0]![0]!, ins[0] as FloatArray, outs[0] as FloatArray];
+  ...kernelSteps<FftKernels>(function* ({ batch, ins, inShapes, inDTypes, outs, attrs }) {
+    const dt = inDTypes[0] as RealDType;
+    if (attrs['axes'] === undefined) yield ['r2c', dt, batch, inShapes[0]![0]!, ins[0] as FloatArray, outs[0] as FloatArray];
+    else yield ['r2cNd', dt, batch, inShapes[0]!, attrs['axes'] as number[], ins[0] as FloatArray, outs[0] as FloatArray];
   }),
-  jvp: (_c, [dx]) => [dx ? r2c(dx) : null],
-  vjp: ({ inputs: [x] }, [g]) => {
+  jvp: ({ attrs }, [dx]) => [dx ? r2cNd(dx, ndOf(attrs)) : null],
+  vjp: ({ attrs, inputs: [x] }, [g]) => {
     if (!g) return [null];
-    const n = x!.shape[x!.ndim - 1] as number;
-    return [c2r(g.conj().div(halfWeights(n, x!.dtype)), n)];
+    const nd = ndOf(attrs),
+      h = halvedOf(nd);
+    const n = x!.shape[x!.ndim - nd.rank + h] as number;
+    return [c2rNd(g.conj().div(halfWeights(n, x!.dtype, nd.rank - 1 - h)), n, nd)];
   },
 });
 
 registerOp<FftKernels>('fft.c2r', {
   family: FFT_KERNELS,
   label: 'fft.c2r',
-  coreRanks: [1],
+  coreRanks: (attrs) => [ndOf(attrs).rank],
   outputs([x], attrs) {
-    const m = checkCore('fft.c2r', x!, COMPLEX);
+    const nd = ndOf(attrs);
+    checkCore('fft.c2r', x!, COMPLEX, nd);
+    const h = halvedOf(nd),
+      m = x!.shape[h]!;
     const n = attrs['n'] as number;
     if (!Number.isInteger(n) || n < 1 || (n >> 1) + 1 !== m) throw new ShapeError(`fft.c2r: a real output of length ${n} needs ${(n >> 1) + 1} half-spectrum values, got ${m}`);
-    return [{ shape: [n], dtype: realDType(x!.dtype) }];
+    return [{ shape: x!.shape.map((d, i) => (i === h ? n : d)), dtype: realDType(x!.dtype) }];
   },
-  ...kernelSteps<FftKernels>(function* ({ batch, ins, inDTypes, outs, attrs }) {
-    yield ['c2r', realDType(inDTypes[0]!) as RealDType, batch, attrs['n'] as number, ins[0] as FloatArray, outs[0] as FloatArray];
+  ...kernelSteps<FftKernels>(function* ({ batch, ins, inShapes, inDTypes, outs, attrs }) {
+    const dt = realDType(inDTypes[0]!) as RealDType,
+      n = attrs['n'] as number;
+    if (attrs['axes'] === undefined) yield ['c2r', dt, batch, n, ins[0] as FloatArray, outs[0] as FloatArray];
+    else {
+      const axes = attrs['axes'] as number[],
+        h = axes[axes.length - 1]!;
+      yield ['c2rNd', dt, batch, inShapes[0]!.map((d, i) => (i === h ? n : d)), axes, ins[0] as FloatArray, outs[0] as FloatArray];
+    }
   }),
-  jvp: ({ attrs }, [dx]) => [dx ? c2r(dx, attrs['n'] as number) : null],
+  jvp: ({ attrs }, [dx]) => [dx ? c2rNd(dx, attrs['n'] as number, ndOf(attrs)) : null],
   vjp: ({ attrs, inputs: [x] }, [g]) => {
     if (!g) return [null];
-    const n = attrs['n'] as number;
-    return [r2c(g).conj().mul(halfWeights(n, realDType(x!.dtype)))];
+    const n = attrs['n'] as number,
+      nd = ndOf(attrs);
+    return [r2cNd(g, nd).conj().mul(halfWeights(n, realDType(x!.dtype), nd.rank - 1 - halvedOf(nd)))];
   },
 });

@@ -70,7 +70,36 @@ export function r2cRows(batch: number, n: number, x: FloatArray, out: FloatArray
       out[oo + 2 * k] = er + (or * wr - oi * wi);
       out[oo + 2 * k + 1] = ei + (or * wi + oi * wr);
     }
+    if (hasNaN(out, oo, n + 2) && !hasNaN(x, xo, n)) r2cDirect(n, x, xo, out, oo);
   }
+}
+
+/** Whether a[off, off + len) holds a NaN. */
+function hasNaN(a: FloatArray, off: number, len: number): boolean {
+  for (let i = off; i < off + len; i++) if (a[i] !== a[i]) return true;
+  return false;
+}
+
+/**
+ * One row's r2c as the complex transform of length n (zero imaginary
+ * parts). For a row with an infinite sample: the half-length split computes
+ * E_k and O_k as differences of infinite values (∞ − ∞ = NaN) where the
+ * transform itself is ±∞, and NumPy's pocketfft, whose real passes do no
+ * such split, gives ±∞ there; the complex passes do the sums as NumPy's do.
+ * Only rows whose split made a NaN from a NaN-free input come here.
+ */
+function r2cDirect(n: number, x: FloatArray, xo: number, out: FloatArray, oo: number): void {
+  const plan = complexPlan(n),
+    a = plan.a;
+  for (let i = 0; i < n; i++) {
+    a[2 * i] = x[xo + i]!;
+    a[2 * i + 1] = 0;
+  }
+  const z = plan.forward();
+  for (let i = 0; i < n + 2; i++) out[oo + i] = z[i]!;
+  // X_0 and X_{n/2} of a real row are real (Σ x_j, Σ (−1)^j x_j), as NumPy's real passes store them; the twiddle products may have made ∞·0 there.
+  out[oo + 1] = 0;
+  out[oo + n + 1] = 0;
 }
 
 function r2cOdd(batch: number, n: number, x: FloatArray, out: FloatArray): void {
@@ -86,6 +115,7 @@ function r2cOdd(batch: number, n: number, x: FloatArray, out: FloatArray): void 
     }
     const z = plan.forward();
     for (let i = 0; i < 2 * (half + 1); i++) out[oo + i] = z[i]!;
+    out[oo + 1] = 0; // X_0 = Σ x_j is real (an infinite sample times a twiddle's 0 would make ∞·0 = NaN)
   }
 }
 
