@@ -106,6 +106,24 @@ describeNative('native gemm vs the js reference', () => {
     }
   });
 
+  // C with one column or one row goes to gemv (gemm.cc's product()): every layout of either operand, batches, conjugation.
+  it.each(GEMM_DTYPES)('%s: matrix-vector shapes (m = 1 or n = 1: the gemv path) in every layout', (dtype) => {
+    const conjs: [boolean, boolean][] = dtype.startsWith('complex') ? [[false, false], [true, false], [false, true], [true, true]] : [[false, false]];
+    for (const [m, n] of [[1, 6], [6, 1], [1, 1]] as const) {
+      for (const la of LAYOUTS) {
+        for (const lb of LAYOUTS) {
+          for (const [conjA, conjB] of conjs) {
+            check({ dtype, batch: [], bcastA: [], bcastB: [], m, n, k: 5, la, lb, conjA, conjB });
+            check({ dtype, batch: [2], bcastA: [false], bcastB: [m === 1], m, n, k: 5, la, lb, conjA, conjB });
+          }
+        }
+      }
+    }
+    // Past OpenBLAS's gemv threading threshold.
+    check({ dtype, batch: [], bcastA: [], bcastB: [], m: 300, n: 1, k: 400, la: 'row', lb: 'row' });
+    check({ dtype, batch: [], bcastA: [], bcastB: [], m: 1, n: 300, k: 400, la: 'trans', lb: 'trans' });
+  });
+
   it.each(GEMM_DTYPES)('%s: sizes past the BLAS kernels\' blocking (96 x 80 @ 80 x 112)', (dtype) => {
     check({ dtype, batch: [2], bcastA: [false], bcastB: [false], m: 96, n: 112, k: 80, la: 'trans', lb: 'padded' });
   });
