@@ -32,7 +32,9 @@ export function spectral(N) {
   const cut = (2 / 3) * (N / 2);                            // 2/3 rule
   const mask = rlx.where(kx.abs().lt(cut).logicalAnd(ky.abs().lt(cut)), 1, 0);
   const toGrid = (h) => fft.irfft2(h, [N, N]);
-  return { kx, ky, k2, invK2, ikx, iky, mask, toGrid };
+  // Realized once: a lazy constant captured by the RK4 scan body would be recomputed at every step.
+  const [rk2, rinvK2, rikx, riky, rmask] = [k2, invK2, ikx, iky, mask].map((t) => t.realize());
+  return { kx, ky, k2: rk2, invK2: rinvK2, ikx: rikx, iky: riky, mask: rmask, toGrid };
 }
 
 /** dω/dt for viscosity ν, on the grid. */
