@@ -9,7 +9,7 @@
 // construction: that graph compiles to exactly this call (the backend's
 // runOp is the body of its compiled linalg kernel), its output is a fresh
 // zeroed buffer from backend.alloc as the memory plan gives an opaque kernel's
-// output, and the node is realized in place as run() does. Only what the
+// output (uninitialized for an op whose kernels write every element), and the node is realized in place as run() does. Only what the
 // graph path would do differently is left to it: a backend without runOp,
 // a dispatch answer other than 'native' (which the graph path legalizes or
 // rejects), inputs that are neither buffers nor contiguous views of one (a
@@ -26,6 +26,7 @@ import { viewRootOf } from './view-roots.js';
 import type { Node } from './ir.js';
 import { config } from './config.js';
 import { callOutputs } from './primitives.js';
+import { opDef } from './op-registry.js';
 
 /** Computes a registered node (a call, or a part with its call) in place, with every output of the call, when its inputs are buffers (or contiguous views of them) on a backend with runOp; false otherwise (nothing done). */
 export function realizeOpDirect(root: Node): boolean {
@@ -55,11 +56,13 @@ export function realizeOpDirect(root: Node): boolean {
   }
   const outs = callOutputs(n);
   const data: StorageArray[] = new Array(outs.length);
+  // Outputs the kernel writes in full need no zeroing (OpDef.writesAll), as in the graph path.
+  const uninit = backend.allocUninit !== undefined && opDef(n.attrs['op'] as string).writesAll === true;
   for (let i = 0; i < outs.length; i++) {
     const o = outs[i]!;
     let size = 1;
     for (const d of o.shape) size *= d as number;
-    data[i] = backend.alloc(o.dtype, size);
+    data[i] = uninit ? backend.allocUninit!(o.dtype, size) : backend.alloc(o.dtype, size);
   }
   backend.runOp({ out: data[0]!, ...(outs.length > 1 ? { parts: data } : {}), ins, inShapes, inDTypes, attrs: n.attrs });
   for (let i = 0; i < outs.length; i++) outs[i]!.realize(data[i]!);

@@ -9,6 +9,7 @@ import type { Kernel, SlotInfo } from './kernel.js';
 import type { MemoryPlan } from './passes/memory-plan.js';
 import type { DispatchRecord } from './passes/legalize.js';
 import { constVector, type ConstProgram } from './const-params.js';
+import { opDef } from './op-registry.js';
 
 export interface PassRecord {
   name: string;
@@ -44,7 +45,9 @@ const NO_VALUES: readonly number[] = [];
 const WRITES_EVERY_ELEMENT: ReadonlySet<Kernel['kind']> = new Set(['elementwise', 'matmul']);
 /** Opaque ops that write every element of their output too (cumsum: one running sum per element; zeroing 96 MB took ~15 ms of an awaited cumsum's main thread). */
 const OPAQUE_WRITES_EVERY_ELEMENT: ReadonlySet<string> = new Set(['cumsum']);
-const writesEveryElement = (k: Kernel) => WRITES_EVERY_ELEMENT.has(k.kind) || (k.kind === 'opaque' && OPAQUE_WRITES_EVERY_ELEMENT.has(k.name));
+/** Registered ops declare it (OpDef.writesAll: the fft transforms). */
+const registeredWritesAll = (k: Kernel) => k.kind === 'opaque' && k.name === 'registered' && opDef(k.attrs['op'] as string).writesAll === true;
+const writesEveryElement = (k: Kernel) => WRITES_EVERY_ELEMENT.has(k.kind) || (k.kind === 'opaque' && OPAQUE_WRITES_EVERY_ELEMENT.has(k.name)) || registeredWritesAll(k);
 
 export class Executable {
   constructor(

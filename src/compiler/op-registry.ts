@@ -103,6 +103,13 @@ export interface OpDef<K = unknown> {
   /** vmap: 'leading' (default) or 'none' (vmap of the op is a TransformError). */
   batching?: OpBatching;
   /**
+   * The kernels write every element of every output (the fft transforms):
+   * outputs may then come from the backend's allocUninit, skipping the zeroing
+   * an op's outputs otherwise get (kernels that write only part of an output,
+   * or accumulate into it, rely on it). Default false.
+   */
+  writesAll?: boolean;
+  /**
    * Layouts are memoized by attrs and input avals; an op whose attrs are large
    * option objects (the sparse solves') that are not worth keying opts out.
    */

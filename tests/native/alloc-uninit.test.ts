@@ -1,6 +1,7 @@
 // Unzeroed kernel outputs (Backend.allocUninit, src/compiler/executable.ts):
 // a planned buffer is allocated without zeroing only when its first writer is
-// a kernel that writes every element (elementwise, matmul). To prove no kernel
+// a kernel that writes every element (elementwise, matmul, registered ops
+// declaring OpDef.writesAll such as the fft transforms). To prove no kernel
 // reads what it did not write, the native backend's allocUninit is replaced by
 // one that fills its buffers with NaN (and int garbage): every graph below
 // must still agree with the js backend bit for bit or to rounding.
@@ -48,7 +49,21 @@ describeNative('unzeroed outputs (allocUninit)', () => {
     ['scatterAdd', (t) => rlx.zeros([3, 7]).scatterAdd(rlx.tensor([0, 2, 2, 1, 0, 2], { dtype: 'int32' }), t(x).mul(2), 0)],
     ['complex', (t) => t(x).astype('complex128').mul(rlx.complex(0.5, -2)).exp().add(1)],
     ['float32 matmul', (t) => t(x).astype('float32').matmul(t(y).astype('float32')).add(1)],
+    // Registered ops that declare OpDef.writesAll (the fft transforms), alone and inside a graph.
+    ['fft, alone', (t) => rlx.fft.fft(t(x))],
+    ['fft rfft2 then irfft2', (t) => rlx.fft.irfft2(rlx.fft.rfft2(t(x)).mul(2), [6, 7]).add(1)],
+    ['fft fftn over axes 0 and 2 (strided)', (t) => rlx.fft.fftn(t(x).reshape([2, 3, 7]).add(1), undefined, [0, 2]).abs()],
   ];
+  it('a registered op declaring writesAll (fft.r2c) gets an unzeroed output; one that does not stays zeroed', () => {
+    const xs = x.on('native').realize();
+    handed.length = 0;
+    rlx.fft.rfft(xs).realize(); // [6, 4] complex128: 24 elements, no other buffer of that size
+    expect(handed).toContain(24);
+    handed.length = 0;
+    rlx.linalg.qr(xs).r.realize(); // no writesAll: every output zeroed as before
+    expect(handed).toEqual([]);
+  });
+
   for (const [name, build] of graphs) {
     it(`${name}: NaN-filled unzeroed buffers never leak into the result`, () => {
       const before = handed.length;
@@ -60,7 +75,7 @@ describeNative('unzeroed outputs (allocUninit)', () => {
         expect(Number.isNaN(got[i]), `element ${i}`).toBe(false);
         expect(Math.abs(got[i]! - want[i]!), `element ${i}: ${got[i]} vs ${want[i]}`).toBeLessThanOrEqual(tol * (1 + Math.abs(want[i]!)));
       }
-      if (name.includes('matmul') || name.includes('elementwise')) expect(handed.length).toBeGreaterThan(before);
+      if (name.includes('matmul') || name.includes('elementwise') || name.startsWith('fft')) expect(handed.length).toBeGreaterThan(before);
     });
   }
 });

@@ -117,6 +117,7 @@ const halvedOf = (nd: Nd) => nd.axes[nd.axes.length - 1]!;
 
 registerOp<FftKernels>('fft.c2c', {
   family: FFT_KERNELS,
+  writesAll: true, // the kernel contract: every output element is written
   label: 'fft.c2c',
   coreRanks: (attrs) => [ndOf(attrs).rank],
   outputs([x], attrs) {
@@ -135,6 +136,7 @@ registerOp<FftKernels>('fft.c2c', {
 
 registerOp<FftKernels>('fft.r2c', {
   family: FFT_KERNELS,
+  writesAll: true, // the kernel contract: every output element is written
   label: 'fft.r2c',
   coreRanks: (attrs) => [ndOf(attrs).rank],
   outputs([x], attrs) {
@@ -160,6 +162,7 @@ registerOp<FftKernels>('fft.r2c', {
 
 registerOp<FftKernels>('fft.c2r', {
   family: FFT_KERNELS,
+  writesAll: true, // the kernel contract: every output element is written
   label: 'fft.c2r',
   coreRanks: (attrs) => [ndOf(attrs).rank],
   outputs([x], attrs) {
