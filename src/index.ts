@@ -36,6 +36,7 @@ export { config } from './compiler/config.js';
 export { backends } from './backends/registry.js';
 export { setNumThreads, numThreads } from './backends/native/threads.js';
 export { nativeStatus, blasInfo } from './backends/native/info.js';
+export { nativeFftStatus } from './fft/kernels/native.js';
 export type { NativeStatus, BlasInfo } from './backends/native/info.js';
 export type { Backend, BackendStatus, DispatchChoice } from './backends/backend.js';
 export * as linalg from './linalg/index.js';

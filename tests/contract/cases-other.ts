@@ -102,4 +102,5 @@ export const otherCases: Table = {
   numThreads: { none: 'device' },
   nativeStatus: { none: 'device' },
   blasInfo: { none: 'device' },
+  nativeFftStatus: { none: 'device' },
 };
