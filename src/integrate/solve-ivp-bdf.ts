@@ -15,7 +15,7 @@
 
 import type { Tensor } from '../tensor/tensor.js';
 import { Interpolant } from './solve-ivp-dense.js';
-import { MAX_FACTOR, MIN_FACTOR, TOO_SMALL_STEP, nextAfter, type IvpStepper } from './solve-ivp-step.js';
+import { MAX_FACTOR, MIN_FACTOR, TOO_SMALL_STEP, nextAfter, pyMax, pyMin, type IvpStepper } from './solve-ivp-step.js';
 import { selectInitialStepHost, type Factored, type HostSystem, type Jacobian } from './solve-ivp-implicit.js';
 
 const MAX_ORDER = 5;
@@ -29,10 +29,6 @@ const GAMMA = [0];
 for (let k = 1; k <= MAX_ORDER; k++) GAMMA.push(GAMMA[k - 1]! + 1 / k);
 const ALPHA = KAPPA.map((k, i) => (1 - k) * GAMMA[i]!);
 const ERROR_CONST = KAPPA.map((k, i) => k * GAMMA[i]! + 1 / (i + 1));
-
-/** Python's max(a, b) / min(a, b): the first argument unless the second compares greater/less (so a NaN second gives the first). */
-const pyMax = (a: number, b: number): number => (b > a ? b : a);
-const pyMin = (a: number, b: number): number => (b < a ? b : a);
 
 /** bdf.py's compute_R: the (order+1)² matrix, row-major, that re-expresses differences for a step ratio `factor`. */
 function computeR(order: number, factor: number): Float64Array {

@@ -15,17 +15,12 @@
 
 import type { Tensor } from '../tensor/tensor.js';
 import { Interpolant } from './solve-ivp-dense.js';
-import { nextAfter, TOO_SMALL_STEP, type IvpStepper } from './solve-ivp-step.js';
+import { MAX_FACTOR, MIN_FACTOR, nextAfter, pyMax, pyMin, TOO_SMALL_STEP, type IvpStepper } from './solve-ivp-step.js';
 import { selectInitialStepHost, type HostSystem, type Jacobian } from './solve-ivp-implicit.js';
 import { C, E, MU_COMPLEX, MU_REAL, NEWTON_MAXITER, P, solveCollocation, type RadauLU } from './solve-ivp-radau-newton.js';
 
-const MIN_FACTOR = 0.2;
-const MAX_FACTOR = 10;
 const EPS = 2 ** -52;
 
-/** Python's min(a, b) / max(a, b): the second only when strictly smaller / larger, so a NaN second argument gives the first. */
-const pyMin = (a: number, b: number): number => (b < a ? b : a);
-const pyMax = (a: number, b: number): number => (b > a ? b : a);
 
 /** SciPy's predict_factor (Hairer & Wanner IV.8): the step-size factor from this error norm and, when known, the previous step's. */
 export function predictFactor(hAbs: number, hAbsOld: number | undefined, errorNorm: number, errorNormOld: number | undefined): number {

@@ -42,9 +42,9 @@ export function lincomb(ks: readonly Tensor[], row: SparseRow): Tensor | undefin
 }
 
 /** Python's max(a, b): b only when b > a, so a NaN b gives a (SciPy's max(MIN_FACTOR, NaN) is MIN_FACTOR). */
-const pyMax = (a: number, b: number): number => (b > a ? b : a);
+export const pyMax = (a: number, b: number): number => (b > a ? b : a);
 /** Python's min(a, b): b only when b < a. */
-const pyMin = (a: number, b: number): number => (b < a ? b : a);
+export const pyMin = (a: number, b: number): number => (b < a ? b : a);
 
 const f64 = new Float64Array(1);
 const i64 = new BigInt64Array(f64.buffer);
