@@ -1,0 +1,128 @@
+// `rlx info [--json]`: what this installation of rlx runs on. Versions (rlx,
+// Node), the backends and why one is unavailable, the thread count, the BLAS
+// (vendor, the core kernels chosen and why, threads), and the native
+// libraries: LAPACK, SuiteSparse and FFTW, with versions where they can be
+// known (libraries.ts says how). The first thing to paste into a bug report.
+
+import { backends } from '../backends/registry.js';
+import { numThreads } from '../backends/native/threads.js';
+import { blasInfo, nativeStatus, type BlasInfo } from '../backends/native/info.js';
+import { nativeAddon } from '../backends/native/addon.js';
+import { nativeFftStatus } from '../fft/kernels/native.js';
+import { packageVersion } from '../package-root.js';
+import { loadedLibraries, type LoadedLibrary } from './libraries.js';
+import type { Command } from './command.js';
+
+interface LibraryReport {
+  available: boolean;
+  /** Why not, when not available. */
+  reason?: string;
+  /** The release version where it is known. */
+  version?: string;
+  /** The shared objects loaded for it (file names carry their versions). */
+  libraries?: string[];
+}
+
+export interface InfoReport {
+  rlx: string;
+  node: string;
+  platform: string;
+  backends: { name: string; available: boolean; reason?: string }[];
+  threads: number;
+  native: { available: boolean; reason?: string; path?: string; addonVersion?: string };
+  blas: (BlasInfo & { available: true; coreChoice?: string }) | { available: false; reason: string };
+  /** LAPACK: the routines come from `provider` (on Debian, OpenBLAS's liblapack.so.3); LAPACKE, the C interface, has its own version. */
+  lapack: LibraryReport & { provider?: string; lapackeVersion?: string };
+  suitesparse: LibraryReport;
+  fftw: LibraryReport & { kernels: 'fftw' | 'js' | 'none' };
+}
+
+const files = (libs: LoadedLibrary[]): string[] => libs.map((l) => l.file);
+
+/** Gathers the report (loads the native addon if it is there). */
+export function infoReport(): InfoReport {
+  const ns = nativeStatus();
+  const addon = nativeAddon();
+  const native: InfoReport['native'] = { available: ns.available };
+  if (ns.reason) native.reason = ns.reason;
+  if (ns.path) native.path = ns.path;
+  if (addon) native.addonVersion = addon.version();
+  const noAddon = `the native addon is not loaded (${ns.reason ?? 'unknown reason'})`;
+
+  let blas: InfoReport['blas'];
+  try {
+    blas = { available: true, ...blasInfo(), ...(ns.blasCoreChoice ? { coreChoice: ns.blasCoreChoice } : {}) };
+  } catch (e) {
+    blas = { available: false, reason: e instanceof Error ? e.message : String(e) };
+  }
+
+  // The addon links LAPACKE and SuiteSparse unconditionally (native/CMakeLists.txt
+  // fails the build without them), so they are there exactly when the addon is.
+  const lapackLibs = loadedLibraries(/^(lapacke|lapack)$/);
+  const lapacke = lapackLibs.find((l) => l.name === 'lapacke');
+  const lapack: InfoReport['lapack'] = addon ? { available: true, libraries: files(lapackLibs) } : { available: false, reason: noAddon };
+  const routines = lapackLibs.find((l) => l.name === 'lapack');
+  // Debian's alternatives point liblapack.so.3 at a BLAS's own LAPACK (openblas-pthread/) or at the reference one.
+  if (addon && routines) lapack.provider = /openblas/i.test(routines.path) ? 'OpenBLAS' : /blis|flame/i.test(routines.path) ? 'libFLAME' : /atlas/i.test(routines.path) ? 'ATLAS' : `${routines.path}`;
+  if (addon && lapacke?.soVersion) lapack.lapackeVersion = lapacke.soVersion;
+
+  const ssLibs = loadedLibraries(/^(suitesparseconfig|umfpack|cholmod|klu|amd|camd|colamd|ccolamd|btf)$/);
+  const ssConfig = ssLibs.find((l) => l.name === 'suitesparseconfig');
+  const suitesparse: LibraryReport = addon ? { available: true, libraries: files(ssLibs) } : { available: false, reason: noAddon };
+  if (addon && ssConfig?.soVersion) suitesparse.version = ssConfig.soVersion;
+
+  const fs = nativeFftStatus();
+  const fftw: InfoReport['fftw'] = { available: fs.kernels === 'fftw', kernels: fs.kernels };
+  if (fs.kernels === 'fftw') fftw.libraries = files(loadedLibraries(/^fftw3/));
+  else fftw.reason = fs.reason;
+
+  return {
+    rlx: packageVersion(),
+    node: process.version,
+    platform: `${process.platform} ${process.arch}`,
+    backends: backends().map((b) => ({ name: b.name, available: b.available, ...(b.reason ? { reason: b.reason } : {}) })),
+    threads: numThreads(),
+    native,
+    blas,
+    lapack,
+    suitesparse,
+    fftw,
+  };
+}
+
+function libLine(name: string, r: LibraryReport, extra = ''): string {
+  if (!r.available) return `${name}: unavailable: ${r.reason}`;
+  const v = r.version ? ` ${r.version}` : '';
+  const libs = r.libraries?.length ? ` (${r.libraries.join(', ')})` : '';
+  return `${name}:${v}${extra}${libs}`;
+}
+
+/** The human-readable form of the report. */
+export function formatInfo(r: InfoReport): string {
+  const lines = [`rlx ${r.rlx} (node ${r.node}, ${r.platform})`, 'backends:'];
+  for (const b of r.backends) lines.push(`  ${b.name.padEnd(8)} ${b.available ? 'available' : `unavailable: ${b.reason}`}`);
+  lines.push(`threads: ${r.threads}`);
+  lines.push(r.native.available ? `native addon: ${r.native.addonVersion ?? '?'} (${r.native.path})` : `native addon: unavailable: ${r.native.reason}`);
+  if (r.blas.available) {
+    const b = r.blas;
+    lines.push(`BLAS: ${b.headerVersion ?? b.vendor}, core ${b.corename}${b.coreChoice ? ` (${b.coreChoice})` : ''}, ${b.threads} threads of ${b.procs} processors, ${b.parallel}`);
+    lines.push(`  config: ${b.config}`);
+  } else lines.push(`BLAS: unavailable: ${r.blas.reason}`);
+  lines.push(libLine('LAPACK', r.lapack, `${r.lapack.provider ? ` from ${r.lapack.provider}` : ''}${r.lapack.lapackeVersion ? `, LAPACKE ${r.lapack.lapackeVersion}` : ''}`));
+  lines.push(libLine('SuiteSparse', r.suitesparse, ' (UMFPACK, CHOLMOD, KLU)'));
+  lines.push(r.fftw.available ? libLine('FFTW', r.fftw, ' 3') : `FFTW: not used (${r.fftw.reason})`);
+  return lines.join('\n');
+}
+
+export const info: Command = {
+  name: 'info',
+  summary: 'versions, backends, threads, BLAS/LAPACK/SuiteSparse/FFTW',
+  usage: 'info [--json]',
+  options: { json: { type: 'boolean', help: '--json         one JSON object on stdout' } },
+  details: 'Library versions come from the shared objects the loader mapped (Linux); FFTW and the SuiteSparse\n' + 'component libraries are shown as file names (their .so versions are not release numbers).',
+  run(args) {
+    const r = infoReport();
+    console.log(args.values['json'] ? JSON.stringify(r) : formatInfo(r));
+    return 0;
+  },
+};
