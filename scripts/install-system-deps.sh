@@ -5,6 +5,8 @@
 # build: --no-fftw leaves it out, and RLX_NO_FFTW=1 npm run build:native builds
 # without it even when installed). --with-jupyter adds Jupyter's notebook runner,
 # which the tslab notebook test (tests/loading/tslab.test.ts) executes; CI passes it.
+# --with-browser adds Debian's chromium, the headless browser behind fig.savePng
+# and the plot render tests (tests/plot/render*.test.ts); CI passes it.
 # Run as root or with sudo, then: npm run build:native
 set -euo pipefail
 
@@ -15,7 +17,8 @@ for arg in "$@"; do
     --with-fftw) ;;  # the default (kept for older instructions)
     --no-fftw) fftw=() ;;
     --with-jupyter) pkgs+=(jupyter-nbconvert python3-nbclient python3-ipykernel) ;;
-    -h|--help) sed -n '2,8p' "$0"; exit 0 ;;
+    --with-browser) pkgs+=(chromium) ;;
+    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
     *) echo "unknown option: $arg" >&2; exit 2 ;;
   esac
 done
