@@ -33,8 +33,12 @@ export interface ProgressOptions {
 }
 
 export interface Progress {
-  /** Records progress (`done` out of total; `detail` is shown after the bar). Redraws when intervalMs has passed. */
-  update(done: number, detail?: string): void;
+  /**
+   * Records progress (`done` out of total; `detail` is shown after the bar).
+   * Redraws when intervalMs has passed. A function detail is called only when
+   * the line is drawn, so a per-iteration caller formats nothing in between.
+   */
+  update(done: number, detail?: string | (() => string)): void;
   /** Draws the final state and ends the line (or clears it when `clear`). Further calls do nothing. */
   done(detail?: string, opts?: { clear?: boolean }): void;
   /** Whether anything is drawn at all. */
@@ -55,7 +59,7 @@ export function progress(opts: ProgressOptions = {}): Progress {
   const start = now();
   let next = start; // the first update draws at once
   let doneValue = 0;
-  let detailText = '';
+  let detail: string | (() => string) = '';
   let finished = false;
 
   const line = (): string => {
@@ -66,7 +70,8 @@ export function progress(opts: ProgressOptions = {}): Progress {
       const fill = Math.round(f * BAR_WIDTH);
       body = `[${'#'.repeat(fill)}${'-'.repeat(BAR_WIDTH - fill)}] ${Math.floor(f * 100).toString().padStart(3)}%`;
     } else body = `${doneValue}`;
-    const text = `${label}${body} ${secs}s${detailText ? ` ${detailText}` : ''}`;
+    const d = typeof detail === 'function' ? detail() : detail;
+    const text = `${label}${body} ${secs}s${d ? ` ${d}` : ''}`;
     // Never wrap: a wrapped line cannot be redrawn with \r.
     const cols = stream.columns ?? 80;
     return text.length >= cols ? text.slice(0, Math.max(0, cols - 1)) : text;
@@ -76,19 +81,19 @@ export function progress(opts: ProgressOptions = {}): Progress {
 
   return {
     enabled: true,
-    update(d: number, detail?: string): void {
+    update(d: number, det?: string | (() => string)): void {
       doneValue = d;
-      if (detail !== undefined) detailText = detail;
+      if (det !== undefined) detail = det;
       if (finished) return;
       const t = now();
       if (t < next) return;
       next = t + interval;
       draw();
     },
-    done(detail?: string, o: { clear?: boolean } = {}): void {
+    done(det?: string, o: { clear?: boolean } = {}): void {
       if (finished) return;
       finished = true;
-      if (detail !== undefined) detailText = detail;
+      if (det !== undefined) detail = det;
       if (o.clear) stream.write('\r\x1b[K');
       else {
         draw();

@@ -128,7 +128,7 @@ export const solve: Command = {
           opts.callback = (k, rn) => {
             if (r0 === 0) r0 = rn > 0 ? rn : 1;
             const f = rn > 0 ? Math.log(r0 / rn) / Math.log(1 / rtol) : 1;
-            bar.update(f, `it ${k}, residual ${rn.toExponential(2)}`);
+            bar.update(f, () => `it ${k}, residual ${rn.toExponential(2)}`);
           };
         }
         const solver = { cg, bicgstab, gmres, minres }[method as 'cg'];
