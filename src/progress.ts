@@ -73,7 +73,7 @@ export function progress(opts: ProgressOptions = {}): Progress {
     const d = typeof detail === 'function' ? detail() : detail;
     const text = `${label}${body} ${secs}s${d ? ` ${d}` : ''}`;
     // Never wrap: a wrapped line cannot be redrawn with \r.
-    const cols = stream.columns ?? 80;
+    const cols = stream.columns || 80; // 0 or undefined when the terminal size is unknown
     return text.length >= cols ? text.slice(0, Math.max(0, cols - 1)) : text;
   };
   // \r then clear to the end of the line (ESC [ K): a shorter line leaves no residue.
