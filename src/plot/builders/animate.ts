@@ -107,17 +107,17 @@ export function animate(frames: readonly PlotInput[] | Tensor, opts: AnimateOpti
     label: String(label),
     args: [[name], { mode: 'immediate', frame: { duration, redraw: true }, transition: { duration: 0 } }],
   });
-  base.sliders = [{ active: 0, pad: { t: 50 }, currentvalue: { prefix: '' }, steps: names.map((nm, i) => step(nm, labels[i]!)) }];
+  base.sliders = [{ active: 0, x: 0.1, len: 0.9, pad: { t: 50, b: 10 }, currentvalue: { prefix: '' }, steps: names.map((nm, i) => step(nm, labels[i]!)) }];
   base.updatemenus = [
     {
       type: 'buttons',
       direction: 'left',
       showactive: false,
-      x: 0,
+      x: 0.1,
       y: 0,
-      xanchor: 'left',
+      xanchor: 'right',
       yanchor: 'top',
-      pad: { t: 50, r: 10 },
+      pad: { t: 60, r: 10 },
       buttons: [
         { label: 'Play', method: 'animate', args: [null, { frame: { duration, redraw: true }, transition: { duration: 0 }, fromcurrent: true, mode: 'immediate' }] },
         { label: 'Pause', method: 'animate', args: [[null], { frame: { duration: 0, redraw: false }, transition: { duration: 0 }, mode: 'immediate' }] },
