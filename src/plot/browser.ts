@@ -5,12 +5,11 @@
 // script injected into the page in browser-probe.ts.
 
 import { readFileSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
 import { join } from 'node:path';
-import { packageRoot } from '../package-root.js';
 import { ValueError } from '../tensor/errors.js';
 import { BrowserError, runChromium, type RunOptions } from './browser-launch.js';
 import { injectProbe, isRendered, readReport, type ProbeReport } from './browser-probe.js';
+import { plotlySource } from './plotly-source.js';
 
 export { BrowserError, findChromium } from './browser-launch.js';
 
@@ -122,17 +121,6 @@ function renderFailure(dom: string): string | undefined {
   return errors.slice(0, 3).join('; ') + (errors.length > 3 ? ` (and ${errors.length - 3} more)` : '');
 }
 
-let plotlyJs: string | undefined;
-
-/** plotly.js's minified bundle (for pages built here: renderCheckFigures). */
-function plotlySource(): string {
-  if (plotlyJs === undefined) {
-    const path = createRequire(join(packageRoot(), 'package.json')).resolve('plotly.js-dist-min');
-    plotlyJs = readFileSync(path, 'utf8');
-  }
-  return plotlyJs;
-}
-
 /** What renderCheckFigures needs of a figure. */
 export interface FigureJSON {
   toJSON(): { data: unknown[]; layout: Record<string, unknown>; frames?: unknown[] };
@@ -160,6 +148,6 @@ export async function renderCheckFigures(figs: FigureJSON[], opts: { timeoutMs?:
     .split('\n')
     .map((c, i) => `try { ${c} } catch (e) { console.error('figure ${i}: ' + (e && e.stack ? e.stack.split('\\n')[0] : e)); }`)
     .join('\n');
-  const html = `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><script>${plotlySource()}</script></head>\n<body>\n${divs}\n<script>\n${guarded}\n</script>\n</body></html>\n`;
+  const html = `<!DOCTYPE html>\n<html><head><meta charset="utf-8"><script>${plotlySource().replace(/<\/script/gi, '<\\/script')}</script></head>\n<body>\n${divs}\n<script>\n${guarded}\n</script>\n</body></html>\n`;
   return renderCheck(html, opts);
 }
