@@ -13,12 +13,13 @@ import { UsageError } from './cli/errors.js';
 import { commandHelp, parseCommandArgs, type Command } from './cli/command.js';
 import { info } from './cli/info.js';
 import { solve } from './cli/solve.js';
+import { plot } from './cli/plot.js';
 import { bench } from './cli/bench.js';
 import { run } from './cli/run.js';
 import { demo } from './cli/demo.js';
 import { version } from './cli/version.js';
 
-const COMMANDS: Command[] = [info, solve, bench, run, demo, version];
+const COMMANDS: Command[] = [info, solve, plot, bench, run, demo, version];
 
 function usage(): string {
   const w = Math.max(...COMMANDS.map((c) => c.name.length));

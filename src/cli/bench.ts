@@ -55,8 +55,8 @@ export function rowCounter(counts: Map<string, number>): (chunk: string, end?: b
           s = s.slice(m[0].length);
           continue;
         }
-        if (!m && s[0] === '[' && !/[\n\] ]/.test(s.slice(1))) {
-          pending = s; // "[cor": wait for the rest of the prefix
+        if (!m && /^\[[\w.-]*\]?$/.test(s)) {
+          pending = s; // "[cor" or "[core]": wait for the rest of the prefix
           lineStart = true;
           break;
         }

@@ -9,6 +9,7 @@ import { spawnSync } from 'node:child_process';
 import { existsSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync, readdirSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, resolve } from 'node:path';
+import { rowCounter } from '../../src/cli/bench.js';
 
 const ROOT = resolve(__dirname, '..', '..');
 const CLI = join(ROOT, 'dist', 'cli.js');
@@ -195,6 +196,39 @@ describe('rlx solve', () => {
     const err = lines(r.stderr);
     expect(err.length).toBe(1);
     expect(err[0]).toMatch(/^rlx solve: cg did not converge to rtol 1e-8 in 3 iterations/);
+  });
+});
+
+describe('rlx plot', () => {
+  it('--spy -o a.html writes one self-contained page with the pattern', () => {
+    const r = rlx(['plot', 'A.mtx', '--spy', '-o', 'a.html']);
+    expect(r.stderr).toBe('');
+    expect(r.code).toBe(0);
+    const html = readFileSync(join(dir, 'a.html'), 'utf8');
+    expect(html).toMatch(/<html/i);
+    expect(html).not.toMatch(/<script[^>]+src=["']https?:/i); // offline: plotly inlined, no CDN
+    expect(html).toContain(`${N}×${N}, ${3 * N - 2} nonzeros`); // the hand-written Poisson's nonzeros
+  });
+
+  it('without a kind is a usage error; a bad file is one line', () => {
+    expect(rlx(['plot', 'A.mtx']).code).toBe(2);
+    const r = rlx(['plot', 'bad.mtx', '--spy']);
+    expect(r.code).toBe(1);
+    expect(lines(r.stderr).length).toBe(1);
+    expect(r.stderr).toMatch(/^rlx plot: bad\.mtx: matrix market: line 4/);
+  });
+});
+
+describe('bench row counter', () => {
+  it('numbers the harness row lines however the chunks split them', () => {
+    const text = '[core] a: rp\n  rlx error: x\n[core] b: r\n[fft] c: rr\nmachine [core] d\n';
+    const want = '[core 1/2] a: rp\n  rlx error: x\n[core 2/2] b: r\n[fft 1/1] c: rr\nmachine [core] d\n';
+    for (let cut = 0; cut <= text.length; cut++) {
+      const f = rowCounter(new Map([['core', 2], ['fft', 1]]));
+      expect(f(text.slice(0, cut)) + f(text.slice(cut)) + f('', true)).toBe(want);
+    }
+    const g = rowCounter(new Map([['core', 1]]));
+    expect(g('[co') + g('', true)).toBe('[co'); // a held-back prefix comes out at the end
   });
 });
 
