@@ -89,6 +89,17 @@ function tslabDisplay(): ((bundle: MimeBundle) => void) | undefined {
   return undefined;
 }
 
+/**
+ * Displays a MIME bundle in the running tslab kernel; false (and nothing
+ * displayed) outside tslab. Shared by show() and repr.ts's display().
+ */
+export function displayBundle(bundle: MimeBundle): boolean {
+  const display = tslabDisplay();
+  if (!display) return false;
+  display(bundle);
+  return true;
+}
+
 /** Whether this process is a tslab notebook kernel (show displays inline there). */
 export function inTslab(): boolean {
   return typeof (globalThis as TslabGlobal).__tslab__?.require === 'function';
@@ -100,11 +111,7 @@ export function inTslab(): boolean {
  * HTML page to a new temp file, prints its path on one line and returns it.
  */
 export function show(fig: Showable): string | undefined {
-  const display = tslabDisplay();
-  if (display) {
-    display(mimeBundle(fig));
-    return undefined;
-  }
+  if (inTslab() && displayBundle(mimeBundle(fig))) return undefined;
   const path = join(mkdtempSync(join(tmpdir(), 'rlx-figure-')), 'figure.html');
   writeFileSync(path, fig.toHTML());
   process.stdout.write(`${path}\n`);
