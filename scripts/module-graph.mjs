@@ -83,8 +83,8 @@ export function cycles(g) {
  * layer and lower ones.
  */
 export const LAYERS = [
-  // Vocabulary: dtypes, shapes, errors, storage encodings, number formatting, host random bits, where the package is.
-  ['vocabulary', (f) => f === 'package-root.ts' || /^tensor\/(dtype|shape|errors|half|storage|random-bits|format|random)\//.test(f) || /^tensor\/(dtype|shape|errors|errors-linalg|half|storage|random-bits|format)\.ts$/.test(f)],
+  // Vocabulary: dtypes, shapes, errors, storage encodings, number formatting, host random bits, where the package is, the progress bar.
+  ['vocabulary', (f) => f === 'package-root.ts' || f === 'progress.ts' || /^tensor\/(dtype|shape|errors|half|storage|random-bits|format|random)\//.test(f) || /^tensor\/(dtype|shape|errors|errors-linalg|half|storage|random-bits|format)\.ts$/.test(f)],
   // The IR: nodes, primitives and their shape rules, the registry of ops, compiler configuration, kernel descriptions.
   ['ir', (f) => /^compiler\/(ir|primitives|config|kernel|kernel-registry|op-registry|view|bodies|decompose)\.ts$/.test(f) || f.startsWith('compiler/passes/const-value')],
   // Backends: devices and their kernels (js code generation, the native addon).
@@ -95,6 +95,8 @@ export const LAYERS = [
   ['api', (f) => f.startsWith('tensor/') || f.startsWith('compiler/transforms/') || f.startsWith('compiler/control/') || f === 'compiler/trace.ts' || f === 'compiler/explain.ts'],
   // Modules built on the API.
   ['modules', (f) => /^(linalg|sparse|fft|integrate|nn|plot|splat)\//.test(f)],
+  // The command line's commands (src/cli/: one file each), over the modules.
+  ['cli', (f) => f.startsWith('cli/')],
   // Entry points.
   ['entry', () => true],
 ];

@@ -42,4 +42,5 @@ export type { Backend, BackendStatus, DispatchChoice } from './backends/backend.
 export * as linalg from './linalg/index.js';
 export * as sparse from './sparse/index.js';
 export * as fft from './fft/index.js';
+export * as plot from './plot/index.js';
 export * as integrate from './integrate/index.js';

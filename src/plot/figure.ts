@@ -57,8 +57,8 @@ export class Figure {
   }
 
   /** Displays the figure: a live plotly figure in a tslab notebook, else an HTML file whose path is printed. */
-  show(): void {
-    show(this);
+  show(): string | undefined {
+    return show(this);
   }
 
   /**

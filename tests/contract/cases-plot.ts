@@ -19,4 +19,12 @@ export const plotCases: Table = {
   'plot.spy': { none: 'readout' },
   'plot.animate': { none: 'readout' },
   'plot.subplots': { none: 'sizes' },
+  // Headless Chromium and notebook display: files, processes and strings, no Tensors out.
+  'plot.renderCheck': { none: 'io' },
+  'plot.renderCheckFigures': { none: 'io' },
+  'plot.findChromium': { none: 'io' },
+  'plot.BrowserError': { none: 'error' },
+  'plot.reprText': { none: 'readout' },
+  'plot.reprHTML': { none: 'readout' },
+  'plot.display': { none: 'io' },
 };

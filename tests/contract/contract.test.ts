@@ -15,6 +15,7 @@ import { linalgCases } from './cases-linalg.js';
 import { sparseCases } from './cases-sparse.js';
 import { otherCases } from './cases-other.js';
 import { moduleCases } from './cases-modules.js';
+import { plotCases } from './cases-plot.js';
 
 const TABLES: Record<string, Table> = {
   'cases-tensor.ts (methods)': tensorMethodCases,
@@ -23,6 +24,7 @@ const TABLES: Record<string, Table> = {
   'cases-sparse.ts': sparseCases,
   'cases-other.ts': otherCases,
   'cases-modules.ts': moduleCases,
+  'cases-plot.ts': plotCases,
 };
 
 const table: Table = {};
