@@ -1,6 +1,7 @@
 // A progress bar for long work (the CLI's iterative solves and benchmarks; the
-// Krylov solvers and integrators once they take a `progress` option): a few
-// lines over a TTY stream instead of a dependency.
+// Krylov solvers' and the adaptive integrators' `progress` option, through
+// progressOption/barFor below): a few lines over a TTY stream instead of a
+// dependency.
 //
 // Three rules from issue 16: it draws only when the stream is a TTY (piped
 // output and logs stay clean; callers also pass enabled: false under --json);
@@ -9,6 +10,8 @@
 // default), so a solver calling it every iteration pays nanoseconds (measured
 // in tests/cli/progress.test.ts); and it cleans up after itself: done() ends
 // the line so the next output starts at column 0.
+
+import { ValueError } from './tensor/errors.js';
 
 /** The part of a stream the bar uses (process.stderr, or a fake in tests). */
 export interface ProgressStream {
@@ -101,4 +104,32 @@ export function progress(opts: ProgressOptions = {}): Progress {
       }
     },
   };
+}
+
+/**
+ * The `progress` option of the Krylov solvers and adaptive integrators: true
+ * for a bar on process.stderr (drawn only when it is a TTY), or the bar's
+ * options (label, stream, enabled, intervalMs, now; the caller sets total).
+ */
+export type ProgressOption = boolean | Omit<ProgressOptions, 'total'>;
+
+/** Checks a `progress` option at the call's start (a ValueError naming `op` for anything but a boolean or an options object). */
+export function progressOption(op: string, v: unknown): ProgressOption | undefined {
+  if (v === undefined || typeof v === 'boolean') return v;
+  if (v === null || typeof v !== 'object' || Array.isArray(v)) throw new ValueError(`${op}: progress must be a boolean or an options object {label, stream, enabled, intervalMs}, got ${v === null ? 'null' : Array.isArray(v) ? 'an array' : typeof v}`);
+  const o = v as ProgressOptions;
+  if (o.stream !== undefined && typeof (o.stream as { write?: unknown }).write !== 'function') throw new ValueError(`${op}: progress.stream must have a write(s) method (like process.stderr)`);
+  if (o.intervalMs !== undefined && !(typeof o.intervalMs === 'number' && o.intervalMs >= 0)) throw new ValueError(`${op}: progress.intervalMs must be a number ≥ 0, got ${String(o.intervalMs)}`);
+  return o;
+}
+
+/**
+ * The bar a checked `progress` option asks for, or null when it is off or
+ * would draw nothing (the stream is not a TTY): the caller then installs no
+ * per-step hook at all, so a solve without a terminal pays one null check.
+ */
+export function barFor(opt: ProgressOption | undefined, label: string, total: number): Progress | null {
+  if (opt === undefined || opt === false) return null;
+  const bar = progress(opt === true ? { label, total } : { label, ...opt, total });
+  return bar.enabled ? bar : null;
 }

@@ -24,6 +24,7 @@ import { isTraced } from './tensor-values.js';
 import { cg as rawCg, bicgstab as rawBicgstab, gmres as rawGmres, minres as rawMinres } from './solvers/index.js';
 import type { OperatorLike, PreconditionerLike, SolveOptions, SolveResult, GmresOptions } from './solvers/index.js';
 import { toRawOperand } from './raw.js';
+import type { ProgressOption } from '../progress.js';
 
 /** What the Tensor solvers accept as A: a sparse matrix, or what the raw solvers take (LinearOperator, CSR arrays, a dense Tensor). */
 export type KrylovOperator = SparseMatrix | OperatorLike;
@@ -40,6 +41,11 @@ export interface KrylovOptions {
   M?: PreconditionerLike | SparseMatrix;
   /** Called after every iteration with the iteration number and the solver's residual estimate. */
   callback?: (iteration: number, residualNorm: number) => void;
+  /**
+   * A progress bar on stderr while the solve iterates (default off): true, or {label, stream, enabled,
+   * intervalMs}. Drawn only on a TTY; shows the way to the tolerance and the residual, then the outcome.
+   */
+  progress?: ProgressOption;
 }
 
 /** The raw solvers' result (info, iterations, residualNorm, converged, breakdown, message) with x a Tensor. */
@@ -76,6 +82,7 @@ function krylov(name: 'cg' | 'bicgstab' | 'gmres' | 'minres', raw: RawSolver, A:
   if (opts.atol !== undefined) o.atol = opts.atol;
   if (opts.maxiter !== undefined) o.maxiter = opts.maxiter;
   if (opts.restart !== undefined) o.restart = opts.restart;
+  if (opts.progress !== undefined) o.progress = opts.progress;
   if (opts.x0 !== undefined) o.x0 = asTensor(opts.x0).cast(wide).toArray() as Float64Array;
   if (opts.M !== undefined) o.M = toRawOperand(opts.M) as PreconditionerLike;
   if (opts.callback !== undefined) {

@@ -48,6 +48,7 @@ const bicgstabCore: Core = (p, x, r, rnorm, budget, done) => {
     const snorm = nrm2(r);
     if (snorm <= p.target) {
       p.callback?.(x, done + k, snorm);
+      p.onStep?.(done + k, snorm);
       return { status: 'converged', iterations: k };
     }
     if (p.M) p.M(r, shat);
@@ -63,6 +64,7 @@ const bicgstabCore: Core = (p, x, r, rnorm, budget, done) => {
     axpy(cplx, cneg(omega), t, r);
     rnorm = nrm2(r);
     p.callback?.(x, done + k, rnorm);
+    p.onStep?.(done + k, rnorm);
     if (rnorm <= p.target) return { status: 'converged', iterations: k };
     rhoPrev = rho;
   }

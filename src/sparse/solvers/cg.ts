@@ -55,6 +55,7 @@ const cgCore: Core = (p, x, r, rnorm, budget, done) => {
     // The fused sum of squares overflows for ‖r‖ ≳ 1e154 and underflows for ‖r‖ ≲ 1e-154: then the safe norm.
     rnorm = rr < Infinity && rr >= RR_MIN ? Math.sqrt(rr) : nrm2(r);
     p.callback?.(x, done + k, rnorm);
+    p.onStep?.(done + k, rnorm);
     if (rnorm <= p.target) return { status: 'converged', iterations: k };
     if (p.M) p.M(r, z);
     // Without M, z = r and rᴴz = ‖r‖² is already known.

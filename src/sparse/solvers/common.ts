@@ -30,6 +30,8 @@ import { csrMatvecDotRaw, csrMatvecRaw } from '../spmv.js';
 import { isComplexDType } from './csr-kernels.js';
 import { ldexp, ldexpInPlace, nrm2, sub } from './vec.js';
 import { findNonFiniteInput, firstNonFinite, scaleExponent, type NonFiniteInput } from './finite.js';
+import { progressOption, type ProgressOption } from '../../progress.js';
+import { krylovBar } from './progress-bar.js';
 
 /** A right-hand side or start vector: Float64Array (interleaved when complex), number[] or a 1-D Tensor. */
 export type VectorLike = Float64Array | readonly number[] | Tensor;
@@ -53,6 +55,16 @@ export interface SolveOptions {
    * Default false: the result reports it (info −1, breakdown 'nonfinite').
    */
   checkFinite?: boolean;
+  /**
+   * A progress bar on stderr while the solve iterates (default off): true, or
+   * {label, stream, enabled, intervalMs}. Drawn only when the stream is a TTY
+   * (piped output and tests stay silent), redrawn at most every 100 ms, and
+   * ended with the outcome (converged or not, iterations, true residual). It
+   * shows the way from the first residual to the target on a log scale (or
+   * the iteration budget used, when that is further) and never forms the
+   * iterate, so it costs nothing measurable per iteration (progress-bar.ts).
+   */
+  progress?: ProgressOption;
 }
 
 export interface SolveResult {
@@ -94,6 +106,14 @@ export interface Problem {
   checkFinite: boolean;
   maxiter: number;
   callback?: (xk: Float64Array, iteration: number, residualNorm: number) => void;
+  /** The checked `progress` option (SolveOptions.progress). */
+  progress: ProgressOption | undefined;
+  /**
+   * Called by the cores after every iteration with the iteration number and
+   * their residual estimate (cores' units), never with x: the progress bar's
+   * hook, set by drive() only while a bar is drawn (null otherwise).
+   */
+  onStep: ((iteration: number, residualNorm: number) => void) | null;
   /** The operator itself (MINRES/GMRES do not need more; kept for messages). */
   op: RawOperator;
 }
@@ -209,7 +229,7 @@ export function setup(name: string, A: OperatorLike, bIn: VectorLike, opts: Solv
   else Amv = (x, out) => into(op.matvec(x, out), out);
   const Adot = csr && !cplx && csr.dtype === 'float64' ? (x: Float64Array, out: Float64Array) => csrMatvecDotRaw(csr, x, out) : null;
 
-  const p: Problem = { name, n, cplx, A: Amv, Adot, M: makeM(name, opts.M, n, cplx), b, bnorm: 0, target: 0, scaleExp: 0, checkFinite: opts.checkFinite === true, maxiter, callback: opts.callback, op };
+  const p: Problem = { name, n, cplx, A: Amv, Adot, M: makeM(name, opts.M, n, cplx), b, bnorm: 0, target: 0, scaleExp: 0, checkFinite: opts.checkFinite === true, maxiter, callback: opts.callback, progress: progressOption(name, opts.progress), onStep: null, op };
 
   const len = (cplx ? 2 : 1) * n;
   let x: Float64Array = new Float64Array(len);
@@ -300,6 +320,23 @@ export function drive(s: Setup, core: Core): SolveResult {
     return result(p, x.fill(NaN), -1, 0, rnorm, 'nonfinite', `${p.name}: the residual b − A x0 is not finite${i >= 0 ? ` (A x0 holds ${tmp[i]} at [${at}]: the operator has non-finite values or overflows)` : ''}; no solve was attempted`);
   }
   if (rnorm <= p.target) return result(p, x, 0, 0, rnorm); // x0 already solves it
+  const bar = krylovBar(p, rnorm);
+  if (bar === null) return iterate(p, x, r, tmp, rnorm, core);
+  p.onStep = bar.step;
+  try {
+    const res = iterate(p, x, r, tmp, rnorm, core);
+    bar.finish(res);
+    return res;
+  } catch (e) {
+    bar.abort();
+    throw e;
+  } finally {
+    p.onStep = null;
+  }
+}
+
+/** drive()'s loop: core runs, each checked on the true residual r = b − A x (‖r‖ = rnorm on entry). */
+function iterate(p: Problem, x: Float64Array, r: Float64Array, tmp: Float64Array, rnorm: number, core: Core): SolveResult {
   let it = 0,
     mismatches = 0;
   for (;;) {

@@ -144,6 +144,7 @@ function gmresCore(restart: number, side: 'right' | 'left'): Core {
         update(xk, k);
         p.callback(xk, done + k, est / scale);
       }
+      p.onStep?.(done + k, est / scale); // the estimate alone: no iterate is formed for the bar
       if (est <= innerTarget || hn === 0) {
         status = 'converged';
         break;

@@ -91,6 +91,7 @@ const minresCore: Core = (p, x, r, rnorm, budget, done) => {
     axpy(cplx, c(phi), w, x);
     const est = Math.abs(phibar);
     p.callback?.(x, done + k, est * (rnorm / beta1));
+    p.onStep?.(done + k, est * (rnorm / beta1));
     if (est <= innerTarget || beta === 0) return { status: 'converged', iterations: k };
   }
   return { status: 'maxiter', iterations: budget };
