@@ -9,6 +9,7 @@ export { cat, stack } from './tensor/ops/movement.js';
 export { matmul, dot, outer } from './tensor/ops/linear.js';
 export { s, ax, rg, ix, tail } from './tensor/slicing.js';
 export type { SliceSpec, AxisSpec } from './tensor/slicing.js';
+/** Random numbers from explicit, splittable keys (JAX's jax.random): key, split, uniform, normal, ...; same key, same samples on every backend. */
 export * as random from './tensor/random.js';
 export { DTYPES, toDType, promoteTypes, promotionTable, isComplex, isFloat } from './tensor/dtype.js';
 export type { DType, DTypeLike } from './tensor/dtype.js';
@@ -39,8 +40,13 @@ export { nativeStatus, blasInfo } from './backends/native/info.js';
 export { nativeFftStatus } from './fft/kernels/native.js';
 export type { NativeStatus, BlasInfo } from './backends/native/info.js';
 export type { Backend, BackendStatus, DispatchChoice } from './backends/backend.js';
+/** Dense linear algebra (numpy.linalg / scipy.linalg): solve, lstsq, inv, det, qr, cholesky, eigh, svd, eig, norm, expm, ... on LAPACK (native) or TypeScript kernels. */
 export * as linalg from './linalg/index.js';
+/** Sparse matrices (scipy.sparse): CSR/CSC/COO formats, builders (poisson2d, ...), Matrix Market / Harwell-Boeing I/O, direct (spsolve, splu, cholesky) and Krylov (cg, gmres, ...) solvers, eigsh. */
 export * as sparse from './sparse/index.js';
+/** Fast Fourier transforms (numpy.fft): fft, ifft, rfft, irfft, their 2-D and n-D forms, fftfreq, fftshift; FFTW on native. */
 export * as fft from './fft/index.js';
+/** Plots from tensors as plotly.js figures (line, scatter, heatmap, contour, surface, spy, animate, subplots) that render offline, in notebooks and to PNG. */
 export * as plot from './plot/index.js';
+/** ODE integrators (scipy.integrate): solveIvp (adaptive), odeint (with adjoint gradients), and fixed-step rk4, velocityVerlet, leapfrog, crankNicolson. */
 export * as integrate from './integrate/index.js';

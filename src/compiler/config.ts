@@ -1,5 +1,8 @@
 // Global compiler switches (mainly for measuring what each pass buys).
 
+/**
+ * Global compiler switches (fusion, cache size, graph depth limits), mainly for measuring what each pass buys; mutable.
+ */
 export const config = {
   /** Fuse elementwise chains, prologues and epilogues (false: one kernel per op). */
   fusion: true,

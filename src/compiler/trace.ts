@@ -19,6 +19,9 @@ import type { BoundExecutable } from './executable.js';
 /** Outputs of a builder: one tensor, a list, or a record of tensors. */
 export type Outputs = Tensor | Tensor[] | Record<string, Tensor>;
 
+/**
+ * The `g` a graph() builder receives: declares the graph's named inputs and params (dims may be symbols such as 'batch').
+ */
 export class GraphBuilder {
   /** @internal */
   readonly declared: Node[] = [];
@@ -133,6 +136,9 @@ export function graph(name: string, build: (g: GraphBuilder) => Outputs): Func {
   return new Func(name, g.declared, g.kinds, nodes, keys, created);
 }
 
+/**
+ * The executable form of a Func (compile() / Func.compile()): run(inputs) binds the symbolic dims and runs without recompiling.
+ */
 export class CompiledFunc {
   private readonly exe: BoundExecutable;
   private readonly leaves: Node[];
@@ -174,7 +180,15 @@ export class CompiledFunc {
   }
 }
 
-/** compile(graphOrFunc, {device}): the executable form of a Func. */
+/**
+ * compile(graphOrFunc, {device}): the executable form of a Func.
+ * @example
+ * ```ts
+ * const f = graph('affine', (g) => g.input('x', ['batch', 3]).matmul(g.param('w', [3, 2])));
+ * const run = compile(f);                // one executable for every batch size
+ * run.run({ x: [[1, 2, 3]], w: [[1, 0], [0, 1], [1, 1]] });   // [[4, 5]]
+ * ```
+ */
 export function compile(f: Func, opts: { device?: string } = {}): CompiledFunc {
   return f.compile(opts);
 }

@@ -83,17 +83,35 @@ function complex1d(op: string, x: Input, n: number | undefined, axis: number, no
   return scaled(c2cAxes(resized(t, a, len), [a], inverse), scaleOf(nm, len, inverse));
 }
 
-/** The discrete Fourier transform along `axis` (numpy.fft.fft). */
+/**
+ * The discrete Fourier transform along `axis` (numpy.fft.fft).
+ * @example
+ * ```ts
+ * fft.fft(tensor([0, 1, 0, 0])).tolist();   // [[1, 0], [0, -1], [-1, 0], [0, 1]]  ([re, im] pairs: 1, -i, -1, i)
+ * ```
+ */
 export function fft(x: Input, n?: number, axis = -1, norm?: FftNorm): Tensor {
   return complex1d('fft', x, n, axis, norm, false);
 }
 
-/** The inverse discrete Fourier transform along `axis` (numpy.fft.ifft). */
+/**
+ * The inverse discrete Fourier transform along `axis` (numpy.fft.ifft).
+ * @example
+ * ```ts
+ * fft.ifft(fft.fft(tensor([1, 2, 3])));   // complex128 [1, 2, 3] (+0i)
+ * ```
+ */
 export function ifft(x: Input, n?: number, axis = -1, norm?: FftNorm): Tensor {
   return complex1d('ifft', x, n, axis, norm, true);
 }
 
-/** The DFT of real input: the n/2 + 1 non-negative frequencies (numpy.fft.rfft). */
+/**
+ * The DFT of real input: the n/2 + 1 non-negative frequencies (numpy.fft.rfft).
+ * @example
+ * ```ts
+ * fft.rfft(tensor([1, 1, 1, 1])).tolist();   // [[4, 0], [0, 0], [0, 0]]  (n/2 + 1 = 3 bins)
+ * ```
+ */
 export function rfft(x: Input, n?: number, axis = -1, norm?: FftNorm): Tensor {
   const nm = checkNorm('rfft', norm);
   const t = realInput('rfft', x);

@@ -18,7 +18,14 @@ function spacingArg(op: string, d: unknown): number {
   return d;
 }
 
-/** The sample frequencies of fft's n outputs for spacing d: [0, 1, ..., ⌈n/2⌉ − 1, −⌊n/2⌋, ..., −1] / (d·n) (numpy.fft.fftfreq), float64. */
+/**
+ * The sample frequencies of fft's n outputs for spacing d: [0, 1, ..., ⌈n/2⌉ − 1, −⌊n/2⌋, ..., −1] / (d·n) (numpy.fft.fftfreq), float64.
+ * @example
+ * ```ts
+ * fft.fftfreq(4).tolist();        // [0, 0.25, -0.5, -0.25]
+ * fft.fftfreq(5, 0.1).tolist();   // [0, 2, 4, -4, -2]
+ * ```
+ */
 export function fftfreq(n: number, d = 1.0): Tensor {
   lengthArg('fftfreq', n);
   spacingArg('fftfreq', d);

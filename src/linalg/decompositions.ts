@@ -38,7 +38,14 @@ export interface QrOptions extends CheckOptions {
   mode?: QrMode;
 }
 
-/** NumPy's qr: {q, r} (mode 'reduced' default, 'complete') or {r} (mode 'r'). */
+/**
+ * NumPy's qr: {q, r} (mode 'reduced' default, 'complete') or {r} (mode 'r').
+ * @example
+ * ```ts
+ * const { q, r } = linalg.qr(tensor([[3, 0], [4, 5]]));
+ * // q = [[-0.6, -0.8], [-0.8, 0.6]], r = [[-5, -4], [0, 3]]; q.matmul(r) ≈ a
+ * ```
+ */
 export function qr(a: MatrixLike, opts: QrOptions = {}): { q?: Tensor; r: Tensor } {
   const mode = opts.mode ?? 'reduced';
   const parts = qrRaw(matrixArg('qr', a, opts), mode);
@@ -50,7 +57,13 @@ export interface CholeskyOptions extends CheckOptions {
   lower?: boolean;
 }
 
-/** The Cholesky factor of a Hermitian positive-definite matrix; only the factor's triangle of a is read. */
+/**
+ * The Cholesky factor of a Hermitian positive-definite matrix; only the factor's triangle of a is read.
+ * @example
+ * ```ts
+ * linalg.cholesky(tensor([[4, 2], [2, 3]])).tolist();   // [[2, 0], [1, √2]]  (l with a = l lᵀ)
+ * ```
+ */
 export function cholesky(a: MatrixLike, opts: CholeskyOptions = {}): Tensor {
   return choleskyRaw(matrixArg('cholesky', a, opts), opts.lower ?? true);
 }
@@ -60,7 +73,14 @@ export interface SvdOptions extends CheckOptions {
   computeUv?: boolean;
 }
 
-/** a = u diag(s) vh with s descending; {s} only when computeUv is false. */
+/**
+ * a = u diag(s) vh with s descending; {s} only when computeUv is false.
+ * @example
+ * ```ts
+ * const { u, s, vh } = linalg.svd(tensor([[3, 0], [0, 4]]));
+ * s.tolist();   // [4, 3]  (numpy.linalg.svd)
+ * ```
+ */
 export function svd(a: MatrixLike, opts: SvdOptions = {}): { u?: Tensor; s: Tensor; vh?: Tensor } {
   const computeUv = opts.computeUv ?? true;
   const parts = svdRaw(matrixArg('svd', a, opts), opts.fullMatrices ?? false, computeUv);
@@ -77,7 +97,14 @@ const lowerOf = (op: string, uplo: string | undefined) => {
   return (uplo ?? 'L') === 'L';
 };
 
-/** Eigenvalues (ascending, real) and eigenvectors (columns) of a Hermitian matrix. */
+/**
+ * Eigenvalues (ascending, real) and eigenvectors (columns) of a Hermitian matrix.
+ * @example
+ * ```ts
+ * const { eigenvalues, eigenvectors } = linalg.eigh(tensor([[2, 1], [1, 2]]));
+ * eigenvalues.tolist();   // [1, 3]  (numpy.linalg.eigh)
+ * ```
+ */
 export function eigh(a: MatrixLike, opts: EighOptions = {}): { eigenvalues: Tensor; eigenvectors: Tensor } {
   const [w, v] = eighRaw(matrixArg('eigh', a, opts), lowerOf('eigh', opts.uplo), true);
   return { eigenvalues: w!, eigenvectors: v! };

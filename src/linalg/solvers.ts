@@ -15,7 +15,13 @@ import { svdRaw } from './ops/svd.js';
 import { permutationMatrix } from './ops/lu.js';
 import { ax, rg, s as sl } from '../tensor/slicing.js';
 
-/** x with a x = b; a SingularMatrixError names the zero pivot. */
+/**
+ * x with a x = b; a SingularMatrixError names the zero pivot.
+ * @example
+ * ```ts
+ * linalg.solve(tensor([[3, 1], [1, 2]]), tensor([9, 8])).tolist();   // [2, 3]  (numpy.linalg.solve)
+ * ```
+ */
 export function solve(a: MatrixLike, b: MatrixLike, opts: CheckOptions = {}): Tensor {
   const { a: A, b: B, vector } = solveArgs('solve', a, b, opts);
   return unvector(solveRaw(A, B), vector);
@@ -39,7 +45,15 @@ export interface LstsqResult {
   s: Tensor;
 }
 
-/** Minimum-norm least squares (gelsd): {x, residuals, rank, s}. */
+/**
+ * Minimum-norm least squares (gelsd): {x, residuals, rank, s}.
+ * @example
+ * ```ts
+ * // fit y = c0 + c1 t through (0, 1), (1, 2), (2, 3)
+ * const { x, rank } = linalg.lstsq(tensor([[1, 0], [1, 1], [1, 2]]), tensor([1, 2, 3]));
+ * x.tolist();   // ≈ [1, 1]; rank.item() = 2
+ * ```
+ */
 export function lstsq(a: MatrixLike, b: MatrixLike, opts: LstsqOptions = {}): LstsqResult {
   const A = matrixArg('lstsq', a, opts);
   let B = asTensor(b);

@@ -15,6 +15,9 @@ import { show } from './show.js';
 import { placeOnGrid, type Grid } from './grid.js';
 import type { Frame, FigureSpec, Layout, Trace } from './types.js';
 
+/**
+ * A plotly figure ({data, layout, frames}) returned by every plot builder: toJSON, toHTML, save, savePng, show.
+ */
 export class Figure {
   /** plotly traces. */
   data: Trace[];

@@ -46,6 +46,9 @@ export interface SparseMatrix {
 
 export type DenseOperand = Tensor | NestedData | readonly unknown[];
 
+/**
+ * The operations CSR and CSC share (products, transpose, conversions, arithmetic) over indptr/indices/data arrays.
+ */
 export abstract class CompressedMatrix implements CompressedArrays {
   abstract readonly format: 'csr' | 'csc';
   /** Rows + 1 (CSR) or columns + 1 (CSC) offsets into indices/data. */

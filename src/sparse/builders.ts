@@ -233,7 +233,14 @@ export function poisson1d(n: number, opts: PoissonOptions = {}): CsrMatrix {
   return new CsrMatrix([n, n], 'float64', a.indptr, a.indices, a.data, { sorted: true, canonical: true });
 }
 
-/** 2-D 5-point Laplacian on an n×n grid (n²×n²): kronsum(T, T) with T = poisson1d(n, {bc}). */
+/**
+ * 2-D 5-point Laplacian on an n×n grid (n²×n²): kronsum(T, T) with T = poisson1d(n, {bc}).
+ * @example
+ * ```ts
+ * const A = sparse.poisson2d(3);   // 9×9, 33 nonzeros
+ * const u = sparse.spsolve(A, ones([9]));
+ * ```
+ */
 export function poisson2d(n: number, opts: PoissonOptions = {}): CsrMatrix {
   return poissonNd('poisson2d', 2, n, opts);
 }

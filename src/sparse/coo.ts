@@ -17,6 +17,9 @@ import { isTraced, cooCanonicalMap, sumValues, gatherValues } from './tensor-val
 import { tensorFrom } from './dense.js';
 import { formatSparse } from './show.js';
 
+/**
+ * A coordinate (triplet) matrix for assembly, duplicates summed (scipy.sparse.coo_matrix); build one with sparse.coo.
+ */
 export class CooMatrix implements SparseMatrix {
   readonly format = 'coo' as const;
   readonly shape: [number, number];

@@ -9,6 +9,9 @@ import { type Compressed, transposeCompressed, indexFlags } from './kernels.js';
 import type { Tensor } from '../tensor/tensor.js';
 import { transposedMap, gatherValues } from './tensor-values.js';
 
+/**
+ * A compressed sparse column matrix (scipy.sparse.csc_matrix); build one with sparse.csc or A.tocsc().
+ */
 export class CscMatrix extends CompressedMatrix implements SparseMatrix {
   readonly format = 'csc' as const;
 

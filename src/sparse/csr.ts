@@ -24,6 +24,9 @@ export interface CompressedInit {
   dtype?: SparseDType | string;
 }
 
+/**
+ * A compressed sparse row matrix (scipy.sparse.csr_matrix); build one with sparse.csr, fromTriplets or a builder.
+ */
 export class CsrMatrix extends CompressedMatrix implements SparseMatrix {
   readonly format = 'csr' as const;
 
@@ -76,6 +79,12 @@ export function compressedFromInit(fmt: 'csr' | 'csc', init: CompressedInit): { 
  * change it); a Tensor `data` being differentiated stays a tensor. Throws
  * SparseFormatError naming the first bad position. Unsorted indices and
  * duplicates are accepted and flagged (hasSortedIndices / hasCanonicalFormat).
+ * @example
+ * ```ts
+ * // [[4, 1], [0, 3]]
+ * const A = sparse.csr({ indptr: [0, 2, 3], indices: [0, 1, 1], data: [4, 1, 3], shape: [2, 2] });
+ * A.nnz;   // 3
+ * ```
  */
 export function csr(init: CompressedInit): CsrMatrix {
   const r = compressedFromInit('csr', init);

@@ -219,7 +219,14 @@ const nativeLogDet = (f: { logDet(): { sign: number; signIm: number; logabsdet: 
   return { sign: cplx ? [r.sign, r.signIm] : r.sign, logabsdet: r.logabsdet };
 };
 
-/** Sparse LU (UMFPACK on native; the js sparse LU with AMD ordering otherwise). */
+/**
+ * Sparse LU (UMFPACK on native; the js sparse LU with AMD ordering otherwise).
+ * @example
+ * ```ts
+ * const lu = sparse.splu(sparse.poisson1d(3));    // factor once (scipy.sparse.linalg.splu)
+ * lu.solve(tensor([1, 0, 1])).tolist();           // [1, 1, 1]; reuse lu for more right-hand sides
+ * ```
+ */
 export function splu(A: SparseMatrix, opts: SpluOptions = {}): SparseFactorization {
   const controls = umfpackControls(opts);
   const a = csrArrays('splu', A);

@@ -13,6 +13,12 @@ import { solveTensor, type SpsolveOptions } from './graph/api.js';
  * positive-definite A (only its lower triangle is read, as by sparse.cholesky),
  * or 'cg' | 'bicgstab' | 'gmres' | 'minres' (then rtol,
  * atol, maxiter apply and non-convergence is a ConvergenceError).
+ * @example
+ * ```ts
+ * const A = sparse.poisson1d(3);                   // [[2, -1, 0], [-1, 2, -1], [0, -1, 2]]
+ * sparse.spsolve(A, tensor([1, 0, 1])).tolist();   // [1, 1, 1]  (scipy.sparse.linalg.spsolve)
+ * sparse.spsolve(A, tensor([1, 0, 1]), { method: 'cholesky' });
+ * ```
  */
 export function spsolve(A: SparseMatrix, b: Tensor | TensorData, opts: SpsolveOptions = {}): Tensor {
   const M = A instanceof CompressedMatrix ? A : A.tocsr();

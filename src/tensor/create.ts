@@ -48,6 +48,12 @@ function typedArrayDType(op: string, a: ArrayBufferView): DType {
  * or a TypedArray (keeps its dtype: Float32Array → float32; smaller ints → int32).
  * Plain numbers default to float64. For complex dtypes a TypedArray holds
  * interleaved (re, im) pairs. With `shape`, flat data is laid out row-major.
+ * @example
+ * ```ts
+ * const a = tensor([[1, 2], [3, 4]]);          // float64 [2, 2]
+ * const b = tensor([1, 2], { dtype: 'float32' });
+ * a.tolist();                                   // [[1, 2], [3, 4]]
+ * ```
  */
 export function tensor<T extends DTypeLike>(data: TensorData, opts: TensorOptions & { dtype: T }): Tensor<DTypeOf<T>>;
 export function tensor(data: TensorData, opts?: TensorOptions): Tensor;
@@ -148,13 +154,40 @@ function flatten(d: NestedData, out: number[], cplx: boolean): void {
   }
 }
 
-/** A tensor of `shape` filled with `value` (a broadcast literal; no memory until used). */
+/**
+ * A tensor of `shape` filled with `value` (a broadcast literal; no memory until used).
+ * @example
+ * ```ts
+ * full([2, 2], 7).tolist();   // [[7, 7], [7, 7]]
+ * ```
+ */
 export function full<T extends DTypeLike = DTypeLike>(shape: readonly number[], value: number | boolean, opts: FillOptions & { dtype?: T } = {}): Tensor<DTypeOf<T>> {
   return filled('full', shape, value, opts) as Tensor<DTypeOf<T>>;
 }
+/**
+ * A tensor of `shape` filled with 0, float64 unless a dtype is given (numpy.zeros).
+ * @example
+ * ```ts
+ * zeros([2, 3]).shape;                      // [2, 3]
+ * zeros([2], { dtype: 'int32' }).tolist();  // [0, 0]
+ * ```
+ */
 export const zeros = <T extends DTypeLike = DTypeLike>(shape: readonly number[], opts: FillOptions & { dtype?: T } = {}): Tensor<DTypeOf<T>> => filled('zeros', shape, 0, opts) as Tensor<DTypeOf<T>>;
+/**
+ * A tensor of `shape` filled with 1, float64 unless a dtype is given (numpy.ones).
+ * @example
+ * ```ts
+ * ones([2, 2]).tolist();   // [[1, 1], [1, 1]]
+ * ```
+ */
 export const ones = <T extends DTypeLike = DTypeLike>(shape: readonly number[], opts: FillOptions & { dtype?: T } = {}): Tensor<DTypeOf<T>> => filled('ones', shape, 1, opts) as Tensor<DTypeOf<T>>;
+/**
+ * Zeros with the shape and dtype of `t` (numpy.zeros_like).
+ */
 export const zerosLike = (t: TensorLike): Tensor => fullLike('zerosLike', t, 0);
+/**
+ * Ones with the shape and dtype of `t` (numpy.ones_like).
+ */
 export const onesLike = (t: TensorLike): Tensor => fullLike('onesLike', t, 1);
 
 export interface FillOptions {
@@ -186,6 +219,12 @@ function checkDevice(op: string, device: string | undefined): void {
 /**
  * arange(stop) / arange(start, stop, step = 1) like NumPy (float64 unless a dtype is given);
  * the options may come in place of stop or step: arange(5, {dtype: 'int32'}), arange(1, 5, {dtype}).
+ * @example
+ * ```ts
+ * arange(4).tolist();         // [0, 1, 2, 3]
+ * arange(1, 7, 2).tolist();   // [1, 3, 5]
+ * arange(3, { dtype: 'int32' });
+ * ```
  */
 export function arange<T extends DTypeLike = DTypeLike>(start: number, opts?: { dtype?: T }): Tensor<DTypeOf<T>>;
 export function arange<T extends DTypeLike = DTypeLike>(start: number, stop?: number, opts?: { dtype?: T }): Tensor<DTypeOf<T>>;
@@ -206,7 +245,13 @@ export function arange(start: number, ...rest: unknown[]): Tensor {
   return fromStorage(encodeValues(v, dtype), [n], dtype);
 }
 
-/** linspace(start, stop, num = 50, {endpoint = true}) like NumPy. */
+/**
+ * linspace(start, stop, num = 50, {endpoint = true}) like NumPy.
+ * @example
+ * ```ts
+ * linspace(0, 1, 5).tolist();   // [0, 0.25, 0.5, 0.75, 1]
+ * ```
+ */
 export function linspace<T extends DTypeLike = DTypeLike>(start: number, stop: number, num = 50, opts: { endpoint?: boolean; dtype?: T } = {}): Tensor<DTypeOf<T>> {
   if (!Number.isInteger(num) || num < 0) throw new ValueError(`linspace: num must be a non-negative integer, got ${num}`);
   const endpoint = opts.endpoint ?? true;
@@ -219,7 +264,14 @@ export function linspace<T extends DTypeLike = DTypeLike>(start: number, stop: n
   return fromStorage(encodeValues(v, dtype), [num], dtype) as Tensor<DTypeOf<T>>;
 }
 
-/** eye(n, m = n, {k, dtype}): ones on the k-th diagonal. */
+/**
+ * eye(n, m = n, {k, dtype}): ones on the k-th diagonal.
+ * @example
+ * ```ts
+ * eye(2).tolist();               // [[1, 0], [0, 1]]
+ * eye(2, 3, { k: 1 }).tolist();  // [[0, 1, 0], [0, 0, 1]]
+ * ```
+ */
 export function eye<T extends DTypeLike = DTypeLike>(n: number, m = n, opts: { k?: number; dtype?: T } = {}): Tensor<DTypeOf<T>> {
   checkShape('eye', [n, m]);
   const dtype = opts.dtype !== undefined ? toDType(opts.dtype) : 'float64';

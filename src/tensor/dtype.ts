@@ -12,6 +12,9 @@ import { DTypeError } from './errors.js';
  * names); tests/types/dtypes.ts checks that DTYPES lists exactly these.
  */
 export type DType = 'bool' | 'int32' | 'float16' | 'bfloat16' | 'float32' | 'float64' | 'complex64' | 'complex128';
+/**
+ * Every dtype name rlx supports, in promotion order (bool, int32, float16, bfloat16, float32, float64, complex64, complex128).
+ */
 export const DTYPES = [
   'bool',
   'int32',
@@ -78,7 +81,13 @@ export const DTYPE_INFO: { readonly [D in DType]: DTypeInfo } = {
   complex128: { storage: Float64Array, lanes: 2, itemsize: 16, kind: 'c', compute: 'complex128' },
 };
 
+/**
+ * Whether `d` is complex64 or complex128 (numpy.iscomplexobj for dtypes).
+ */
 export const isComplex = (d: DType): boolean => DTYPE_INFO[d].kind === 'c';
+/**
+ * Whether `d` is a real floating dtype (float16, bfloat16, float32, float64).
+ */
 export const isFloat = (d: DType): boolean => DTYPE_INFO[d].kind === 'f';
 export const isInexact = (d: DType): boolean => isFloat(d) || isComplex(d);
 

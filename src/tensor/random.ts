@@ -24,7 +24,14 @@ export type Key = Tensor;
 const INT64_MIN = -(2n ** 63n);
 const UINT64_END = 2n ** 64n;
 
-/** key(seed): a key [2] from an integer seed in [-2^63, 2^64) (JAX's PRNGKey with 64-bit seeds). */
+/**
+ * key(seed): a key [2] from an integer seed in [-2^63, 2^64) (JAX's PRNGKey with 64-bit seeds).
+ * @example
+ * ```ts
+ * const keys = random.split(random.key(42));   // [2, 2]: two independent keys
+ * random.normal(keys.select(0, 0), [3]);
+ * ```
+ */
 export function key(seed: number | bigint): Key {
   const ok =
     typeof seed === 'bigint' ? seed >= INT64_MIN && seed < UINT64_END : typeof seed === 'number' && Number.isInteger(seed) && seed >= -(2 ** 63) && seed < 2 ** 64;
@@ -78,7 +85,13 @@ export interface UniformOptions {
   maxval?: number;
 }
 
-/** Uniform samples in [minval, maxval) (float64 by default); shape [...key batch, ...shape]. */
+/**
+ * Uniform samples in [minval, maxval) (float64 by default); shape [...key batch, ...shape].
+ * @example
+ * ```ts
+ * random.uniform(random.key(0), [2, 2], { minval: -1, maxval: 1 });   // [2, 2] in [-1, 1)
+ * ```
+ */
 export function uniform(k: Key, shape: readonly number[] = [], opts: UniformOptions = {}): Tensor {
   checkKey('uniform', k);
   checkShape('random.uniform', shape);
@@ -94,7 +107,13 @@ export function uniform(k: Key, shape: readonly number[] = [], opts: UniformOpti
   return bindRandom(RANDOM_OPS.uniform, [k], { sampleShape: [...shape], sampleDType: dtype, minval: lo, maxval: hi });
 }
 
-/** Standard normal samples (float64 by default; complex: variance 1/2 per part); shape [...key batch, ...shape]. */
+/**
+ * Standard normal samples (float64 by default; complex: variance 1/2 per part); shape [...key batch, ...shape].
+ * @example
+ * ```ts
+ * const x = random.normal(random.key(0), [3]);   // float64 [3]; same key, same samples
+ * ```
+ */
 export function normal(k: Key, shape: readonly number[] = [], opts: { dtype?: DTypeLike } = {}): Tensor {
   checkKey('normal', k);
   checkShape('random.normal', shape);

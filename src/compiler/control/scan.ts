@@ -85,6 +85,13 @@ export function scanFlat(
  * final carry init's structure (array literals are tuples) and the stacked ys
  * the body's y structure; a body returning another carry structure does not
  * compile. A body typed on PyTree (the loose second signature) gives PyTrees.
+ * @example
+ * ```ts
+ * // cumulative sum: carry c, per-step output c + x
+ * const [c, ys] = scan((c, x) => [c.add(x), c.add(x)], tensor(0), tensor([1, 2, 3]));
+ * c.item();      // 6
+ * ys.tolist();   // [1, 3, 6]
+ * ```
  */
 export function scan<C extends Tree, X extends Tree, Y extends Tree>(
   f: (carry: CarryOf<C>, x: SliceOf<X>) => readonly [CarryOf<C>, Y],

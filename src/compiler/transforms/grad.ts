@@ -84,6 +84,12 @@ function scalarOut(what: string, out: PyTree): Tensor {
  * valueAndGrad(f)(...args) → [f(...args), gradient(s) shaped like the argnums
  * arguments]. Typed: the value is f's result, the gradient has the structure of
  * the differentiated argument (a tuple of them for a list of argnums).
+ * @example
+ * ```ts
+ * const [v, g] = valueAndGrad((x: Tensor) => x.mul(x).sum())(tensor([1, 2, 3]));
+ * v.item();     // 14
+ * g.tolist();   // [2, 4, 6]
+ * ```
  */
 export function valueAndGrad<F extends ScalarFn, const N extends Argnums = 0>(f: F, opts?: { argnums?: N; hasAux?: false }): (...args: Parameters<F>) => [ReturnType<F>, GradOf<F, N>];
 export function valueAndGrad<F extends AuxFn, const N extends Argnums = 0>(f: F, opts: { argnums?: N; hasAux: true }): (...args: Parameters<F>) => [ReturnType<F>, GradOf<F, N>];
@@ -115,6 +121,11 @@ export function valueAndGrad(f: Fn, opts: GradOptions = {}) {
  * for complex inputs: see ARCHITECTURE.md). Typed: grad(f)(x) has x's type with
  * Tensor leaves (a Tensor for a Tensor x; [Tensor, Tensor] for argnums [0, 1];
  * with hasAux, [gradient, aux]).
+ * @example
+ * ```ts
+ * const f = (x: Tensor) => x.mul(x).sum();
+ * grad(f)(tensor([1, 2, 3])).tolist();   // [2, 4, 6]
+ * ```
  */
 export function grad<F extends ScalarFn, const N extends Argnums = 0>(f: F, opts?: { argnums?: N; hasAux?: false }): (...args: Parameters<F>) => GradOf<F, N>;
 export function grad<F extends AuxFn, const N extends Argnums = 0>(f: F, opts: { argnums?: N; hasAux: true }): (...args: Parameters<F>) => [GradOf<F, N>, ReturnType<F>[1]];

@@ -50,7 +50,14 @@ export interface Jitted<F extends (...args: any[]) => PyTree = (...args: any[]) 
  */
 export const MAX_JIT_SIGNATURES = 256;
 
-/** jit(f, {staticArgnums, dynamicAxes, device}) */
+/**
+ * jit(f, {staticArgnums, dynamicAxes, device})
+ * @example
+ * ```ts
+ * const f = jit((x: Tensor) => x.mul(2).add(1));
+ * f(tensor([1, 2])).tolist();   // [3, 5]  (traced and compiled once per shape/dtype)
+ * ```
+ */
 export function jit<F extends (...args: any[]) => PyTree>(f: F, opts?: JitOptions): Jitted<F>;
 export function jit(f: (...args: any[]) => PyTree, opts: JitOptions = {}): Jitted {
   const statics = new Set(opts.staticArgnums ?? []);

@@ -65,6 +65,11 @@ function perArg<T>(spec: T | T[] | undefined, n: number, dflt: T, what: string):
  * vmap(f, {inAxes, outAxes}): f mapped over a batch axis of its arguments.
  * Typed: the mapped function takes f's parameters and returns f's result's
  * structure with Tensor leaves (batched tensors are still Tensors).
+ * @example
+ * ```ts
+ * const rowSums = vmap((r: Tensor) => r.sum());   // mapped over axis 0
+ * rowSums(tensor([[1, 2], [3, 4]])).tolist();      // [3, 7]
+ * ```
  */
 export function vmap<F extends (...args: any[]) => PyTree>(f: F, opts?: VmapOptions): (...args: Parameters<F>) => TensorTree<ReturnType<F>>;
 export function vmap(f: (...args: any[]) => PyTree, opts: VmapOptions = {}) {

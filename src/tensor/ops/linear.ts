@@ -14,7 +14,14 @@ import { registerDecomposition } from '../../compiler/decompose.js';
 // the dtype (integer matmul; legalize.ts).
 registerDecomposition('matmul', ([a, b]) => new Tensor(a!).expandDims(-1).mul(new Tensor(b!).expandDims(-3)).sum(-2).node);
 
-/** a @ b: [..., m, k] @ [..., k, n] → [..., m, n]; 1-D operands get a unit dim added and removed. */
+/**
+ * a @ b: [..., m, k] @ [..., k, n] → [..., m, n]; 1-D operands get a unit dim added and removed.
+ * @example
+ * ```ts
+ * matmul(tensor([[1, 2], [3, 4]]), tensor([[5], [6]])).tolist();   // [[17], [39]]
+ * // also a.matmul(b)
+ * ```
+ */
 export function matmul(aIn: Operand, bIn: Operand): Tensor {
   const a = toTensor('matmul', aIn, 'first operand'),
     b = toTensor('matmul', bIn, 'second operand');
