@@ -16,6 +16,7 @@ import { vjp } from '../compiler/transforms/grad.js';
 import { rg, s } from '../tensor/slicing.js';
 import { TABLEAUS } from './solve-ivp-tableaus.js';
 import { RkStepper, type Rhs, type Tolerances } from './solve-ivp-step.js';
+import { barFor, type ProgressOption } from '../progress.js';
 
 /** The user's right-hand side with JAX's argument order: f(y, t, ...params). */
 export type OdeFn = (y: Tensor, t: Tensor, ...params: Tensor[]) => Tensor;
@@ -42,6 +43,8 @@ export interface SolveSettings {
   /** Most accepted steps between two consecutive output times. */
   mxstep: number;
   stats: OdeintStats;
+  /** The checked `progress` option: a bar per solve (forward, adjoint). */
+  progress?: ProgressOption | undefined;
 }
 
 /** A host copy of x's value: a leaf outside every transform (x is concrete: not symbolic). */
@@ -54,13 +57,50 @@ const timeTensor = (t: number | Tensor, like: Tensor): Tensor => {
   return like.device === undefined ? tt : tt.on(like.device);
 };
 
+/** A solve's progress bar: the fraction of [from, to] covered, per accepted step; null when nothing is drawn (no hook then). */
+function solveBar(set: SolveSettings, label: string, from: number, to: number): { step(t: number): void; finish(): void; abort(): void } | null {
+  const bar = barFor(set.progress, label, 1);
+  if (bar === null) return null;
+  const span = to - from; // ts is strictly increasing: ≠ 0 whenever there is a step
+  let steps = 0,
+    last = from;
+  const detail = (): string => `t = ${last.toPrecision(6)}, ${steps} steps`; // formatted only when drawn
+  return {
+    step(t) {
+      steps++;
+      last = t;
+      bar.update((t - from) / span, detail);
+    },
+    finish() {
+      bar.update(1);
+      bar.done(`${steps} steps`);
+    },
+    abort() {
+      bar.done(undefined, { clear: true });
+    },
+  };
+}
+
+/** Runs `solve` with `bar` (when drawn): ended on success, cleared when an error leaves. */
+function withBar<T>(bar: ReturnType<typeof solveBar>, solve: () => T): T {
+  if (bar === null) return solve();
+  try {
+    const r = solve();
+    bar.finish();
+    return r;
+  } catch (e) {
+    bar.abort();
+    throw e;
+  }
+}
+
 /**
  * Integrates with RK45 from times[0] (state y) through times[1..], returning
  * the states at times[1..] (the dense output inside a step; the step's own end
  * state at the last time, which the stepper hits exactly). `which` names the
- * solve in errors.
+ * solve in errors; `onStep` (the progress bar's hook) gets t after every accepted step.
  */
-function solveThrough(rhs: Rhs, y: Tensor, times: readonly number[], set: SolveSettings, which: 'forward' | 'backward'): Tensor[] {
+function solveThrough(rhs: Rhs, y: Tensor, times: readonly number[], set: SolveSettings, which: 'forward' | 'backward', onStep?: (t: number) => void): Tensor[] {
   const last = times[times.length - 1]!;
   const stepper = new RkStepper(TABLEAUS.RK45, rhs, times[0]!, y, last, set.tol, Infinity, undefined);
   const out: Tensor[] = [];
@@ -76,6 +116,7 @@ function solveThrough(rhs: Rhs, y: Tensor, times: readonly number[], set: SolveS
     const msg = stepper.step();
     if (msg !== undefined) throw new ValueError(`${set.op}: the ${which} solve failed at t = ${stepper.t}: ${msg} (the solution may blow up, or the problem is stiff)`);
     steps++;
+    onStep?.(stepper.t);
     set.stats.stateDepth = Math.max(set.stats.stateDepth, stepper.y.node.depth, stepper.f.node.depth);
     if (which === 'forward') set.stats.forwardSteps++;
     else set.stats.backwardSteps++;
@@ -95,7 +136,8 @@ function solveThrough(rhs: Rhs, y: Tensor, times: readonly number[], set: SolveS
 
 /** The forward solve: ys [len(ts), ...y0.shape] as a host leaf. */
 export function forwardSolve(rhs: Rhs, y0: Tensor, ts: readonly number[], set: SolveSettings): Tensor {
-  const rows = [y0, ...solveThrough(rhs, y0, ts, set, 'forward')];
+  const bar = solveBar(set, 'odeint', ts[0]!, ts[ts.length - 1]!);
+  const rows = [y0, ...withBar(bar, () => solveThrough(rhs, y0, ts, set, 'forward', bar?.step))];
   return detach(cat(rows.map((r) => r.reshape([1, ...y0.shape]))).realize());
 }
 
@@ -129,12 +171,16 @@ export function adjointSolve(f: OdeFn, check: (r: unknown, y: Tensor) => Tensor,
   const ctRow = (i: number): Tensor => ct.select(0, i).flatten();
   let yb = ctRow(ts.length - 1);
   let pb = cat(params.map((p) => tensor(0).broadcastTo([p.size]).cast('float64')).concat([tensor([] as number[]).cast('float64')]));
-  for (let i = ts.length - 1; i >= 1; i--) {
-    const a0 = cat([row(i), yb, pb]).realize();
-    const [a1] = solveThrough(rhs, a0, [ts[i]!, ts[i - 1]!], set, 'backward') as [Tensor];
-    yb = a1.slice(s(rg(n, 2 * n))).add(ctRow(i - 1)).realize();
-    pb = a1.slice(s(rg(2 * n, undefined))).realize();
-  }
+  // The adjoint bar covers [ts[-1], ts[0]] backwards, across the segments.
+  const bar = solveBar(set, 'odeint adjoint', ts[ts.length - 1]!, ts[0]!);
+  withBar(bar, () => {
+    for (let i = ts.length - 1; i >= 1; i--) {
+      const a0 = cat([row(i), yb, pb]).realize();
+      const [a1] = solveThrough(rhs, a0, [ts[i]!, ts[i - 1]!], set, 'backward', bar?.step) as [Tensor];
+      yb = a1.slice(s(rg(n, 2 * n))).add(ctRow(i - 1)).realize();
+      pb = a1.slice(s(rg(2 * n, undefined))).realize();
+    }
+  });
   const out: Tensor[] = [detach(yb.reshape(shape).realize())];
   let at = 0;
   params.forEach((p, k) => {

@@ -19,6 +19,7 @@ import { customCall } from '../tensor/ops/custom-call.js';
 import { checkFiniteState, stateArg } from './march.js';
 import type { Rhs } from './solve-ivp-step.js';
 import { adjointSolve, detach, forwardSolve, type OdeFn, type OdeintStats, type SolveSettings } from './odeint-solve.js';
+import { progressOption, type ProgressOption } from '../progress.js';
 
 export type { OdeFn, OdeintStats } from './odeint-solve.js';
 
@@ -37,9 +38,16 @@ export interface OdeintOptions {
   mxstep?: number;
   /** Filled with the step counts of this call (the backward ones when a gradient is taken). */
   stats?: OdeintStats;
+  /**
+   * Progress bars on stderr (default off): true, or {label, stream, enabled, intervalMs}. One for the
+   * forward solve ('odeint', the fraction of [ts[0], ts[-1]] covered per accepted step) and, when a
+   * gradient is taken, one for the adjoint solve ('odeint adjoint', covering it backwards). Drawn only
+   * when the stream is a TTY; at most one redraw per 100 ms.
+   */
+  progress?: ProgressOption;
 }
 
-const KNOWN = new Set(['rtol', 'atol', 'mxstep', 'stats']);
+const KNOWN = new Set(['rtol', 'atol', 'mxstep', 'stats', 'progress']);
 
 function describe(r: unknown): string {
   if (r instanceof Tensor) return `a ${r.dtype} tensor of shape ${fmtShape(r.shape)}`;
@@ -52,13 +60,13 @@ function tolerance(name: string, v: unknown, dflt: number): number {
   return v;
 }
 
-function options(o: OdeintOptions): { rtol: number; atol: number; mxstep: number; stats: OdeintStats } {
-  for (const k of Object.keys(o)) if (!KNOWN.has(k)) throw new ValueError(`${OP}: unknown option '${k}'; expected one of rtol, atol, mxstep, stats`);
+function options(o: OdeintOptions): { rtol: number; atol: number; mxstep: number; stats: OdeintStats; progress: ProgressOption | undefined } {
+  for (const k of Object.keys(o)) if (!KNOWN.has(k)) throw new ValueError(`${OP}: unknown option '${k}'; expected one of ${[...KNOWN].join(', ')}`);
   const mxstep = o.mxstep ?? Infinity;
   if (typeof mxstep !== 'number' || !(mxstep >= 1)) throw new ValueError(`${OP}: mxstep must be a number ≥ 1, got ${String(mxstep)}`);
   const stats = o.stats ?? { forwardSteps: 0, backwardSteps: 0, nfev: 0, stateDepth: 0 };
   Object.assign(stats, { forwardSteps: 0, backwardSteps: 0, nfev: 0, stateDepth: 0 });
-  return { rtol: Math.max(tolerance('rtol', o.rtol, 1.4e-8), 100 * EPS), atol: tolerance('atol', o.atol, 1.4e-8), mxstep, stats };
+  return { rtol: Math.max(tolerance('rtol', o.rtol, 1.4e-8), 100 * EPS), atol: tolerance('atol', o.atol, 1.4e-8), mxstep, stats, progress: progressOption(OP, o.progress) };
 }
 
 /** ts as host numbers: 1-D, real, finite, strictly increasing, at least one time. */
@@ -132,7 +140,7 @@ const terminal = customCall((...xs: Tensor[]) => xs[xs.length - 1]!, {
  * have any shape (integer and float32 states are integrated in float64; complex
  * states are not supported yet); ts is 1-D and strictly increasing; params are
  * real tensors (or numbers) passed on to f. The last argument may be an
- * options object {rtol, atol, mxstep, stats}.
+ * options object {rtol, atol, mxstep, stats, progress}.
  *
  * grad/vjp with respect to y0 and the params use the adjoint method: one
  * backward solve of [y, ȳ, p̄], memory independent of the step count.
@@ -155,7 +163,7 @@ export function odeint(f: OdeFn, y0: Tensor | TensorData, ts: readonly number[] 
   checkFiniteState(OP, 'y0', y);
   const tv = times(ts);
   const params = rest.map(param);
-  const set: SolveSettings = { op: OP, tol: { rtol: o.rtol, atol: o.atol }, mxstep: o.mxstep, stats: o.stats };
+  const set: SolveSettings = { op: OP, tol: { rtol: o.rtol, atol: o.atol }, mxstep: o.mxstep, stats: o.stats, progress: o.progress };
 
   const node = customCall(
     (yIn: Tensor, ...ps: Tensor[]) => {

@@ -24,6 +24,7 @@ import { RadauStepper } from './solve-ivp-radau.js';
 import { BdfStepper } from './solve-ivp-bdf.js';
 import { PiecewiseSolution, type Interpolant } from './solve-ivp-dense.js';
 import { findActiveEvents, handleEvents, prepareEvents, type Event, type EventFunction } from './solve-ivp-events.js';
+import { barFor, progressOption, type ProgressOption } from '../progress.js';
 
 export type { EventFunction } from './solve-ivp-events.js';
 
@@ -63,6 +64,12 @@ export interface SolveIvpOptions {
   jac?: JacOption;
   /** Accepted for SciPy's signature and ignored: f always receives y of y0's shape. */
   vectorized?: boolean;
+  /**
+   * A progress bar on stderr while integrating (default off): true, or {label, stream, enabled, intervalMs}.
+   * It shows the fraction of tSpan covered, updated at every accepted step (with t and the step count), and
+   * ends with the outcome. Drawn only when the stream is a TTY; at most one redraw per 100 ms.
+   */
+  progress?: ProgressOption;
 }
 
 /** The piecewise interpolant of the solution (SciPy's OdeSolution). */
@@ -96,7 +103,7 @@ export interface SolveIvpResult {
   yEvents?: Tensor[];
 }
 
-const KNOWN = new Set(['method', 'rtol', 'atol', 'tEval', 'denseOutput', 'maxStep', 'firstStep', 'events', 'jac', 'vectorized']);
+const KNOWN = new Set(['method', 'rtol', 'atol', 'tEval', 'denseOutput', 'maxStep', 'firstStep', 'events', 'jac', 'vectorized', 'progress']);
 const show = (v: unknown): string => (typeof v === 'string' ? JSON.stringify(v) : Array.isArray(v) ? `[${v.map(show).join(', ')}]` : String(v));
 
 function methodOf(method: unknown): Tableau | 'Radau' | 'BDF' {
@@ -258,6 +265,7 @@ export function solveIvp(f: (t: Tensor, y: Tensor) => Tensor, tSpan: readonly [n
   let tEval = opts.tEval === undefined ? undefined : timesToEval(opts.tEval, t0, t1);
   const device = y.device;
   const events: Event[] | undefined = opts.events === undefined ? undefined : prepareEvents(OP, opts.events, device);
+  const progress = progressOption(OP, opts.progress);
 
   const rhs = checked(f, y);
   let solver: IvpStepper;
@@ -284,62 +292,71 @@ export function solveIvp(f: (t: Tensor, y: Tensor) => Tensor, tSpan: readonly [n
 
   let status: -1 | 0 | 1 | undefined;
   let message: string | undefined;
-  while (status === undefined) {
-    message = solver.step();
-    if (solver.status === 'finished') status = 0;
-    else if (solver.status === 'failed') {
-      status = -1;
-      break;
-    }
-    const tOld = solver.tOld!;
-    let t = solver.t;
-    let yt = solver.y;
-    let sol: Interpolant | undefined;
-    if (dense) interpolants.push((sol = solver.denseOutput()));
-    if (events !== undefined) {
-      const gNew = events.map((e) => e.value(t, yt));
-      const active = findActiveEvents(events, g!, gNew);
-      if (active.length > 0) {
-        const s = (sol ??= solver.denseOutput());
-        const at = (x: number): Tensor => s.at([x]).reshape(y.shape);
-        const r = handleEvents(OP, at, events, active, tOld, t);
-        r.active.forEach((e, k) => {
-          tEvents![e]!.push(r.roots[k]!);
-          yEvents![e]!.push(at(r.roots[k]!));
-        });
-        if (r.terminate) {
-          status = 1;
-          t = r.roots[r.roots.length - 1]!;
-          yt = at(t);
+  // The bar, when one is drawn (a TTY): a hook per accepted step, the fraction of tSpan covered.
+  const bar = ivpBar(progress, `solveIvp ${opts.method ?? 'RK45'}`, t0, t1);
+  try {
+    while (status === undefined) {
+      message = solver.step();
+      if (solver.status === 'finished') status = 0;
+      else if (solver.status === 'failed') {
+        status = -1;
+        break;
+      }
+      const tOld = solver.tOld!;
+      let t = solver.t;
+      let yt = solver.y;
+      let sol: Interpolant | undefined;
+      if (dense) interpolants.push((sol = solver.denseOutput()));
+      if (events !== undefined) {
+        const gNew = events.map((e) => e.value(t, yt));
+        const active = findActiveEvents(events, g!, gNew);
+        if (active.length > 0) {
+          const s = (sol ??= solver.denseOutput());
+          const at = (x: number): Tensor => s.at([x]).reshape(y.shape);
+          const r = handleEvents(OP, at, events, active, tOld, t);
+          r.active.forEach((e, k) => {
+            tEvents![e]!.push(r.roots[k]!);
+            yEvents![e]!.push(at(r.roots[k]!));
+          });
+          if (r.terminate) {
+            status = 1;
+            t = r.roots[r.roots.length - 1]!;
+            yt = at(t);
+          }
         }
+        g = gNew;
       }
-      g = gNew;
-    }
-    if (tEval === undefined) {
-      ts.push(t);
-      ys.push(yt);
-    } else {
-      // The tEval points passed by this step (a point equal to t included): SciPy's searchsorted slices.
-      let step: number[];
-      if (solver.direction > 0) {
-        let j = tEvalI;
-        while (j < tEval.length && tEval[j]! <= t) j++;
-        step = tEval.slice(tEvalI, j);
-        tEvalI = j;
+      bar?.step(t); // the step's end, or the terminal event's time
+      if (tEval === undefined) {
+        ts.push(t);
+        ys.push(yt);
       } else {
-        let j = tEvalI;
-        while (j > 0 && tEval[j - 1]! >= t) j--;
-        step = tEval.slice(j, tEvalI).reverse();
-        tEvalI = j;
+        // The tEval points passed by this step (a point equal to t included): SciPy's searchsorted slices.
+        let step: number[];
+        if (solver.direction > 0) {
+          let j = tEvalI;
+          while (j < tEval.length && tEval[j]! <= t) j++;
+          step = tEval.slice(tEvalI, j);
+          tEvalI = j;
+        } else {
+          let j = tEvalI;
+          while (j > 0 && tEval[j - 1]! >= t) j--;
+          step = tEval.slice(j, tEvalI).reverse();
+          tEvalI = j;
+        }
+        if (step.length > 0) {
+          const s = (sol ??= solver.denseOutput());
+          ts.push(...step);
+          ys.push(s.at(step), step.length);
+        }
+        if (dense) ti.push(t);
       }
-      if (step.length > 0) {
-        const s = (sol ??= solver.denseOutput());
-        ts.push(...step);
-        ys.push(s.at(step), step.length);
-      }
-      if (dense) ti.push(t);
     }
+  } catch (e) {
+    bar?.abort();
+    throw e;
   }
+  bar?.finish(status, status === -1 ? message! : undefined);
 
   const result: SolveIvpResult = {
     t: times(ts, device),
@@ -357,6 +374,30 @@ export function solveIvp(f: (t: Tensor, y: Tensor) => Tensor, tSpan: readonly [n
   }
   if (dense) result.sol = denseSolution(new PiecewiseSolution(tEval === undefined ? ts : ti, interpolants), y);
   return result;
+}
+
+/** solveIvp's progress bar: fraction of [t0, t1] covered, per accepted step; null when nothing is drawn (no hook then). */
+function ivpBar(opt: ProgressOption | undefined, label: string, t0: number, t1: number): { step(t: number): void; finish(status: -1 | 0 | 1, message?: string): void; abort(): void } | null {
+  const bar = barFor(opt, label, 1);
+  if (bar === null) return null;
+  const span = t1 - t0;
+  let steps = 0,
+    last = t0;
+  const detail = (): string => `t = ${last.toPrecision(6)}, ${steps} steps`; // formatted only when drawn
+  return {
+    step(t) {
+      steps++;
+      last = t;
+      bar.update(span === 0 ? 1 : (t - t0) / span, detail);
+    },
+    finish(status, message) {
+      if (status === 0) bar.update(1);
+      bar.done(status === 0 ? `reached t = ${t1}: ${steps} steps` : status === 1 ? `terminal event at t = ${last.toPrecision(6)}: ${steps} steps` : `failed after t = ${last.toPrecision(6)}, ${steps} steps: ${message}`);
+    },
+    abort() {
+      bar.done(undefined, { clear: true });
+    },
+  };
 }
 
 function denseSolution(pw: PiecewiseSolution, like: Tensor): DenseSolution {
