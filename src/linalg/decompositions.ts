@@ -58,7 +58,7 @@ export interface CholeskyOptions extends CheckOptions {
 }
 
 /**
- * The Cholesky factor of a Hermitian positive-definite matrix; only the factor's triangle of a is read.
+ * The Cholesky factor of a Hermitian positive-definite matrix (numpy.linalg.cholesky); only the factor's triangle of a is read.
  * @example
  * ```ts
  * linalg.cholesky(tensor([[4, 2], [2, 3]])).tolist();   // [[2, 0], [1, √2]]  (l with a = l lᵀ)
@@ -74,7 +74,7 @@ export interface SvdOptions extends CheckOptions {
 }
 
 /**
- * a = u diag(s) vh with s descending; {s} only when computeUv is false.
+ * The singular value decomposition a = u diag(s) vh, s descending (numpy.linalg.svd); {s} only when computeUv is false.
  * @example
  * ```ts
  * const { u, s, vh } = linalg.svd(tensor([[3, 0], [0, 4]]));
@@ -98,7 +98,7 @@ const lowerOf = (op: string, uplo: string | undefined) => {
 };
 
 /**
- * Eigenvalues (ascending, real) and eigenvectors (columns) of a Hermitian matrix.
+ * Eigenvalues (ascending, real) and eigenvectors (columns) of a Hermitian matrix (numpy.linalg.eigh).
  * @example
  * ```ts
  * const { eigenvalues, eigenvectors } = linalg.eigh(tensor([[2, 1], [1, 2]]));

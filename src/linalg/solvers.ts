@@ -16,7 +16,7 @@ import { permutationMatrix } from './ops/lu.js';
 import { ax, rg, s as sl } from '../tensor/slicing.js';
 
 /**
- * x with a x = b; a SingularMatrixError names the zero pivot.
+ * x with a x = b (numpy.linalg.solve); a SingularMatrixError names the zero pivot.
  * @example
  * ```ts
  * linalg.solve(tensor([[3, 1], [1, 2]]), tensor([9, 8])).tolist();   // [2, 3]  (numpy.linalg.solve)
@@ -46,7 +46,7 @@ export interface LstsqResult {
 }
 
 /**
- * Minimum-norm least squares (gelsd): {x, residuals, rank, s}.
+ * Minimum-norm least squares (gelsd, numpy.linalg.lstsq): {x, residuals, rank, s}.
  * @example
  * ```ts
  * // fit y = c0 + c1 t through (0, 1), (1, 2), (2, 3)

@@ -220,7 +220,7 @@ const nativeLogDet = (f: { logDet(): { sign: number; signIm: number; logabsdet: 
 };
 
 /**
- * Sparse LU (UMFPACK on native; the js sparse LU with AMD ordering otherwise).
+ * Sparse LU factorization (scipy.sparse.linalg.splu): UMFPACK on native; the js sparse LU with AMD ordering otherwise.
  * @example
  * ```ts
  * const lu = sparse.splu(sparse.poisson1d(3));    // factor once (scipy.sparse.linalg.splu)

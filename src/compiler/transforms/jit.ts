@@ -51,7 +51,7 @@ export interface Jitted<F extends (...args: any[]) => PyTree = (...args: any[]) 
 export const MAX_JIT_SIGNATURES = 256;
 
 /**
- * jit(f, {staticArgnums, dynamicAxes, device})
+ * jit(f, {staticArgnums, dynamicAxes, device}): f traced once per signature (shapes, dtypes, static args) and run as a compiled, fused executable (jax.jit).
  * @example
  * ```ts
  * const f = jit((x: Tensor) => x.mul(2).add(1));
