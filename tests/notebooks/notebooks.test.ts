@@ -15,7 +15,7 @@
 
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { readFileSync, statSync, writeFileSync } from 'node:fs';
-import { basename } from 'node:path';
+import { basename, join } from 'node:path';
 import {
   compact,
   executeNotebook,
@@ -66,6 +66,35 @@ describe('executing the notebooks (jupyter nbconvert --execute, tslab kernel)', 
   it.runIf(jupyter)('dist/ is built from the current sources (the notebooks load dist/cjs)', () => {
     expect(staleBuild()).toBeUndefined();
   });
+
+  // tslab reports both an exception and a cell that does not type-check on stderr (not as an
+  // 'error' output) and then aborts the cells after it, so each fault gets its own notebook.
+  const runCells = (name: string, cells: string[]): string[] => {
+    const nb: Notebook = {
+      cells: cells.map((source, i) => ({ cell_type: 'code', id: `c${i}`, execution_count: null, metadata: {}, outputs: [], source })),
+      metadata: { kernelspec: { display_name: 'TypeScript', language: 'typescript', name: 'tslab' } },
+      nbformat: 4,
+      nbformat_minor: 5,
+    };
+    const file = join(kernel!.dir, `${name}.ipynb`);
+    writeFileSync(file, JSON.stringify(nb));
+    return problems(executeNotebook(file, kernel!, 60).nb);
+  };
+
+  it.runIf(jupyter)('a broken notebook is caught: a printing cell that printed nothing, an exception, the cells it aborted', () => {
+    const found = runCells('throws', ['if (Math.random() > 2) console.log("never");', "throw new Error('boom');", 'console.log("after");']);
+    expect(found, found.join('\n')).toHaveLength(3);
+    expect(found[0]).toMatch(/^cell 1 \(c0\) produced no output/);
+    expect(found[1]).toMatch(/^cell 2 \(c1\) wrote to stderr: /);
+    expect(found[2]).toMatch(/^cell 3 \(c2\) produced no output/);
+  }, 120_000);
+
+  it.runIf(jupyter)('a broken notebook is caught: a cell that does not type-check', () => {
+    const found = runCells('type-error', ["const n: number = 'not a number';\nconsole.log(n);", 'console.log("after");']);
+    expect(found, found.join('\n')).toHaveLength(2);
+    expect(found[0]).toMatch(/^cell 1 \(c0\) wrote to stderr: .*not assignable to type 'number'/);
+    expect(found[1]).toMatch(/^cell 2 \(c1\) produced no output/);
+  }, 120_000);
 
   it.runIf(jupyter).each(files.map((f) => [basename(f), f]))(
     '%s runs top to bottom without errors, printing where it should',

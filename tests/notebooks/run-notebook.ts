@@ -10,9 +10,10 @@
 //   built package (dist/cjs/, tslab compiles cells to CommonJS) and its types
 //   (tslab's TypeScript 5.0 resolves modules the Node10 way, which does not
 //   see package.json "exports" self-references, so the symlink is needed).
-// - Rules (problems()): no 'error' output, no stderr output (tslab reports a
-//   cell that does not compile on stderr, not as an error, and skips it), and
-//   output from every code cell that is expected to print (expectsOutput()).
+// - Rules (problems()): no 'error' output, no stderr output (tslab reports an
+//   exception, and a cell that does not type-check, on stderr rather than as
+//   an 'error' output, and then aborts the cells after it), and output from
+//   every code cell that is expected to print (expectsOutput()).
 // - Committing (compact()): fig.show() sends plotly JSON plus an HTML fallback
 //   that inlines plotly.js (~5 MB per figure); the committed copy keeps the
 //   plotly JSON (drawn live by JupyterLab/VS Code), replaces the fallback by a
