@@ -130,6 +130,6 @@ export function progressOption(op: string, v: unknown): ProgressOption | undefin
  */
 export function barFor(opt: ProgressOption | undefined, label: string, total: number): Progress | null {
   if (opt === undefined || opt === false) return null;
-  const bar = progress(opt === true ? { label, total } : { label, ...opt, total });
+  const bar = progress(opt === true ? { label, total } : { ...opt, label: opt.label ?? label, total });
   return bar.enabled ? bar : null;
 }

@@ -11,7 +11,8 @@
 // the new vector lost more than 30% of its norm (Kahan/Parlett "twice is enough").
 // maxiter counts inner Arnoldi steps over all cycles (SciPy counts cycles): one
 // iteration = one application of A, as for the other solvers.
-// With a callback, xk is formed at every step (O(k·n) extra work per step).
+// With a callback, xk is formed at every step (O(k·n) extra work per step); the
+// progress bar (SolveOptions.progress) gets the Givens estimate only, no xk.
 
 import type { OperatorLike } from './linear-operator.js';
 import { type Core, drive, setup, type SolveOptions, type SolveResult, type VectorLike } from './common.js';
