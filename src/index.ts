@@ -48,5 +48,6 @@ export * as sparse from './sparse/index.js';
 export * as fft from './fft/index.js';
 /** Plots from tensors as plotly.js figures (line, scatter, heatmap, contour, surface, spy, animate, subplots) that render offline, in notebooks and to PNG. */
 export * as plot from './plot/index.js';
+export type { ProgressOption, ProgressOptions, ProgressStream } from './progress.js';
 /** ODE integrators (scipy.integrate): solveIvp (adaptive), odeint (with adjoint gradients), and fixed-step rk4, velocityVerlet, leapfrog, crankNicolson. */
 export * as integrate from './integrate/index.js';

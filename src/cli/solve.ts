@@ -8,7 +8,8 @@
 // solve that does not reach --rtol is reported and exits 1.
 //
 // --progress draws a bar on a TTY stderr through the Krylov solvers' existing
-// `callback` option (sparse.cg & co. have no `progress` option yet). The
+// `callback` option (the solvers' own `progress` option leaves a final outcome
+// line; the CLI prints its own report instead, so it clears the bar). The
 // callback is passed only when the bar is drawn: gmres forms the iterate at
 // every step for a callback (O(k·n) extra work), which a silent run must not pay.
 
