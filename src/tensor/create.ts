@@ -26,7 +26,13 @@ export interface TensorOptions {
 export const isComplexValue = (v: unknown): v is ComplexValue =>
   typeof v === 'object' && v !== null && typeof (v as ComplexValue).re === 'number' && typeof (v as ComplexValue).im === 'number';
 
-/** Wraps storage that the caller gives up (no copy) as a realized tensor. */
+/**
+ * Wraps storage that the caller gives up (no copy) as a realized tensor.
+ * @example
+ * ```ts
+ * fromStorage(new Float64Array([1, 2, 3, 4]), [2, 2], 'float64').tolist();   // [[1, 2], [3, 4]]
+ * ```
+ */
 export function fromStorage(data: StorageArray, shape: readonly number[], dtype: DType, device?: string): Tensor {
   checkShape('fromStorage', shape);
   const n = shape.reduce((a, b) => a * b, 1);
@@ -183,10 +189,20 @@ export const zeros = <T extends DTypeLike = DTypeLike>(shape: readonly number[],
 export const ones = <T extends DTypeLike = DTypeLike>(shape: readonly number[], opts: FillOptions & { dtype?: T } = {}): Tensor<DTypeOf<T>> => filled('ones', shape, 1, opts) as Tensor<DTypeOf<T>>;
 /**
  * Zeros with the shape and dtype of `t` (numpy.zeros_like).
+ * @example
+ * ```ts
+ * const z = zerosLike(tensor([[1, 2], [3, 4]], { dtype: 'int32' }));
+ * z.dtype;      // 'int32'
+ * z.tolist();   // [[0, 0], [0, 0]]
+ * ```
  */
 export const zerosLike = (t: TensorLike): Tensor => fullLike('zerosLike', t, 0);
 /**
  * Ones with the shape and dtype of `t` (numpy.ones_like).
+ * @example
+ * ```ts
+ * onesLike(tensor([1.5, 2.5, 3.5])).tolist();   // [1, 1, 1]
+ * ```
  */
 export const onesLike = (t: TensorLike): Tensor => fullLike('onesLike', t, 1);
 

@@ -47,7 +47,14 @@ const ALIASES = {
 /** The aliases' table as a type: what each alias means (dtype-types.ts resolves `{dtype: 'f32'}` with it). */
 export type DTypeAliases = typeof ALIASES;
 
-/** Normalizes a dtype name or alias; throws DTypeError for unknown names. */
+/**
+ * Normalizes a dtype name or alias; throws DTypeError for unknown names.
+ * @example
+ * ```ts
+ * toDType('f32');       // 'float32'
+ * toDType('complex');   // 'complex128'
+ * ```
+ */
 export function toDType(d: string): DType {
   if ((DTYPES as readonly string[]).includes(d)) return d as DType;
   const a = (ALIASES as Record<string, DType>)[d];
@@ -83,10 +90,21 @@ export const DTYPE_INFO: { readonly [D in DType]: DTypeInfo } = {
 
 /**
  * Whether `d` is complex64 or complex128 (numpy.iscomplexobj for dtypes).
+ * @example
+ * ```ts
+ * isComplex('complex64');   // true
+ * isComplex('float64');     // false
+ * ```
  */
 export const isComplex = (d: DType): boolean => DTYPE_INFO[d].kind === 'c';
 /**
  * Whether `d` is a real floating dtype (float16, bfloat16, float32, float64).
+ * @example
+ * ```ts
+ * isFloat('bfloat16');     // true
+ * isFloat('int32');        // false
+ * isFloat('complex128');   // false (complex is not a real float)
+ * ```
  */
 export const isFloat = (d: DType): boolean => DTYPE_INFO[d].kind === 'f';
 export const isInexact = (d: DType): boolean => isFloat(d) || isComplex(d);
@@ -161,12 +179,27 @@ const PROMOTE: Record<DType, Record<DType, DType>> = (() => {
   return t;
 })();
 
-/** np.result_type for two array dtypes. */
+/**
+ * np.result_type for two array dtypes.
+ * @example
+ * ```ts
+ * promoteTypes('int32', 'float32');       // 'float64'     (numpy.promote_types)
+ * promoteTypes('float64', 'complex64');   // 'complex128'  (numpy.promote_types)
+ * ```
+ */
 export function promoteTypes(a: DType, b: DType): DType {
   return PROMOTE[a][b];
 }
 
-/** The full promotion table, for docs and tests. */
+/**
+ * The full promotion table, for docs and tests.
+ * @example
+ * ```ts
+ * const t = promotionTable();
+ * t.bool.int32;          // 'int32'
+ * t.float16.bfloat16;    // 'float32' (as in JAX and PyTorch)
+ * ```
+ */
 export function promotionTable(): Record<DType, Record<DType, DType>> {
   return PROMOTE;
 }

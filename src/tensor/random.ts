@@ -40,13 +40,27 @@ export function key(seed: number | bigint): Key {
   return tensor(new Int32Array(w.buffer, w.byteOffset, 2));
 }
 
-/** keyData(key): the uint32 words of a key (or batch of keys [..., 2]), flattened; realizes the key. */
+/**
+ * keyData(key): the uint32 words of a key (or batch of keys [..., 2]), flattened; realizes the key.
+ * @example
+ * ```ts
+ * Array.from(random.keyData(random.key(42)));   // [0, 42]  (jax.random.key_data(PRNGKey(42)))
+ * ```
+ */
 export function keyData(k: Key): Uint32Array {
   const a = checkKey('keyData', k).toArray() as Int32Array;
   return new Uint32Array(a.buffer, a.byteOffset, a.length);
 }
 
-/** split(key, n = 2): n independent keys stacked, [n, 2] (a batch [..., 2] gives [..., n, 2]); keys[i] is foldIn(key, i). */
+/**
+ * split(key, n = 2): n independent keys stacked, [n, 2] (a batch [..., 2] gives [..., n, 2]); keys[i] is foldIn(key, i).
+ * @example
+ * ```ts
+ * const keys = random.split(random.key(0), 3);
+ * keys.shape;                                  // [3, 2]
+ * Array.from(random.keyData(keys)).slice(0, 2);   // [1797259609, 2579123966]  (JAX's split(PRNGKey(0), 3)[0])
+ * ```
+ */
 export function split(k: Key, n = 2): Key {
   checkKey('split', k);
   if (!Number.isInteger(n) || n < 1) throw new ValueError(`random.split: n must be a positive integer, got ${String(n)}`);
@@ -57,6 +71,11 @@ export function split(k: Key, n = 2): Key {
  * foldIn(key, data): a key derived from a uint32 (a number in [-2^31, 2^32),
  * negatives wrap), or from an int32 tensor whose bits are the uint32 (a loop
  * counter inside a scan); key batch dims and data dims broadcast.
+ * @example
+ * ```ts
+ * const k = random.foldIn(random.key(0), 4);
+ * Array.from(random.keyData(k));   // [2285895361, 433833334]  (jax.random.fold_in(PRNGKey(0), 4))
+ * ```
  */
 export function foldIn(k: Key, data: number | Tensor): Key {
   checkKey('foldIn', k);
@@ -122,7 +141,15 @@ export function normal(k: Key, shape: readonly number[] = [], opts: { dtype?: DT
   return bindRandom(RANDOM_OPS.normal, [k], { sampleShape: [...shape], sampleDType: dtype });
 }
 
-/** Integers uniformly in [lo, hi) as int32 (-2^31 <= lo < hi <= 2^31); shape [...key batch, ...shape]. */
+/**
+ * Integers uniformly in [lo, hi) as int32 (-2^31 <= lo < hi <= 2^31); shape [...key batch, ...shape].
+ * @example
+ * ```ts
+ * const r = random.randint(random.key(0), [1000], 0, 6);   // die rolls 0..5
+ * [r.dtype, r.min().item(), r.max().item()];              // ['int32', 0, 5]
+ * random.randint(random.key(1), [3], 7, 8).tolist();     // [7, 7, 7]  (7 is the only value in [7, 8))
+ * ```
+ */
 export function randint(k: Key, shape: readonly number[], lo: number, hi: number): Tensor {
   checkKey('randint', k);
   checkShape('random.randint', shape);
@@ -134,7 +161,14 @@ export function randint(k: Key, shape: readonly number[], lo: number, hi: number
   return bindRandom(RANDOM_OPS.randint, [k], { sampleShape: [...shape], sampleDType: 'int32', lo, hi });
 }
 
-/** Booleans that are true with probability p; shape [...key batch, ...shape]. */
+/**
+ * Booleans that are true with probability p; shape [...key batch, ...shape].
+ * @example
+ * ```ts
+ * random.bernoulli(random.key(0), 1, [3]).tolist();   // [true, true, true]  (p = 1)
+ * random.bernoulli(random.key(0), 0.3, [10000]).cast('float64').mean().item();   // ≈ 0.3
+ * ```
+ */
 export function bernoulli(k: Key, p: number, shape: readonly number[] = []): Tensor {
   checkKey('bernoulli', k);
   checkShape('random.bernoulli', shape);

@@ -47,14 +47,31 @@ const DEFAULTS: PrintOptions = {
 /** Global print options (mutable, like `np.set_printoptions`); per-call overrides go in the last argument. */
 export const printOptions: PrintOptions = { ...DEFAULTS };
 
-/** Sets some print options (like `np.set_printoptions`) and returns the previous values of all of them. */
+/**
+ * Sets some print options (like `np.set_printoptions`) and returns the previous values of all of them.
+ * @example
+ * ```ts
+ * const prev = setPrintOptions({ precision: 3 });
+ * tensor([Math.PI, 1]).toString();   // '[3.142 1.   ]'  (NumPy with precision=3)
+ * // restore the previous options
+ * setPrintOptions(prev);
+ * ```
+ */
 export function setPrintOptions(opts: Partial<PrintOptions>): PrintOptions {
   const prev = { ...printOptions };
   Object.assign(printOptions, checkOptions({ ...printOptions, ...opts }));
   return prev;
 }
 
-/** Restores NumPy's default print options. */
+/**
+ * Restores NumPy's default print options.
+ * @example
+ * ```ts
+ * setPrintOptions({ precision: 2 });
+ * resetPrintOptions();
+ * printOptions.precision;   // 8 (NumPy's default)
+ * ```
+ */
 export function resetPrintOptions(): void {
   Object.assign(printOptions, DEFAULTS);
 }

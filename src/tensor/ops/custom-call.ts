@@ -12,7 +12,15 @@ import { bind } from '../../compiler/primitives.js';
 import { registerDecomposition } from '../../compiler/decompose.js';
 import type { Attrs } from '../../compiler/ir.js';
 
-/** Identity whose derivative is zero. */
+/**
+ * Identity whose derivative is zero.
+ * @example
+ * ```ts
+ * // x · c with c = x held constant: the derivative is c, not 2x
+ * const f = (x: Tensor) => x.mul(stopGradient(x)).sum();
+ * grad(f)(tensor([1, 2, 3])).tolist();   // [1, 2, 3]
+ * ```
+ */
 export function stopGradient(x: Tensor): Tensor {
   return new Tensor(bind('stopGradient', [x.node]));
 }

@@ -82,12 +82,27 @@ export function binary(op: BinaryOp, aIn: Operand, bIn: Operand): Tensor {
   return new Tensor(bind(op, [broadcastNode(an, shape), broadcastNode(bn, shape)]));
 }
 
-/** cast(x, dtype) like NumPy astype (floats → int32 truncate; complex → real drops imag). */
+/**
+ * cast(x, dtype) like NumPy astype (floats → int32 truncate; complex → real drops imag).
+ * @example
+ * ```ts
+ * cast(tensor([1.7, -1.7, 2.5]), 'int32').tolist();   // [1, -1, 2]  (truncation, numpy astype)
+ * cast(tensor([0, 2]), 'bool').tolist();              // [false, true]
+ * ```
+ */
 export function cast(x: Operand, dtype: DTypeLike): Tensor {
   return new Tensor(castNode(toTensor('cast', x).node, toDType(dtype)));
 }
 
-/** where(cond, x, y): NumPy broadcasting of all three; x and y promote. */
+/**
+ * where(cond, x, y): NumPy broadcasting of all three; x and y promote.
+ * @example
+ * ```ts
+ * where(tensor([true, false, true]), tensor([1, 2, 3]), tensor([10, 20, 30])).tolist();   // [1, 20, 3]
+ * const x = tensor([-2, 3]);
+ * where(x.gt(0), x, 0).tolist();   // [0, 3]  (a scalar broadcasts)
+ * ```
+ */
 export function where(condIn: Operand, xIn: Operand, yIn: Operand): Tensor {
   const cond = toTensor('where', condIn, 'condition'),
     x = toOperand('where', xIn, 'x'),
@@ -112,7 +127,15 @@ export function clip(x: Tensor, lo: Operand | null, hi: Operand | null): Tensor 
   return r;
 }
 
-/** complex(re, im): builds a complex tensor from real parts (broadcast). */
+/**
+ * complex(re, im): builds a complex tensor from real parts (broadcast).
+ * @example
+ * ```ts
+ * const z = complex(tensor([3, 0]), tensor([4, -1]));   // [3+4i, 0-1i]
+ * z.dtype;             // 'complex128'
+ * z.abs().tolist();    // [5, 1]
+ * ```
+ */
 export function complex(reIn: Operand, imIn: Operand): Tensor {
   const re = toOperand('complex', reIn, 'real part'),
     im = toOperand('complex', imIn, 'imaginary part');

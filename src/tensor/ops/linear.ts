@@ -47,7 +47,14 @@ export function matmul(aIn: Operand, bIn: Operand): Tensor {
   return isBool ? out.ne(0) : out;
 }
 
-/** NumPy dot for scalars, vectors and matrices (no conjugation); JS scalars stay weak. */
+/**
+ * NumPy dot for scalars, vectors and matrices (no conjugation); JS scalars stay weak.
+ * @example
+ * ```ts
+ * dot(tensor([1, 2, 3]), tensor([4, 5, 6])).item();        // 32
+ * dot(tensor([[1, 2], [3, 4]]), tensor([1, 1])).tolist();  // [3, 7]
+ * ```
+ */
 export function dot(aIn: Operand, bIn: Operand): Tensor {
   let a = toOperand('dot', aIn, 'first operand');
   const b = toOperand('dot', bIn, 'second operand');
@@ -57,7 +64,13 @@ export function dot(aIn: Operand, bIn: Operand): Tensor {
   throw new ShapeError(`dot: only defined here for up to 2-D operands, got ${fmtShape(a.node.shape)} and ${fmtShape(b.node.shape)}; use matmul for batches`);
 }
 
-/** Outer product of the flattened inputs. */
+/**
+ * Outer product of the flattened inputs.
+ * @example
+ * ```ts
+ * outer(tensor([1, 2]), tensor([3, 4, 5])).tolist();   // [[3, 4, 5], [6, 8, 10]]
+ * ```
+ */
 export function outer(aIn: Operand, bIn: Operand): Tensor {
   const a = toTensor('outer', aIn, 'first operand'),
     b = toTensor('outer', bIn, 'second operand');

@@ -181,7 +181,15 @@ export function scatterAdd(x: Tensor, indices: Operand, updates: Operand, axis: 
   return new Tensor(bind('scatterAdd', [x.node, idx.node, upd.node], { axis: a }));
 }
 
-/** Concatenates along an existing axis; dtypes promote. */
+/**
+ * Concatenates along an existing axis; dtypes promote.
+ * @example
+ * ```ts
+ * const a = tensor([[1], [2]]), b = tensor([[3], [4]]);
+ * cat([a, b]).tolist();      // [[1], [2], [3], [4]]
+ * cat([a, b], 1).tolist();   // [[1, 3], [2, 4]]
+ * ```
+ */
 export function cat(items: readonly Operand[], axis = 0): Tensor {
   const tensors = toTensors('cat', items);
   if (tensors.length === 0) throw new ValueError('cat: need at least one tensor');
@@ -197,7 +205,15 @@ export function cat(items: readonly Operand[], axis = 0): Tensor {
   return new Tensor(bind('concat', tensors.map((t) => castNode(t.node, dt)), { axis: a }));
 }
 
-/** Stacks along a new axis. */
+/**
+ * Stacks along a new axis.
+ * @example
+ * ```ts
+ * const a = tensor([1, 2]), b = tensor([3, 4]);
+ * stack([a, b]).tolist();      // [[1, 2], [3, 4]]
+ * stack([a, b], 1).tolist();   // [[1, 3], [2, 4]]
+ * ```
+ */
 export function stack(items: readonly Operand[], axis = 0): Tensor {
   const tensors = toTensors('stack', items);
   if (tensors.length === 0) throw new ValueError('stack: need at least one tensor');
