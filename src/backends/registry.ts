@@ -38,7 +38,14 @@ export function registerBackend(b: Backend): void {
   unavailable.delete(b.name);
 }
 
-/** Every known backend with its availability and, if unavailable, why. */
+/**
+ * Every known backend with its availability and, if unavailable, why.
+ * @example
+ * ```ts
+ * backends().find((b) => b.name === 'js')?.available;   // true (the TypeScript backend is always there)
+ * backends().map((b) => b.name);   // ['js', 'native', 'webgpu']: the available ones first ('webgpu' is not implemented yet)
+ * ```
+ */
 export function backends(): BackendStatus[] {
   return [
     ...[...registered.keys()].map((name) => ({ name, available: true })),

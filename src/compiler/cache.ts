@@ -69,12 +69,31 @@ export function recordHit(): void {
   stats.hits++;
 }
 
-/** Hit/miss/compile counters and the number of cached executables. */
+/**
+ * Hit/miss/compile counters and the number of cached executables.
+ * @example
+ * ```ts
+ * clearCache();
+ * const x = tensor([1, 2, 3]);
+ * x.mul(2).add(1).tolist();   // [3, 5, 7]  (compiled: a miss)
+ * x.mul(2).add(1).tolist();   // [3, 5, 7]  (same graph: a hit)
+ * const { hits, misses, compiles } = cacheStats();
+ * [hits, misses, compiles];   // [1, 1, 1]
+ * ```
+ */
 export function cacheStats(): { hits: number; misses: number; compiles: number; size: number } {
   return { ...stats, size: lru.size };
 }
 
-/** Empties the cache and zeroes the counters. */
+/**
+ * Empties the cache and zeroes the counters.
+ * @example
+ * ```ts
+ * tensor([1, 2]).add(1).tolist();   // [2, 3]
+ * clearCache();
+ * cacheStats();   // { hits: 0, misses: 0, compiles: 0, size: 0 }
+ * ```
+ */
 export function clearCache(): void {
   buckets.clear();
   lru.clear();

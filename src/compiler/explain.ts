@@ -118,6 +118,12 @@ function planOf(report: CompileReport, sources: (string | undefined)[], views: V
 /**
  * The compiled plan for computing `what` (tensors, or a Func / compiled Func),
  * without running it. Prints it unless {print: false}.
+ * @example
+ * ```ts
+ * const x = tensor([1, 2, 3]);
+ * const plan = explain(x.mul(2).add(1), { print: false });
+ * plan.kernels.length;   // 1  (mul and add fuse into one kernel)
+ * ```
  */
 export function explain(what: Tensor | Tensor[] | Func | CompiledFunc, opts: { print?: boolean } = {}): Plan {
   let report: CompileReport;

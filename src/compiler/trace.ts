@@ -21,6 +21,15 @@ export type Outputs = Tensor | Tensor[] | Record<string, Tensor>;
 
 /**
  * The `g` a graph() builder receives: declares the graph's named inputs and params (dims may be symbols such as 'batch').
+ * @example
+ * ```ts
+ * const f = graph('score', (g) => {
+ *   const x = g.input('x', ['batch', 2]);   // 'batch': bound when run
+ *   const w = g.param('w', [2]);
+ *   return x.mul(w).sum(1);
+ * });
+ * [f.inputNames, f.paramNames];   // [['x', 'w'], ['w']]
+ * ```
  */
 export class GraphBuilder {
   /** @internal */
@@ -48,7 +57,15 @@ export class GraphBuilder {
   }
 }
 
-/** A traced function of named inputs. */
+/**
+ * A traced function of named inputs.
+ * @example
+ * ```ts
+ * const f = graph('loss', (g) => g.input('x', [2]).mul(g.param('w', [2])).sum());
+ * const df = f.grad().compile().run({ x: [3, 4], w: [1, 1] }) as Record<string, Tensor>;
+ * df['w'].tolist();   // [3, 4]  (d/dw of x·w is x)
+ * ```
+ */
 export class Func {
   constructor(
     readonly name: string,
@@ -117,7 +134,15 @@ export class Func {
   }
 }
 
-/** graph(name, g => ...): traces the builder into a Func. */
+/**
+ * graph(name, g => ...): traces the builder into a Func.
+ * @example
+ * ```ts
+ * const f = graph('double', (g) => g.input('x', [3]).mul(2));
+ * f.inputNames;   // ['x']
+ * (f.compile().run({ x: [1, 2, 3] }) as Tensor).tolist();   // [2, 4, 6]
+ * ```
+ */
 export function graph(name: string, build: (g: GraphBuilder) => Outputs): Func {
   const g = new GraphBuilder();
   const created = pushScope();
@@ -138,6 +163,12 @@ export function graph(name: string, build: (g: GraphBuilder) => Outputs): Func {
 
 /**
  * The executable form of a Func (compile() / Func.compile()): run(inputs) binds the symbolic dims and runs without recompiling.
+ * @example
+ * ```ts
+ * const run = graph('double', (g) => g.input('x', ['n']).mul(2)).compile();
+ * (run.run({ x: [1, 2] }) as Tensor).tolist();      // [2, 4]
+ * (run.run({ x: [1, 2, 3] }) as Tensor).tolist();   // [2, 4, 6]  (same executable, n = 3)
+ * ```
  */
 export class CompiledFunc {
   private readonly exe: BoundExecutable;

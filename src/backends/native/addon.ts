@@ -238,7 +238,14 @@ function load(): { addon?: NativeAddon; status: NativeStatus } {
   }
 }
 
-/** Whether the native addon is available and, if not, why (never throws). */
+/**
+ * Whether the native addon is available and, if not, why (never throws).
+ * @example
+ * ```ts
+ * const st = nativeStatus();
+ * st.available ? 'native kernels' : `js only: ${st.reason}`;   // 'native kernels' when the addon is built
+ * ```
+ */
 export function nativeStatus(): NativeStatus {
   loaded ??= load();
   return { ...loaded.status };

@@ -15,6 +15,13 @@ export type { NativeStatus, BlasInfo } from './addon.js';
  * core kernels chosen (corename; nativeStatus().blasCoreChoice says why),
  * threads, processors, threading model, FFTW3 presence. Throws DeviceError
  * naming the reason when the addon is not available (see nativeStatus()).
+ * @example
+ * ```ts
+ * if (nativeStatus().available) {
+ *   const b = blasInfo();
+ *   console.log(b.vendor, b.corename, b.threads);   // e.g. OpenBLAS Haswell 2
+ * }
+ * ```
  */
 export function blasInfo(): BlasInfo {
   const addon = nativeAddon();

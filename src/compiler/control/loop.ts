@@ -22,7 +22,14 @@ function scalarBool(what: string, t: Tensor): Tensor {
   return t;
 }
 
-/** whileLoop(cond, body, init): repeats carry = body(carry) while cond(carry); typed from init like scan. */
+/**
+ * whileLoop(cond, body, init): repeats carry = body(carry) while cond(carry); typed from init like scan.
+ * @example
+ * ```ts
+ * // doubles 1 until it reaches 100: the first power of 2 >= 100
+ * whileLoop((x) => x.lt(100), (x) => x.mul(2), tensor(1)).item();   // 128
+ * ```
+ */
 export function whileLoop<C extends Tree>(cond: (carry: CarryOf<C>) => Tensor, body: (carry: CarryOf<C>) => CarryOf<C>, init: C): CarryOf<C>;
 export function whileLoop(cond: (carry: PyTree) => Tensor, body: (carry: PyTree) => PyTree, init: PyTree): PyTree;
 // `any` carries in the implementation, as in scan: it accepts both signatures' bodies.
@@ -59,6 +66,11 @@ export function whileLoop(cond: (carry: any) => Tensor, body: (carry: any) => Py
  * cond(pred, onTrue, onFalse, ...operands): the chosen branch applied to the
  * operands. Typed: the branches' parameters are the operands (Tensors), the
  * result has onTrue's structure, and onFalse must return the same structure.
+ * @example
+ * ```ts
+ * const x = tensor(-3);
+ * cond(x.gt(0), (v) => v.mul(2), (v) => v.neg(), x).item();   // 3  (the false branch: -x)
+ * ```
  */
 export function cond<Ops extends Tensor[], R extends Tree>(
   pred: Tensor,

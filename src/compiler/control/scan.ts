@@ -132,7 +132,14 @@ export function scan(f: (carry: any, x: any) => readonly [PyTree, PyTree], init:
   return [unflatten(carryDef, res.carry), unflatten(yDef!, res.ys)];
 }
 
-/** forLoop(lo, hi, body(i, carry) → carry, init): a scan over i = lo..hi-1 (i is an int32 scalar); typed from init like scan. */
+/**
+ * forLoop(lo, hi, body(i, carry) → carry, init): a scan over i = lo..hi-1 (i is an int32 scalar); typed from init like scan.
+ * @example
+ * ```ts
+ * // 5! = 1 · 2 · 3 · 4 · 5
+ * forLoop(1, 6, (i, acc) => acc.mul(i), tensor(1)).item();   // 120
+ * ```
+ */
 export function forLoop<C extends Tree>(lo: number, hi: number, body: (i: Tensor, carry: CarryOf<C>) => CarryOf<C>, init: C): CarryOf<C>;
 export function forLoop(lo: number, hi: number, body: (i: Tensor, carry: PyTree) => PyTree, init: PyTree): PyTree;
 export function forLoop(lo: number, hi: number, body: (i: Tensor, carry: PyTree) => PyTree, init: PyTree): PyTree {

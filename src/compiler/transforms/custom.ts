@@ -11,17 +11,40 @@ import { customCall, type CustomRules } from '../../tensor/ops/custom-call.js';
 import { flatten, unflatten, type PyTree } from './pytree.js';
 import { vjp as vjpFn } from './grad.js';
 
-/** f with a user-given JVP: jvp(primals, tangents) → output tangent. */
+/**
+ * f with a user-given JVP: jvp(primals, tangents) → output tangent.
+ * @example
+ * ```ts
+ * // softplus log(1 + e^x) with its derivative given as sigmoid(x)
+ * const softplus = customJvp((x: Tensor) => x.exp().add(1).log(), (p, t) => t[0].mul(p[0].sigmoid()));
+ * jvp(softplus, [tensor(0)], [tensor(1)])[1].item();   // 0.5  (sigmoid(0))
+ * ```
+ */
 export function customJvp(f: (...xs: Tensor[]) => Tensor, jvp: NonNullable<CustomRules['jvp']>) {
   return customCall(f, { jvp });
 }
 
-/** f with a user-given VJP: vjp(primals, out, ct) → input cotangents. */
+/**
+ * f with a user-given VJP: vjp(primals, out, ct) → input cotangents.
+ * @example
+ * ```ts
+ * // the identity, with a backward pass that halves the cotangent
+ * const halfGrad = customVjp((x: Tensor) => x.mul(1), (_p, _out, ct) => [ct.mul(0.5)]);
+ * grad((x: Tensor) => halfGrad(x).sum())(tensor([1, 2])).tolist();   // [0.5, 0.5]
+ * ```
+ */
 export function customVjp(f: (...xs: Tensor[]) => Tensor, vjp: NonNullable<CustomRules['vjp']>) {
   return customCall(f, { vjp });
 }
 
-/** checkpoint(f): the backward pass recomputes f's inside from its inputs instead of keeping it. */
+/**
+ * checkpoint(f): the backward pass recomputes f's inside from its inputs instead of keeping it.
+ * @example
+ * ```ts
+ * const f = checkpoint((x: Tensor) => x.sin().mul(x));
+ * grad((x: Tensor) => f(x).sum())(tensor([0, 1])).tolist();   // ≈ [0, 1.3818]  (sin x + x cos x)
+ * ```
+ */
 export function checkpoint(f: (...xs: Tensor[]) => Tensor) {
   return customCall(f, {
     vjp: (xs, _out, ct) => {

@@ -143,6 +143,12 @@ export function grad(f: Fn, opts: GradOptions = {}) {
  * vjp(f, ...primals) → [f(...primals), ct => cotangents for every primal].
  * Typed: ct has the output's structure; the cotangents are a tuple with one
  * entry per primal, each of that primal's structure with Tensor leaves.
+ * @example
+ * ```ts
+ * const [y, back] = vjp((x: Tensor) => x.mul(x), tensor([1, 2, 3]));
+ * y.tolist();                            // [1, 4, 9]
+ * back(tensor([1, 1, 1]))[0].tolist();   // [2, 4, 6]  (2x · ct)
+ * ```
  */
 export function vjp<F extends Fn>(f: F, ...primals: Parameters<F>): [ReturnType<F>, (ct: TensorTreeLike<ReturnType<F>>) => TensorTree<Parameters<F>>];
 /** Untyped form (primals that do not match f's parameters, e.g. extra ones). */
@@ -170,6 +176,11 @@ export function vjp(f: Fn, ...primals: unknown[]): [PyTree, (ct: PyTree) => PyTr
 /**
  * jvp(f, primals, tangents) → [f(...primals), directional derivative]. Typed:
  * tangents have the primals' structure; the derivative has the output's.
+ * @example
+ * ```ts
+ * const [y, dy] = jvp((x: Tensor) => x.sin(), [tensor(0)], [tensor(2)]);
+ * [y.item(), dy.item()];   // [0, 2]  (sin 0, and cos 0 · 2)
+ * ```
  */
 export function jvp<F extends Fn>(f: F, primals: Parameters<F>, tangents: TensorTreeLike<Parameters<F>>): [ReturnType<F>, TensorTree<ReturnType<F>>];
 /** Untyped form (primals that do not match f's parameters, e.g. extra ones). */
@@ -193,6 +204,12 @@ export function jvp(f: Fn, primals: readonly unknown[], tangents: readonly unkno
 /**
  * Hessian-vector product: the JVP of grad(f) along `vectors`. Typed: one
  * primal gives its structure with Tensor leaves, several a tuple of them.
+ * @example
+ * ```ts
+ * // f(x) = (Σx)² + Σx³ has the Hessian 2·11ᵀ + diag(6x)
+ * const f = (x: Tensor) => x.sum().square().add(x.pow(3).sum());
+ * hvp(f, [tensor([1, 2])], [tensor([1, 0])]).tolist();   // [8, 2]
+ * ```
  */
 export function hvp<F extends ScalarFn>(f: F, primals: Parameters<F>, vectors: TensorTreeLike<Parameters<F>>): Parameters<F> extends readonly [infer A] ? TensorTree<A> : TensorTree<Parameters<F>>;
 export function hvp(f: Fn, primals: unknown[], vectors: unknown[]): PyTree {

@@ -21,7 +21,14 @@ function basis(shape: number[], dtype: Tensor['dtype']): Tensor {
   return eye(n, n, { dtype }).reshape([n, ...shape]);
 }
 
-/** jacfwd(f)(x): d f(x) / d x with shape [...out, ...in], one JVP per input element (batched). */
+/**
+ * jacfwd(f)(x): d f(x) / d x with shape [...out, ...in], one JVP per input element (batched).
+ * @example
+ * ```ts
+ * // f(x) = x · Σx: J[i][j] = δij Σx + x[i]
+ * jacfwd((x: Tensor) => x.mul(x.sum()))(tensor([1, 2])).tolist();   // [[4, 1], [2, 5]]
+ * ```
+ */
 export function jacfwd<F extends Fn>(f: F, opts?: { argnums?: number }): (...args: Parameters<F>) => Tensor;
 export function jacfwd(f: Fn, opts: { argnums?: number } = {}) {
   const k = opts.argnums ?? 0;
@@ -34,7 +41,14 @@ export function jacfwd(f: Fn, opts: { argnums?: number } = {}) {
   };
 }
 
-/** jacrev(f)(x): d f(x) / d x with shape [...out, ...in], one VJP per output element (batched). */
+/**
+ * jacrev(f)(x): d f(x) / d x with shape [...out, ...in], one VJP per output element (batched).
+ * @example
+ * ```ts
+ * const A = tensor([[1, 2], [3, 4], [5, 6]]);
+ * jacrev((x: Tensor) => matmul(A, x))(tensor([0, 0])).tolist();   // [[1, 2], [3, 4], [5, 6]]  (the Jacobian of Ax is A)
+ * ```
+ */
 export function jacrev<F extends Fn>(f: F, opts?: { argnums?: number }): (...args: Parameters<F>) => Tensor;
 export function jacrev(f: Fn, opts: { argnums?: number } = {}) {
   const k = opts.argnums ?? 0;
@@ -47,7 +61,14 @@ export function jacrev(f: Fn, opts: { argnums?: number } = {}) {
   };
 }
 
-/** hessian(f)(x) = jacfwd(jacrev(f))(x) for scalar f. */
+/**
+ * hessian(f)(x) = jacfwd(jacrev(f))(x) for scalar f.
+ * @example
+ * ```ts
+ * // f(x) = (Σx)² + Σx³ has the Hessian 2·11ᵀ + diag(6x)
+ * hessian((x: Tensor) => x.sum().square().add(x.pow(3).sum()))(tensor([1, 2])).tolist();   // [[8, 2], [2, 14]]
+ * ```
+ */
 export function hessian<F extends Fn>(f: F, opts?: { argnums?: number }): (...args: Parameters<F>) => Tensor;
 export function hessian(f: Fn, opts: { argnums?: number } = {}) {
   return jacfwd(jacrev(f, opts), opts);

@@ -202,7 +202,15 @@ export function clearNativeFftPlans(): void {
   if (hasNativeFft(addon)) (addon as unknown as FftAddon).fftClearPlans();
 }
 
-/** Which fft kernels the 'native' device runs, and why. */
+/**
+ * Which fft kernels the 'native' device runs, and why.
+ * @example
+ * ```ts
+ * const st = nativeFftStatus();
+ * st.kernels;   // 'fftw' with an addon built with FFTW 3 ('js' without FFTW, 'none' without the addon)
+ * st.reason;    // e.g. 'the addon was built with FFTW 3'
+ * ```
+ */
 export function nativeFftStatus(): { kernels: 'fftw' | 'js' | 'none'; reason: string } {
   const addon = nativeAddon();
   if (addon === undefined) return { kernels: 'none', reason: 'the native addon is not loaded (nativeStatus() says why)' };
