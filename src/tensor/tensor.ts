@@ -43,6 +43,13 @@ export type NestedList = number | boolean | [number, number] | NestedList[];
  * D is the dtype when it is known statically (tensor(data, {dtype: 'float32'}),
  * x.cast('int32')): toArray(), data() and item() narrow with it. It defaults to
  * DType, which every op returns (their dtypes follow promotion at run time).
+ * @example
+ * ```ts
+ * const x = tensor([[1, 2], [3, 4]]);   // ops on it build a lazy graph
+ * x.shape;                              // [2, 2]
+ * x.add(1).mul(x).sum().item();         // 40  (2·1 + 3·2 + 4·3 + 5·4)
+ * tensor([1, 2], { dtype: 'int32' }).toArray();   // Int32Array [1, 2] (typed as Int32Array: D is 'int32')
+ * ```
  */
 export class Tensor<D extends DType = DType> {
   /** @internal the graph node this handle points to. (`declare`: assigned in the constructor, no field initializer; see Node.) */
