@@ -48,6 +48,12 @@ export type DenseOperand = Tensor | NestedData | readonly unknown[];
 
 /**
  * The operations CSR and CSC share (products, transpose, conversions, arithmetic) over indptr/indices/data arrays.
+ * @example
+ * ```ts
+ * const A = sparse.fromDense([[1, 2], [0, 3]]);
+ * A instanceof sparse.CompressedMatrix;   // true (CSR and CSC share this class)
+ * A.T.toDense().tolist();                 // [[1, 0], [2, 3]]
+ * ```
  */
 export abstract class CompressedMatrix implements CompressedArrays {
   abstract readonly format: 'csr' | 'csc';
@@ -530,7 +536,14 @@ export abstract class CompressedMatrix implements CompressedArrays {
   }
 }
 
-/** True for the matrices of this module. */
+/**
+ * True for the matrices of this module.
+ * @example
+ * ```ts
+ * sparse.isSparse(sparse.eye(2));        // true
+ * sparse.isSparse(tensor([[1, 0], [0, 1]]));  // false
+ * ```
+ */
 export function isSparse(x: unknown): x is SparseMatrix {
   return x !== null && typeof x === 'object' && 'format' in x && typeof (x as SparseMatrix).tocsr === 'function';
 }

@@ -20,6 +20,11 @@ const wrapCsr = (c: Compressed, dtype: SparseDType): CsrMatrix => new CsrMatrix(
 /**
  * fromTriplets(rows, cols, vals, shape, {dtype}): canonical CSR with duplicates
  * summed (the usual finite-element assembly). Explicit zeros are kept.
+ * @example
+ * ```ts
+ * // (1, 1) appears twice: 2 + 3
+ * sparse.fromTriplets([0, 1, 1], [0, 1, 1], [1, 2, 3], [2, 2]).toDense().tolist();   // [[1, 0], [0, 5]]
+ * ```
  */
 export function fromTriplets(rows: Int32Array | ArrayLike<number>, cols: Int32Array | ArrayLike<number>, vals: ValuesInput, shape: [number, number], opts: { dtype?: SparseDType | string } = {}): CsrMatrix {
   return coo({ row: rows, col: cols, data: vals, shape, dtype: opts.dtype }).tocsr();
@@ -29,6 +34,12 @@ export function fromTriplets(rows: Int32Array | ArrayLike<number>, cols: Int32Ar
  * fromDense(t, {format, dtype}): the nonzeros of a 2-D Tensor or nested array
  * (nested [re, im] pairs are complex) as CSR (default), CSC or COO. int/bool
  * tensors become float64. The entries are canonical.
+ * @example
+ * ```ts
+ * const A = sparse.fromDense([[1, 0], [0, 2]]);
+ * A.nnz;                            // 2
+ * sparse.fromDense([[1, 0], [0, 2]], { format: 'csc' }).format;   // 'csc'
+ * ```
  */
 export function fromDense(t: DenseOperand, opts?: { format?: 'csr'; dtype?: SparseDType | string }): CsrMatrix;
 export function fromDense(t: DenseOperand, opts: { format: 'csc'; dtype?: SparseDType | string }): CscMatrix;
@@ -97,7 +108,13 @@ function fromDenseTraced(t: Tensor, dtype?: SparseDType | string): CsrMatrix {
   return new CsrMatrix([m, n], d, ip, ix, gatherValues(flat, src), { sorted: true, canonical: true });
 }
 
-/** eye(n, {m, k, dtype}): ones on the k-th diagonal of an n×m matrix (SciPy's sparse.eye), CSR. */
+/**
+ * eye(n, {m, k, dtype}): ones on the k-th diagonal of an n×m matrix (SciPy's sparse.eye), CSR.
+ * @example
+ * ```ts
+ * sparse.eye(2, { m: 3, k: 1 }).toDense().tolist();   // [[0, 1, 0], [0, 0, 1]]  (scipy.sparse.eye(2, 3, k=1))
+ * ```
+ */
 export function eye(n: number, opts: { m?: number; k?: number; dtype?: SparseDType | string } = {}): CsrMatrix {
   const m = opts.m ?? n;
   const k = opts.k ?? 0;
@@ -123,6 +140,11 @@ export function eye(n: number, opts: { m?: number; k?: number; dtype?: SparseDTy
  * error. Without shape the matrix is square of size len(diagonals[0]) + |offsets[0]|.
  * A single diagonal may be given with a scalar offset. Zeros are not stored (SciPy
  * drops them converting from DIA). Repeated offsets are an error (as in SciPy).
+ * @example
+ * ```ts
+ * // sub-, main and super-diagonal (scipy.sparse.diags)
+ * sparse.diags([[1, 2], [3, 4, 5], [6, 7]], [-1, 0, 1]).toDense().tolist();   // [[3, 6, 0], [1, 4, 7], [0, 2, 5]]
+ * ```
  */
 export function diags(
   diagonals: readonly (ValuesInput | Scalar)[] | ValuesInput,
@@ -233,7 +255,13 @@ function canonicalOf(A: SparseMatrix, dtype: SparseDType): Compressed {
   return { ...c, data: asDType('kron', c.data, A.dtype, dtype), lanes: lanesOf(dtype) };
 }
 
-/** Kronecker product kron(A, B) as canonical CSR (SciPy's sparse.kron). */
+/**
+ * Kronecker product kron(A, B) as canonical CSR (SciPy's sparse.kron).
+ * @example
+ * ```ts
+ * sparse.kron(sparse.eye(2), sparse.fromDense([[1, 2]])).toDense().tolist();   // [[1, 2, 0, 0], [0, 0, 1, 2]]
+ * ```
+ */
 export function kron(A: SparseMatrix, B: SparseMatrix): CsrMatrix {
   const d = promote(A.dtype, B.dtype);
   if (isTensorValued(A) || isTensorValued(B)) {
@@ -248,6 +276,12 @@ export function kron(A: SparseMatrix, B: SparseMatrix): CsrMatrix {
 /**
  * Kronecker sum with SciPy's convention: kronsum(A, B) = kron(I_n, A) + kron(B, I_m)
  * for square A (m×m) and B (n×n). Exact cancellations are dropped (SciPy's sum does too).
+ * @example
+ * ```ts
+ * // kron(I₂, A) + kron(B, I₂) (scipy.sparse.kronsum)
+ * const A = sparse.fromDense([[1, 2], [3, 4]]), B = sparse.fromDense([[0, 1], [1, 0]]);
+ * sparse.kronsum(A, B).toDense().tolist();   // [[1, 2, 1, 0], [3, 4, 0, 1], [1, 0, 1, 2], [0, 1, 3, 4]]
+ * ```
  */
 export function kronsum(A: SparseMatrix, B: SparseMatrix): CsrMatrix {
   const [m, m2] = A.shape, [n, n2] = B.shape;
@@ -259,12 +293,26 @@ export function kronsum(A: SparseMatrix, B: SparseMatrix): CsrMatrix {
   return wrapCsr(addCompressed(left, right), d);
 }
 
-/** The n×n identity (alias of eye(n)). */
+/**
+ * The n×n identity (alias of eye(n)).
+ * @example
+ * ```ts
+ * sparse.identity(2).toDense().tolist();   // [[1, 0], [0, 1]]
+ * ```
+ */
 export function identity(n: number, opts: { dtype?: SparseDType | string } = {}): CsrMatrix {
   return eye(n, opts);
 }
 
-/** An m×n matrix with no stored entries. */
+/**
+ * An m×n matrix with no stored entries.
+ * @example
+ * ```ts
+ * const Z = sparse.zeros([2, 3]);
+ * Z.nnz;                     // 0
+ * Z.toDense().tolist();      // [[0, 0, 0], [0, 0, 0]]
+ * ```
+ */
 export function zeros(shape: [number, number], opts: { dtype?: SparseDType | string; format?: 'csr' | 'csc' } = {}): CsrMatrix | CscMatrix {
   const dtype = toSparseDType('zeros', opts.dtype ?? 'float64');
   const A = new CsrMatrix(shape, dtype, new Int32Array(shape[0] + 1), new Int32Array(0), allocValues(dtype, 0), { sorted: true, canonical: true });

@@ -19,6 +19,12 @@ import { formatSparse } from './show.js';
 
 /**
  * A coordinate (triplet) matrix for assembly, duplicates summed (scipy.sparse.coo_matrix); build one with sparse.coo.
+ * @example
+ * ```ts
+ * const A = sparse.coo({ row: [0, 1], col: [1, 0], data: [2, 3], shape: [2, 2] });
+ * A instanceof sparse.CooMatrix;   // true
+ * A.matvec([1, 1]).tolist();       // [2, 3]
+ * ```
  */
 export class CooMatrix implements SparseMatrix {
   readonly format = 'coo' as const;
@@ -210,6 +216,12 @@ export interface CooInit {
  * The matrix owns copies of the arrays (writing the caller's arrays later does
  * not change it). A Tensor `data` that is being differentiated stays a tensor:
  * everything computed from the matrix is differentiable in it.
+ * @example
+ * ```ts
+ * // (0, 1) appears twice: 2 + 3
+ * const A = sparse.coo({ row: [0, 0, 1], col: [1, 1, 0], data: [2, 3, 4], shape: [2, 2] });
+ * A.toDense().tolist();   // [[0, 5], [4, 0]]
+ * ```
  */
 export function coo(init: CooInit): CooMatrix {
   if (init === null || typeof init !== 'object') throw new SparseFormatError('coo: expected {row, col, data, shape}');

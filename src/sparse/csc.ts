@@ -11,6 +11,12 @@ import { transposedMap, gatherValues } from './tensor-values.js';
 
 /**
  * A compressed sparse column matrix (scipy.sparse.csc_matrix); build one with sparse.csc or A.tocsc().
+ * @example
+ * ```ts
+ * const A = sparse.fromDense([[1, 2], [3, 4]], { format: 'csc' });
+ * A instanceof sparse.CscMatrix;   // true
+ * A.matvec([1, 1]).tolist();       // [3, 7]
+ * ```
  */
 export class CscMatrix extends CompressedMatrix implements SparseMatrix {
   readonly format = 'csc' as const;
@@ -42,7 +48,15 @@ export class CscMatrix extends CompressedMatrix implements SparseMatrix {
   }
 }
 
-/** csc({indptr, indices, data, shape, dtype?}): as csr() with indptr over columns and row indices. */
+/**
+ * csc({indptr, indices, data, shape, dtype?}): as csr() with indptr over columns and row indices.
+ * @example
+ * ```ts
+ * // [[4, 1], [0, 3]] by columns: column 0 holds row 0, column 1 rows 0 and 1
+ * const A = sparse.csc({ indptr: [0, 1, 3], indices: [0, 0, 1], data: [4, 1, 3], shape: [2, 2] });
+ * A.toDense().tolist();   // [[4, 1], [0, 3]]
+ * ```
+ */
 export function csc(init: CompressedInit): CscMatrix {
   const r = compressedFromInit('csc', init);
   return new CscMatrix(r.shape, r.dtype, r.indptr, r.indices, r.data, r.flags);

@@ -26,6 +26,13 @@ export interface CompressedInit {
 
 /**
  * A compressed sparse row matrix (scipy.sparse.csr_matrix); build one with sparse.csr, fromTriplets or a builder.
+ * @example
+ * ```ts
+ * const A = sparse.fromDense([[1, 2], [0, 3]]);
+ * A instanceof sparse.CsrMatrix;   // true
+ * Array.from(A.indptr);            // [0, 2, 3]
+ * A.matvec([1, 1]).tolist();       // [3, 3]
+ * ```
  */
 export class CsrMatrix extends CompressedMatrix implements SparseMatrix {
   readonly format = 'csr' as const;

@@ -41,6 +41,12 @@ export function eigshArrays(A: OperatorLike | SparseMatrix, k: number, opts: Eig
  * The k eigenpairs of a symmetric/Hermitian A picked by `which` (or nearest
  * sigma), eigenvalues ascending, as Tensors. Not differentiable: a traced A is
  * a TransformError (linalg.eigh differentiates dense matrices).
+ * @example
+ * ```ts
+ * // the two smallest eigenvalues of the 1-D Laplacian: 2 − 2cos(kπ/11), k = 1, 2
+ * const { eigenvalues } = sparse.eigsh(sparse.poisson1d(10), 2, { which: 'SA' });
+ * eigenvalues.tolist();   // ≈ [0.08101, 0.31749]
+ * ```
  */
 export function eigsh(A: OperatorLike | SparseMatrix, k: number, opts: EigshOptions = {}): EigshTensors {
   const traced = (A instanceof CompressedMatrix && A.tensorValued) || (isSparse(A) && (A as { tensorValued?: boolean }).tensorValued) || (A instanceof Tensor && (A.node.tracked || A.node.symbolic));

@@ -291,6 +291,12 @@ const open = (pathOrText: string, op: string): RawLines => {
  * integer values give float64, complex gives complex128 (unless opts.dtype).
  * Returns canonical CSR (duplicates summed, explicit zeros kept). Right-hand sides
  * are ignored; elemental matrices and malformed input are a HarwellBoeingError.
+ * @example
+ * ```ts
+ * // [[4, 1], [1, 5]] as an RSA file: the lower triangle by columns
+ * const text = ['2x2 example', '3 1 1 1', 'RSA 2 2 3 0', '(3I3) (3I3) (3E10.2)', '  1  3  4', '  1  2  2', '  4.00E+00  1.00E+00  5.00E+00', ''].join('\n');
+ * sparse.readHarwellBoeing(text).toDense().tolist();   // [[4, 1], [1, 5]]
+ * ```
  */
 export function readHarwellBoeing(pathOrText: string, opts: HBReadOptions = {}): CsrMatrix {
   const src = open(pathOrText, 'readHarwellBoeing');
@@ -301,7 +307,15 @@ export function readHarwellBoeing(pathOrText: string, opts: HBReadOptions = {}):
   }
 }
 
-/** The header (title, key, type, sizes, line counts, formats), checked, without reading the data. */
+/**
+ * The header (title, key, type, sizes, line counts, formats), checked, without reading the data.
+ * @example
+ * ```ts
+ * const text = ['2x2 example', '3 1 1 1', 'RSA 2 2 3 0', '(3I3) (3I3) (3E10.2)', '  1  3  4', '  1  2  2', '  4.00E+00  1.00E+00  5.00E+00', ''].join('\n');
+ * const h = sparse.readHarwellBoeingHeader(text);
+ * [h.type, h.structure, h.rows, h.nnz];   // ['RSA', 'symmetric', 2, 3]
+ * ```
+ */
 export function readHarwellBoeingHeader(pathOrText: string, opts: Pick<HBReadOptions, 'maxDimension'> = {}): HBHeader {
   const src = open(pathOrText, 'readHarwellBoeingHeader');
   try {

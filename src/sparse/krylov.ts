@@ -104,19 +104,49 @@ function krylov(name: 'cg' | 'bicgstab' | 'gmres' | 'minres', raw: RawSolver, A:
   return res;
 }
 
-/** Preconditioned conjugate gradients (A Hermitian positive definite). SciPy's signature; x is a Tensor. */
+/**
+ * Preconditioned conjugate gradients (A Hermitian positive definite). SciPy's signature; x is a Tensor.
+ * @example
+ * ```ts
+ * const r = sparse.cg(sparse.fromDense([[4, 1], [1, 3]]), tensor([1, 2]));   // scipy.sparse.linalg.cg
+ * r.converged;       // true
+ * r.x.tolist();      // ≈ [0.0909, 0.6364]  ([1/11, 7/11])
+ * ```
+ */
 export function cg(A: KrylovOperator, b: Tensor | TensorData, opts: KrylovOptions = {}): KrylovResult {
   return krylov('cg', rawCg, A, b, opts);
 }
-/** BiCGSTAB for general square A. */
+/**
+ * BiCGSTAB for general square A.
+ * @example
+ * ```ts
+ * const r = sparse.bicgstab(sparse.fromDense([[4, 1], [2, 3]]), tensor([5, 5]));
+ * r.x.tolist();   // ≈ [1, 1]
+ * ```
+ */
 export function bicgstab(A: KrylovOperator, b: Tensor | TensorData, opts: KrylovOptions = {}): KrylovResult {
   return krylov('bicgstab', rawBicgstab, A, b, opts);
 }
-/** Restarted GMRES (right preconditioning); `restart`: Krylov subspace size per cycle. */
+/**
+ * Restarted GMRES (right preconditioning); `restart`: Krylov subspace size per cycle.
+ * @example
+ * ```ts
+ * const r = sparse.gmres(sparse.fromDense([[4, 1], [2, 3]]), tensor([5, 5]), { restart: 2 });
+ * r.x.tolist();   // ≈ [1, 1]
+ * ```
+ */
 export function gmres(A: KrylovOperator, b: Tensor | TensorData, opts: KrylovOptions & Pick<GmresOptions, 'restart'> = {}): KrylovResult {
   return krylov('gmres', rawGmres as RawSolver, A, b, opts);
 }
-/** MINRES for Hermitian (possibly indefinite) A. */
+/**
+ * MINRES for Hermitian (possibly indefinite) A.
+ * @example
+ * ```ts
+ * // symmetric indefinite (eigenvalues 3 and −1)
+ * const r = sparse.minres(sparse.fromDense([[1, 2], [2, 1]]), tensor([3, 3]));
+ * r.x.tolist();   // ≈ [1, 1]
+ * ```
+ */
 export function minres(A: KrylovOperator, b: Tensor | TensorData, opts: KrylovOptions = {}): KrylovResult {
   return krylov('minres', rawMinres, A, b, opts);
 }

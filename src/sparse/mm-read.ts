@@ -148,6 +148,12 @@ class Triplets {
  * and real fields give float64, complex gives complex128 (unless opts.dtype).
  * Returns canonical CSR (duplicates summed; explicit zeros of coordinate files kept,
  * zeros of array files not stored).
+ * @example
+ * ```ts
+ * // a symmetric file stores one triangle; the reader expands it
+ * const text = '%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n1 1 4\n2 1 1\n';
+ * sparse.readMatrixMarket(text).toDense().tolist();   // [[4, 1], [1, 0]]
+ * ```
  */
 export function readMatrixMarket(pathOrText: string, opts: ReadOptions = {}): CsrMatrix {
   if (typeof pathOrText !== 'string') throw new MatrixMarketError(0, 'expected a path or the Matrix Market text');
@@ -160,7 +166,15 @@ export function readMatrixMarket(pathOrText: string, opts: ReadOptions = {}): Cs
   }
 }
 
-/** The header (format, field, symmetry, sizes) without reading the entries. */
+/**
+ * The header (format, field, symmetry, sizes) without reading the entries.
+ * @example
+ * ```ts
+ * const text = '%%MatrixMarket matrix coordinate real symmetric\n2 2 2\n1 1 4\n2 1 1\n';
+ * const h = sparse.readMatrixMarketHeader(text);
+ * [h.format, h.field, h.symmetry, h.rows, h.entries];   // ['coordinate', 'real', 'symmetric', 2, 2]
+ * ```
+ */
 export function readMatrixMarketHeader(pathOrText: string): MMHeader {
   if (typeof pathOrText !== 'string') throw new MatrixMarketError(0, 'expected a path or the Matrix Market text');
   const src = open(pathOrText);

@@ -58,6 +58,12 @@ function hasSymmetry(A: CsrMatrix, sym: MMSymmetry): boolean {
 /**
  * Writes A in Matrix Market format. Without a path the text is returned; with a
  * path it is written (in 1 MiB chunks) and nothing is returned.
+ * @example
+ * ```ts
+ * const text = sparse.writeMatrixMarket(sparse.fromDense([[1, 0], [0, 2]]));   // no path: the text
+ * text.split('\n')[0];                                // '%%MatrixMarket matrix coordinate real general'
+ * sparse.readMatrixMarket(text).toDense().tolist();   // [[1, 0], [0, 2]]
+ * ```
  */
 export function writeMatrixMarket(A: SparseMatrix, path?: undefined, opts?: WriteOptions): string;
 export function writeMatrixMarket(A: SparseMatrix, path: string, opts?: WriteOptions): void;

@@ -23,7 +23,15 @@ export interface LinearOperatorSpec {
   rmatvec?: MatvecFn;
 }
 
-/** A user-defined linear map given by its action (SciPy's LinearOperator). */
+/**
+ * A user-defined linear map given by its action (SciPy's LinearOperator).
+ * @example
+ * ```ts
+ * // x ↦ 2x without storing a matrix
+ * const op = new sparse.LinearOperator({ shape: [3, 3], matvec: (x) => x.map((v) => 2 * v) });
+ * sparse.cg(op, [2, 4, 6]).x.tolist();   // [1, 2, 3]
+ * ```
+ */
 export class LinearOperator implements RawOperator {
   readonly shape: [number, number];
   readonly dtype: SparseDType;
@@ -83,7 +91,15 @@ const isSparseMatrix = (a: unknown): a is SparseMatrixLike => typeof a === 'obje
 const isRawOperator = (a: unknown): a is RawOperator => typeof a === 'object' && a !== null && typeof (a as RawOperator).matvec === 'function' && Array.isArray((a as RawOperator).shape);
 const isCsrLike = (a: unknown): a is CsrLike => typeof a === 'object' && a !== null && (a as CsrLike).indptr instanceof Int32Array && (a as CsrLike).indices instanceof Int32Array;
 
-/** Turns A into a RawOperator (LinearOperator instances and RawOperators come back as they are). */
+/**
+ * Turns A into a RawOperator (LinearOperator instances and RawOperators come back as they are).
+ * @example
+ * ```ts
+ * const op = sparse.aslinearoperator(tensor([[1, 2], [3, 4]]));
+ * op.shape;                              // [2, 2]
+ * op.matvec(new Float64Array([1, 1]));   // Float64Array [3, 7]
+ * ```
+ */
 export function aslinearoperator(A: OperatorLike): RawOperator {
   if (A instanceof LinearOperator) return A;
   if (A instanceof Tensor) return denseOperator(A);
