@@ -16,7 +16,16 @@ import { eigRaw } from './ops/eig.js';
 const lastCols = (x: Tensor, a: number, b: number) => x.slice(s(...x.shape.slice(0, -1).map(() => ax()), rg(a, b)));
 const lastRows = (x: Tensor, a: number, b: number) => x.slice(s(...x.shape.slice(0, -2).map(() => ax()), rg(a, b)));
 
-/** SciPy's lu: a = p @ l @ u with l [m, k] unit lower, u [k, n] upper, p [m, m] a permutation (k = min(m, n)). */
+/**
+ * SciPy's lu: a = p @ l @ u with l [m, k] unit lower, u [k, n] upper, p [m, m] a permutation (k = min(m, n)).
+ * @example
+ * ```ts
+ * const { p, l, u } = linalg.lu(tensor([[2, 1], [4, 3]]));
+ * p.tolist();   // [[0, 1], [1, 0]]  (rows swapped: pivot 4; scipy.linalg.lu)
+ * l.tolist();   // [[1, 0], [0.5, 1]]
+ * u.tolist();   // [[4, 3], [0, -0.5]]
+ * ```
+ */
 export function lu(a: MatrixLike, opts: CheckOptions = {}): { p: Tensor; l: Tensor; u: Tensor } {
   const x = matrixArg('lu', a, opts);
   const [m, n] = x.shape.slice(-2) as [number, number];
@@ -28,7 +37,15 @@ export function lu(a: MatrixLike, opts: CheckOptions = {}): { p: Tensor; l: Tens
   return { p: mT(permutationMatrix(perm, x.dtype)), l, u };
 }
 
-/** SciPy's lu_factor: the packed factors, the 0-based row interchanges and the permutation they make (for luSolve). */
+/**
+ * SciPy's lu_factor: the packed factors, the 0-based row interchanges and the permutation they make (for luSolve).
+ * @example
+ * ```ts
+ * const { lu, piv } = linalg.luFactor(tensor([[2, 1], [4, 3]]));
+ * lu.tolist();    // [[4, 3], [0.5, -0.5]]  (u above the diagonal, l's multipliers below; scipy.linalg.lu_factor)
+ * piv.tolist();   // [1, 1]
+ * ```
+ */
 export function luFactor(a: MatrixLike, opts: CheckOptions = {}): { lu: Tensor; piv: Tensor; perm: Tensor } {
   const [f, piv, perm] = luRaw(matrixArg('luFactor', a, opts));
   return { lu: f!, piv: piv!, perm: perm! };
@@ -110,18 +127,39 @@ export function eigh(a: MatrixLike, opts: EighOptions = {}): { eigenvalues: Tens
   return { eigenvalues: w!, eigenvectors: v! };
 }
 
-/** Eigenvalues (ascending, real) of a Hermitian matrix. */
+/**
+ * Eigenvalues (ascending, real) of a Hermitian matrix (numpy.linalg.eigvalsh).
+ * @example
+ * ```ts
+ * linalg.eigvalsh(tensor([[2, 1], [1, 2]])).tolist();   // [1, 3]  (numpy.linalg.eigvalsh)
+ * ```
+ */
 export function eigvalsh(a: MatrixLike, opts: EighOptions = {}): Tensor {
   return eighRaw(matrixArg('eigvalsh', a, opts), lowerOf('eigvalsh', opts.uplo), false)[0]!;
 }
 
-/** Complex eigenvalues and unit-norm right eigenvectors (columns) of a general square matrix. */
+/**
+ * Complex eigenvalues and unit-norm right eigenvectors (columns) of a general square matrix (numpy.linalg.eig).
+ * @example
+ * ```ts
+ * const { eigenvalues, eigenvectors } = linalg.eig(tensor([[2, 0], [0, 3]]));
+ * eigenvalues.real().tolist();    // [2, 3]  (complex128; imaginary parts 0)
+ * eigenvectors.real().tolist();   // [[1, 0], [0, 1]]  (numpy.linalg.eig)
+ * ```
+ */
 export function eig(a: MatrixLike, opts: CheckOptions = {}): { eigenvalues: Tensor; eigenvectors: Tensor } {
   const [w, v] = eigRaw(matrixArg('eig', a, opts), true);
   return { eigenvalues: w!, eigenvectors: v! };
 }
 
-/** Complex eigenvalues of a general square matrix. */
+/**
+ * Complex eigenvalues of a general square matrix (numpy.linalg.eigvals).
+ * @example
+ * ```ts
+ * // a rotation by 90°: eigenvalues ±i
+ * linalg.eigvals(tensor([[0, -1], [1, 0]])).tolist();   // [[0, 1], [0, -1]]  ([re, im] pairs: i, -i)
+ * ```
+ */
 export function eigvals(a: MatrixLike, opts: CheckOptions = {}): Tensor {
   return eigRaw(matrixArg('eigvals', a, opts), false)[0]!;
 }

@@ -19,12 +19,26 @@ function arg(op: string, a: MatrixLike, opts: CheckOptions): Tensor {
   return A;
 }
 
-/** The determinant (batched). */
+/**
+ * The determinant (batched; numpy.linalg.det).
+ * @example
+ * ```ts
+ * linalg.det(tensor([[1, 2], [3, 4]])).item();   // ≈ -2  (1·4 − 2·3)
+ * ```
+ */
 export function det(a: MatrixLike, opts: CheckOptions = {}): Tensor {
   return detRaw(arg('det', a, opts));
 }
 
-/** {sign, logabsdet} with det = sign · exp(logabsdet); sign is a unit complex number for complex input. */
+/**
+ * {sign, logabsdet} with det = sign · exp(logabsdet); sign is a unit complex number for complex input (numpy.linalg.slogdet).
+ * @example
+ * ```ts
+ * const { sign, logabsdet } = linalg.slogdet(tensor([[1, 2], [3, 4]]));
+ * sign.item();        // -1
+ * logabsdet.item();   // ≈ 0.6931  (ln 2: det = -2)
+ * ```
+ */
 export function slogdet(a: MatrixLike, opts: CheckOptions = {}): { sign: Tensor; logabsdet: Tensor } {
   const [sign, logabsdet] = slogdetRaw(arg('slogdet', a, opts));
   return { sign: sign!, logabsdet: logabsdet! };

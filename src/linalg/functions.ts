@@ -11,7 +11,15 @@ import { expmRaw } from './ops/expm.js';
 import { inv } from './solvers.js';
 import { square } from './ops/common.js';
 
-/** The offset-th diagonal over the last two axes (NumPy 2's linalg.diagonal). */
+/**
+ * The offset-th diagonal over the last two axes (NumPy 2's linalg.diagonal).
+ * @example
+ * ```ts
+ * const a = tensor([[1, 2, 3], [4, 5, 6]]);
+ * linalg.diagonal(a).tolist();                 // [1, 5]
+ * linalg.diagonal(a, { offset: 1 }).tolist();  // [2, 6]
+ * ```
+ */
 export function diagonal(xIn: MatrixLike, opts: { offset?: number } = {}): Tensor {
   const x = asTensor(xIn);
   if (x.ndim < 2) throw new ShapeError(`linalg.diagonal: expected at least 2 dims, got ${fmtShape(x.shape)}`);
@@ -23,12 +31,25 @@ export function diagonal(xIn: MatrixLike, opts: { offset?: number } = {}): Tenso
   return diagonalOf(sub);
 }
 
-/** Sum of the offset-th diagonal over the last two axes (NumPy 2's linalg.trace). */
+/**
+ * Sum of the offset-th diagonal over the last two axes (NumPy 2's linalg.trace).
+ * @example
+ * ```ts
+ * linalg.trace(tensor([[1, 2], [3, 4]])).item();   // 5  (1 + 4)
+ * ```
+ */
 export function trace(x: MatrixLike, opts: { offset?: number } = {}): Tensor {
   return diagonal(x, opts).sum(-1);
 }
 
-/** a^n for integer n by repeated squaring (n < 0: the power of the inverse; n = 0: identity). */
+/**
+ * a^n for integer n by repeated squaring (n < 0: the power of the inverse; n = 0: identity; numpy.linalg.matrix_power).
+ * @example
+ * ```ts
+ * // [[1, 1], [1, 0]]^n = [[F(n+1), F(n)], [F(n), F(n-1)]] (Fibonacci numbers)
+ * linalg.matrixPower(tensor([[1, 1], [1, 0]]), 10).tolist();   // [[89, 55], [55, 34]]
+ * ```
+ */
 export function matrixPower(aIn: MatrixLike, n: number): Tensor {
   if (!Number.isSafeInteger(n)) throw new ValueError(`linalg.matrixPower: exponent must be a safe integer (|n| <= 2^53 - 1), got ${n}`);
   let a = asTensor(aIn);
@@ -59,6 +80,11 @@ export function matrixPower(aIn: MatrixLike, n: number): Tensor {
  * (SciPy's expm: Padé degree and squarings per matrix of a batch, exact
  * diagonal and first off-diagonal for triangular input); works under jit/vmap
  * and is differentiable (ops/expm.ts, ops/expm-pade.ts).
+ * @example
+ * ```ts
+ * // a nilpotent a (a² = 0): expm(a) = I + a exactly
+ * linalg.expm(tensor([[0, 1], [0, 0]])).tolist();   // [[1, 1], [0, 1]]  (scipy.linalg.expm)
+ * ```
  */
 export function expm(aIn: MatrixLike, opts: CheckOptions = {}): Tensor {
   const a = matrixArg('expm', aIn, opts);
@@ -66,7 +92,14 @@ export function expm(aIn: MatrixLike, opts: CheckOptions = {}): Tensor {
   return expmRaw(a);
 }
 
-/** Kronecker product (NumPy's kron: the smaller rank padded with leading unit dims). */
+/**
+ * Kronecker product (NumPy's kron: the smaller rank padded with leading unit dims).
+ * @example
+ * ```ts
+ * linalg.kron(tensor([1, 2]), tensor([1, 10])).tolist();   // [1, 10, 2, 20]  (numpy.kron)
+ * linalg.kron(eye(2), tensor([[1, 2], [3, 4]])).shape;     // [4, 4]  (block diagonal)
+ * ```
+ */
 export function kron(aIn: MatrixLike, bIn: MatrixLike): Tensor {
   let a = asTensor(aIn),
     b = asTensor(bIn);
@@ -78,7 +111,13 @@ export function kron(aIn: MatrixLike, bIn: MatrixLike): Tensor {
   return ai.mul(bi).reshape(a.shape.map((d, i) => d * b.shape[i]!));
 }
 
-/** Cross product of 3-vectors along axis (default −1), with broadcasting. */
+/**
+ * Cross product of 3-vectors along axis (default −1), with broadcasting (numpy.cross).
+ * @example
+ * ```ts
+ * linalg.cross(tensor([1, 0, 0]), tensor([0, 1, 0])).tolist();   // [0, 0, 1]  (x × y = z)
+ * ```
+ */
 export function cross(aIn: MatrixLike, bIn: MatrixLike, opts: { axis?: number } = {}): Tensor {
   const a0 = asTensor(aIn),
     b0 = asTensor(bIn);

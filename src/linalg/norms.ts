@@ -134,7 +134,15 @@ function matrixNorm(x: Tensor, ord: NormOrder, r: number, c: number, keepdims: b
   return out;
 }
 
-/** NumPy's linalg.norm. */
+/**
+ * NumPy's linalg.norm: the 2-norm of all entries by default; a vector norm along one axis or a matrix norm over two.
+ * @example
+ * ```ts
+ * linalg.norm(tensor([3, 4])).item();                            // 5
+ * linalg.norm(tensor([[1, 2], [3, 4]]), { ord: 1 }).item();      // 6  (largest column sum of |a|)
+ * linalg.norm(tensor([[1, 2], [3, 4]]), { ord: 'fro' }).item();  // ≈ 5.4772  (√30)
+ * ```
+ */
 export function norm(xIn: MatrixLike, opts: NormOptions = {}): Tensor {
   let x = asTensor(xIn);
   const d = linalgDTypeOf('norm', x.dtype);
@@ -162,7 +170,13 @@ export function norm(xIn: MatrixLike, opts: NormOptions = {}): Tensor {
   return matrixNorm(x, ord, r, c, keepdims);
 }
 
-/** The condition number in norm p (default 2: s_max / s_min). */
+/**
+ * The condition number in norm p (default 2: s_max / s_min; numpy.linalg.cond).
+ * @example
+ * ```ts
+ * linalg.cond(tensor([[1, 0], [0, 2]])).item();   // 2  (singular values 2 and 1)
+ * ```
+ */
 export function cond(xIn: MatrixLike, p: NormOrder = null): Tensor {
   const x = asTensor(xIn);
   const r = x.ndim - 2,
@@ -190,7 +204,13 @@ const linalgCast = (x: Tensor) => {
   return d === x.dtype ? x : x.cast(d);
 };
 
-/** Number of singular values above tol (default s_max · max(m, n) · eps, NumPy's). */
+/**
+ * Number of singular values above tol (default s_max · max(m, n) · eps, NumPy's matrix_rank).
+ * @example
+ * ```ts
+ * linalg.matrixRank(tensor([[1, 2], [2, 4]])).item();   // 1  (second row = 2 × first)
+ * ```
+ */
 export function matrixRank(xIn: MatrixLike, opts: { tol?: number } = {}): Tensor {
   const x = linalgCast(asTensor(xIn));
   if (x.ndim < 2) return x.ne(0).cast('int32').max(); // NumPy: rank of a vector is 1 unless all zero

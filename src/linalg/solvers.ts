@@ -27,7 +27,13 @@ export function solve(a: MatrixLike, b: MatrixLike, opts: CheckOptions = {}): Te
   return unvector(solveRaw(A, B), vector);
 }
 
-/** a⁻¹ (getrf + getri); a SingularMatrixError names the zero pivot, as solve's. */
+/**
+ * a⁻¹ (getrf + getri; numpy.linalg.inv); a SingularMatrixError names the zero pivot, as solve's.
+ * @example
+ * ```ts
+ * linalg.inv(tensor([[4, 7], [2, 6]])).tolist();   // ≈ [[0.6, -0.7], [-0.2, 0.4]]  (det 10)
+ * ```
+ */
 export function inv(a: MatrixLike, opts: CheckOptions = {}): Tensor {
   return invRaw(matrixArg('inv', a, opts));
 }
@@ -84,7 +90,13 @@ export interface PinvOptions extends CheckOptions {
   rtol?: number;
 }
 
-/** The Moore–Penrose pseudo-inverse by SVD. */
+/**
+ * The Moore–Penrose pseudo-inverse by SVD (numpy.linalg.pinv).
+ * @example
+ * ```ts
+ * linalg.pinv(tensor([[1], [2]])).tolist();   // ≈ [[0.2, 0.4]]  (aᵀ / (aᵀa) for a full-rank column)
+ * ```
+ */
 export function pinv(a: MatrixLike, opts: PinvOptions = {}): Tensor {
   const A = matrixArg('pinv', a, opts);
   const [m, n] = A.shape.slice(-2) as [number, number];
@@ -107,14 +119,28 @@ export interface TriangularSolveOptions extends CheckOptions {
   unitDiagonal?: boolean;
 }
 
-/** SciPy's solve_triangular: x with op(a) x = b. */
+/**
+ * SciPy's solve_triangular: x with op(a) x = b.
+ * @example
+ * ```ts
+ * // upper triangle by default: 2 x0 + x1 = 4, 4 x1 = 8
+ * linalg.solveTriangular(tensor([[2, 1], [0, 4]]), tensor([4, 8])).tolist();   // [1, 2]
+ * ```
+ */
 export function solveTriangular(a: MatrixLike, b: MatrixLike, opts: TriangularSolveOptions = {}): Tensor {
   const { a: A, b: B, vector } = solveArgs('solveTriangular', a, b, opts);
   const x = triangularSolveRaw(A, B, { lower: opts.lower ?? false, trans: transCode('solveTriangular', opts.trans), unitDiagonal: opts.unitDiagonal ?? false });
   return unvector(x, vector);
 }
 
-/** SciPy's cho_solve: x with a x = b from a's Cholesky factor (lower: a = l lᴴ, else a = uᴴ u). */
+/**
+ * SciPy's cho_solve: x with a x = b from a's Cholesky factor (lower: a = l lᴴ, else a = uᴴ u).
+ * @example
+ * ```ts
+ * const l = linalg.cholesky(tensor([[4, 2], [2, 3]]));
+ * linalg.choSolve(l, tensor([6, 5])).tolist();   // ≈ [1, 1]  (4 + 2 = 6, 2 + 3 = 5)
+ * ```
+ */
 export function choSolve(factor: MatrixLike, b: MatrixLike, opts: CheckOptions & { lower?: boolean } = {}): Tensor {
   const lower = opts.lower ?? true;
   const { a: C, b: B, vector } = solveArgs('choSolve', factor, b, opts);
@@ -122,7 +148,15 @@ export function choSolve(factor: MatrixLike, b: MatrixLike, opts: CheckOptions &
   return unvector(triangularSolveRaw(C, y, { lower, trans: lower ? 2 : 0, unitDiagonal: false }), vector);
 }
 
-/** SciPy's lu_solve from luFactor's result: op(a) x = b with trans 0, 1 (transpose) or 2 (conjugate transpose). */
+/**
+ * SciPy's lu_solve from luFactor's result: op(a) x = b with trans 0, 1 (transpose) or 2 (conjugate transpose).
+ * @example
+ * ```ts
+ * const f = linalg.luFactor(tensor([[2, 1], [4, 3]]));
+ * linalg.luSolve(f, tensor([3, 7])).tolist();                  // [1, 1]  (2 + 1 = 3, 4 + 3 = 7)
+ * linalg.luSolve(f, tensor([6, 4]), { trans: 'T' }).tolist();   // [1, 1]  (aᵀ: 2 + 4 = 6, 1 + 3 = 4)
+ * ```
+ */
 export function luSolve(factors: { lu: Tensor; piv: Tensor; perm?: Tensor }, b: MatrixLike, opts: CheckOptions & { trans?: Trans } = {}): Tensor {
   const trans = transCode('luSolve', opts.trans);
   const { a: F, b: B, vector } = solveArgs('luSolve', factors.lu, b, opts);
