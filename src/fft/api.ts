@@ -121,7 +121,14 @@ export function rfft(x: Input, n?: number, axis = -1, norm?: FftNorm): Tensor {
   return scaled(r2cAxes(resized(t, a, len), [a], a), scaleOf(nm, len, false));
 }
 
-/** The inverse of rfft: n real values from a half spectrum (numpy.fft.irfft; n defaults to 2(m − 1)). */
+/**
+ * The inverse of rfft: n real values from a half spectrum (numpy.fft.irfft; n defaults to 2(m − 1)).
+ * @example
+ * ```ts
+ * fft.irfft(tensor([4, 0, 0])).tolist();       // [1, 1, 1, 1]  (n = 2(3 − 1) = 4; numpy.fft.irfft)
+ * fft.irfft(fft.rfft(tensor([1, 2, 3])), 3).tolist();   // ≈ [1, 2, 3]  (odd length: pass n)
+ * ```
+ */
 export function irfft(x: Input, n?: number, axis = -1, norm?: FftNorm): Tensor {
   const nm = checkNorm('irfft', norm);
   const t = complexInput('irfft', x);
@@ -171,27 +178,63 @@ function complexNd(op: string, x: Input, s: readonly number[] | undefined, axes:
   return scaled(c2cAxes(t, a.axes, inverse), scaleOf(nm, lengths(t, a.axes), inverse));
 }
 
-/** The n-dimensional DFT over `axes` (numpy.fft.fftn). */
+/**
+ * The n-dimensional DFT over `axes` (numpy.fft.fftn).
+ * @example
+ * ```ts
+ * const x = tensor([[1, 2], [3, 4]]);
+ * fft.fftn(x).real().tolist();                    // [[10, -2], [-4, 0]]  (all axes; imaginary parts 0)
+ * fft.fftn(x, undefined, [0]).real().tolist();    // [[4, 6], [-2, -2]]  (axis 0 only; numpy.fft.fftn)
+ * ```
+ */
 export function fftn(x: Input, s?: readonly number[], axes?: readonly number[], norm?: FftNorm): Tensor {
   return complexNd('fftn', x, s, axes, norm, false);
 }
 
-/** The n-dimensional inverse DFT over `axes` (numpy.fft.ifftn). */
+/**
+ * The n-dimensional inverse DFT over `axes` (numpy.fft.ifftn).
+ * @example
+ * ```ts
+ * // the spectrum of a constant 1 on 2×2×2 points is 8 at the zero frequency
+ * const spec = tensor([[[8, 0], [0, 0]], [[0, 0], [0, 0]]]);
+ * fft.ifftn(spec).real().tolist();   // [[[1, 1], [1, 1]], [[1, 1], [1, 1]]]  (numpy.fft.ifftn)
+ * ```
+ */
 export function ifftn(x: Input, s?: readonly number[], axes?: readonly number[], norm?: FftNorm): Tensor {
   return complexNd('ifftn', x, s, axes, norm, true);
 }
 
-/** The 2-D DFT over `axes` (default the last two; numpy.fft.fft2). */
+/**
+ * The 2-D DFT over `axes` (default the last two; numpy.fft.fft2).
+ * @example
+ * ```ts
+ * fft.fft2(tensor([[1, 2], [3, 4]])).tolist();   // [[[10, 0], [-2, 0]], [[-4, 0], [0, 0]]]  ([re, im] pairs; numpy.fft.fft2)
+ * ```
+ */
 export function fft2(x: Input, s?: readonly number[], axes: readonly number[] = [-2, -1], norm?: FftNorm): Tensor {
   return complexNd('fft2', x, s, axes, norm, false);
 }
 
-/** The 2-D inverse DFT over `axes` (default the last two; numpy.fft.ifft2). */
+/**
+ * The 2-D inverse DFT over `axes` (default the last two; numpy.fft.ifft2).
+ * @example
+ * ```ts
+ * fft.ifft2(tensor([[4, 0], [0, 0]])).real().tolist();   // [[1, 1], [1, 1]]  (numpy.fft.ifft2)
+ * ```
+ */
 export function ifft2(x: Input, s?: readonly number[], axes: readonly number[] = [-2, -1], norm?: FftNorm): Tensor {
   return complexNd('ifft2', x, s, axes, norm, true);
 }
 
-/** The n-D DFT of real input: rfft over the last of `axes`, fft over the others (numpy.fft.rfftn). */
+/**
+ * The n-D DFT of real input: rfft over the last of `axes`, fft over the others (numpy.fft.rfftn).
+ * @example
+ * ```ts
+ * const spec = fft.rfftn(ones([2, 2, 4]));
+ * spec.shape;                        // [2, 2, 3]  (last axis halved: 4/2 + 1)
+ * spec.real().sum().item();          // 16  (all at the zero frequency: 2·2·4 ones)
+ * ```
+ */
 export function rfftn(x: Input, s?: readonly number[], axes?: readonly number[], norm?: FftNorm): Tensor {
   const nm = checkNorm('rfftn', norm);
   const t0 = realInput('rfftn', x);
@@ -206,7 +249,14 @@ export function rfftn(x: Input, s?: readonly number[], axes?: readonly number[],
   return scaled(r2cAxes(t, a.axes, a.axes[last]!), scaleOf(nm, lengths(t, a.axes), false));
 }
 
-/** The inverse of rfftn: ifft over all but the last of `axes`, irfft over the last (numpy.fft.irfftn). */
+/**
+ * The inverse of rfftn: ifft over all but the last of `axes`, irfft over the last (numpy.fft.irfftn).
+ * @example
+ * ```ts
+ * const x = tensor([[1, 2, 3], [4, 5, 6]]);
+ * fft.irfftn(fft.rfftn(x), [2, 3]).tolist();   // ≈ [[1, 2, 3], [4, 5, 6]]  (odd last length: pass s)
+ * ```
+ */
 export function irfftn(x: Input, s?: readonly number[], axes?: readonly number[], norm?: FftNorm): Tensor {
   const nm = checkNorm('irfftn', norm);
   let t = complexInput('irfftn', x);
@@ -224,12 +274,24 @@ export function irfftn(x: Input, s?: readonly number[], axes?: readonly number[]
   return scaled(c2rAxes(t, a.axes, h, n), scaleOf(nm, lengths(t, a.axes.slice(0, last)) * n, true));
 }
 
-/** The 2-D rfft over `axes` (default the last two; numpy.fft.rfft2). */
+/**
+ * The 2-D rfft over `axes` (default the last two; numpy.fft.rfft2).
+ * @example
+ * ```ts
+ * fft.rfft2(ones([2, 4])).real().tolist();   // [[8, 0, 0], [0, 0, 0]]  (shape [2, 3]; numpy.fft.rfft2)
+ * ```
+ */
 export function rfft2(x: Input, s?: readonly number[], axes: readonly number[] = [-2, -1], norm?: FftNorm): Tensor {
   return rfftn(x, s, axes, norm);
 }
 
-/** The 2-D irfft over `axes` (default the last two; numpy.fft.irfft2). */
+/**
+ * The 2-D irfft over `axes` (default the last two; numpy.fft.irfft2).
+ * @example
+ * ```ts
+ * fft.irfft2(tensor([[8, 0, 0], [0, 0, 0]])).tolist();   // [[1, 1, 1, 1], [1, 1, 1, 1]]  (numpy.fft.irfft2)
+ * ```
+ */
 export function irfft2(x: Input, s?: readonly number[], axes: readonly number[] = [-2, -1], norm?: FftNorm): Tensor {
   return irfftn(x, s, axes, norm);
 }

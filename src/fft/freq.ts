@@ -35,7 +35,13 @@ export function fftfreq(n: number, d = 1.0): Tensor {
   return tensor(out);
 }
 
-/** The sample frequencies of rfft's n/2 + 1 outputs: [0, 1, ..., ⌊n/2⌋] / (d·n) (numpy.fft.rfftfreq), float64. */
+/**
+ * The sample frequencies of rfft's n/2 + 1 outputs: [0, 1, ..., ⌊n/2⌋] / (d·n) (numpy.fft.rfftfreq), float64.
+ * @example
+ * ```ts
+ * fft.rfftfreq(8, 0.1).tolist();   // [0, 1.25, 2.5, 3.75, 5]  (k / (0.1 · 8))
+ * ```
+ */
 export function rfftfreq(n: number, d = 1.0): Tensor {
   lengthArg('rfftfreq', n);
   spacingArg('rfftfreq', d);
@@ -63,12 +69,25 @@ function shifted(op: string, x: Tensor | unknown, axes: number | readonly number
   return out;
 }
 
-/** The zero frequency moved to the middle of `axes` (all by default): a roll by ⌊n/2⌋ per axis (numpy.fft.fftshift). */
+/**
+ * The zero frequency moved to the middle of `axes` (all by default): a roll by ⌊n/2⌋ per axis (numpy.fft.fftshift).
+ * @example
+ * ```ts
+ * fft.fftshift(tensor([0, 1, 2, 3, 4])).tolist();   // [3, 4, 0, 1, 2]
+ * fft.fftshift(fft.fftfreq(5)).tolist();            // [-0.4, -0.2, 0, 0.2, 0.4]  (ascending frequencies)
+ * ```
+ */
 export function fftshift(x: Tensor | unknown, axes?: number | readonly number[]): Tensor {
   return shifted('fftshift', x, axes, 1);
 }
 
-/** The inverse of fftshift: a roll by −⌊n/2⌋ per axis (numpy.fft.ifftshift). */
+/**
+ * The inverse of fftshift: a roll by −⌊n/2⌋ per axis (numpy.fft.ifftshift).
+ * @example
+ * ```ts
+ * fft.ifftshift(tensor([3, 4, 0, 1, 2])).tolist();   // [0, 1, 2, 3, 4]  (undoes fftshift for odd n too)
+ * ```
+ */
 export function ifftshift(x: Tensor | unknown, axes?: number | readonly number[]): Tensor {
   return shifted('ifftshift', x, axes, -1);
 }
