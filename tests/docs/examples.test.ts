@@ -15,6 +15,7 @@
 import { describe, expect, test } from 'vitest';
 import ts from 'typescript';
 import path from 'node:path';
+import { existsSync } from 'node:fs';
 import { walkApi, type ExampleBlock } from './coverage.js';
 import { distStaleness, runExamples, type BlockFailure } from './run-examples.js';
 
@@ -61,6 +62,13 @@ function typeCheck(): string[] {
   });
 }
 
+/** ESM JavaScript of a block, with an inline source map naming it example-<index>.ts (run-examples.ts reads lines from it). */
+const transpile = (source: string, index: number): string =>
+  ts.transpileModule(source, {
+    compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, inlineSourceMap: true },
+    fileName: `example-${index}.ts`,
+  }).outputText;
+
 describe('@example blocks (doctest)', () => {
   test('are found, each @example with a ```ts block', () => {
     expect(blocks.length).toBeGreaterThanOrEqual(40);
@@ -79,17 +87,15 @@ describe('@example blocks (doctest)', () => {
     const stale = distStaleness(ROOT);
     expect(stale, `dist/ is older than src/ (${stale.slice(0, 5).join(', ')}${stale.length > 5 ? ', ...' : ''}): run npm run build`).toEqual([]);
     const distUrl = new URL(`file://${path.join(ROOT, 'dist', 'index.js')}`).href;
-    const modules = blocks.map((b) => {
-      const out = ts.transpileModule(prelude(distUrl) + b.code, {
-        compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 },
-        fileName: 'example.ts',
-      });
-      return out.outputText;
-    });
+    const modules = blocks.map((b, i) => transpile(prelude(distUrl) + b.code, i));
     const t0 = Date.now();
     const failures: BlockFailure[] = await runExamples(modules, { blockTimeoutMs: 20_000 });
     console.log(`doctest: ran ${blocks.length} @example blocks in ${((Date.now() - t0) / 1000).toFixed(1)} s, ${failures.length} failed`);
-    const lines = failures.map((f) => `${where(blocks[f.index]!)}: ${f.message}`);
+    // f.line counts the prelude line: block line k (1-based) is module line k + 1.
+    const lines = failures.map((f) => {
+      const b = blocks[f.index]!;
+      return `${b.name} (${b.file}:${f.line !== undefined ? b.line + f.line - 2 : b.line}): ${f.message}`;
+    });
     expect(lines, `@example blocks that threw:\n  ${lines.join('\n  ')}`).toEqual([]);
   }, 120_000);
 });
@@ -99,8 +105,8 @@ describe('@example blocks (doctest)', () => {
 // of the process; and the blocks after each must still run.
 describe('the doctest runner (run-examples.ts)', () => {
   test('records a throw, an unhandled rejection, a hang and an exit, and runs the blocks after each', async () => {
-    const stale = distStaleness(ROOT);
-    expect(stale, 'run npm run build').toEqual([]);
+    // Any build will do here (the blocks use only tensor and linalg.solve): the runner is under test, not rlx.
+    expect(existsSync(path.join(ROOT, 'dist', 'index.js')), 'run npm run build').toBe(true);
     const rlx = new URL(`file://${path.join(ROOT, 'dist', 'index.js')}`).href;
     const ok = `import { tensor } from '${rlx}';\nif (tensor([1, 2]).sum().item() !== 3) throw new Error('wrong sum');\n`;
     const sources = [
@@ -112,13 +118,16 @@ describe('the doctest runner (run-examples.ts)', () => {
       ok,
       `process.exit(3);\n`, // 6
       ok,
+      transpile(`const n: number = 1;\n\ninterface T { a: number }\nif (n > 0) throw new TypeError('at line 4');\n`, 8),
     ];
     const failures = await runExamples(sources, { blockTimeoutMs: 3_000 });
-    expect(failures.map((f) => f.index)).toEqual([1, 3, 4, 6]);
+    expect(failures.map((f) => f.index)).toEqual([1, 3, 4, 6, 8]);
     expect(failures[0]!.message).toMatch(/^SingularMatrixError: /);
     expect(failures[1]!.message).toBe('unhandled rejection: RangeError: nobody awaits me');
     expect(failures[2]!.message).toMatch(/did not finish within 3 s/);
     expect(failures[3]!.message).toMatch(/exited \(code 3\)/);
+    // The line of the throw in the TypeScript source (type-only lines erased from the JavaScript), through the source map.
+    expect(failures[4]).toEqual({ index: 8, message: 'TypeError: at line 4', line: 4 });
     // The blocks after a hang and after an exit ran (a failing one there is reported).
     const after = await runExamples([`process.exit(1);\n`, `throw new Error('second');\n`], { blockTimeoutMs: 3_000 });
     expect(after.map((f) => f.message)).toEqual([expect.stringMatching(/exited \(code 1\)/), 'Error: second']);

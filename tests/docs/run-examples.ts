@@ -16,6 +16,8 @@ export interface BlockFailure {
   /** Index of the block in the list given to runExamples. */
   index: number;
   message: string;
+  /** 1-based line, in the block's TypeScript source, of the innermost stack frame inside it (when a source map gave one). */
+  line?: number;
 }
 
 /**
@@ -42,27 +44,37 @@ export function distStaleness(root: string): string[] {
 const RUNNER = `
 const files = JSON.parse(process.argv[2]);
 let current = -1;
+// With --enable-source-maps a frame of block i reads '.../example-i.ts:LINE:COL' (transpileModule's inline map).
+const lineOf = (e, index) => {
+  const m = e instanceof Error && typeof e.stack === 'string' ? e.stack.match(new RegExp('example-' + index + '\\\\.ts:(\\\\d+):')) : null;
+  return m ? Number(m[1]) : undefined;
+};
 const msg = (e) => (e instanceof Error ? \`\${e.name}: \${e.message}\` : \`thrown non-Error: \${String(e)}\`);
-process.on('unhandledRejection', (e) => process.send({ index: current, event: 'rejection', message: 'unhandled rejection: ' + msg(e) }));
+process.on('unhandledRejection', (e) => process.send({ index: current, event: 'rejection', message: 'unhandled rejection: ' + msg(e), line: lineOf(e, current) }));
 // Node reports an unhandled rejection after the microtasks drain: wait a macrotask so it is charged to its block.
 const settle = () => new Promise((r) => setImmediate(r));
 for (const [index, file] of files) {
   current = index;
   process.send({ index, event: 'start' });
-  let message;
+  let message, line;
   try {
     await import(file);
   } catch (e) {
     message = msg(e);
+    line = lineOf(e, index);
   }
   await settle();
-  process.send({ index, event: 'done', message });
+  process.send({ index, event: 'done', message, line });
 }
 process.disconnect();
 setTimeout(() => process.exit(0), 200); // a timer a block left running must not keep the child alive
 `;
 
-/** Runs the ES modules `sources` (one per block) in order; resolves to the blocks that threw, hung or crashed. */
+/**
+ * Runs the ES modules `sources` (one per block) in order; a source's inline
+ * source map should name it 'example-<index>.ts' for BlockFailure.line.
+ * Resolves to the blocks that threw, hung or crashed.
+ */
 export async function runExamples(sources: readonly string[], opts: { blockTimeoutMs: number }): Promise<BlockFailure[]> {
   // cwd of the child is this folder too: a block writing a relative path writes here, not into the repository.
   const dir = mkdtempSync(path.join(tmpdir(), 'rlx-doctest-'));
@@ -74,23 +86,24 @@ export async function runExamples(sources: readonly string[], opts: { blockTimeo
       return [i, pathToFileURL(f).href] as [number, string];
     });
     const failed = new Map<number, string>();
+    const lines = new Map<number, number>();
     let todo = files;
     while (todo.length > 0) {
-      const { lastStarted, finished } = await runBatch(dir, todo, failed, opts.blockTimeoutMs);
+      const { lastStarted, finished } = await runBatch(dir, todo, failed, lines, opts.blockTimeoutMs);
       if (finished) break;
       // The process died or hung inside block `lastStarted` (already recorded): go on after it.
       const pos = todo.findIndex(([i]) => i === lastStarted);
       todo = pos < 0 ? [] : todo.slice(pos + 1);
     }
-    return [...failed].sort((a, b) => a[0] - b[0]).map(([index, message]) => ({ index, message }));
+    return [...failed].sort((a, b) => a[0] - b[0]).map(([index, message]) => ({ index, message, ...(lines.has(index) ? { line: lines.get(index)! } : {}) }));
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
 }
 
-function runBatch(dir: string, files: [number, string][], failed: Map<number, string>, blockTimeoutMs: number): Promise<{ lastStarted: number; finished: boolean }> {
+function runBatch(dir: string, files: [number, string][], failed: Map<number, string>, lines: Map<number, number>, blockTimeoutMs: number): Promise<{ lastStarted: number; finished: boolean }> {
   return new Promise((resolve) => {
-    const child: ChildProcess = fork(path.join(dir, 'runner.mjs'), [JSON.stringify(files)], { cwd: dir, silent: true });
+    const child: ChildProcess = fork(path.join(dir, 'runner.mjs'), [JSON.stringify(files)], { cwd: dir, silent: true, execArgv: ['--enable-source-maps'] });
     let stderr = '';
     child.stdout!.resume(); // a block's console output is not the test's; drain it so the child never blocks
     child.stderr!.on('data', (d: Buffer) => { stderr = (stderr + d.toString()).slice(-2000); });
@@ -106,10 +119,11 @@ function runBatch(dir: string, files: [number, string][], failed: Map<number, st
     };
     arm(); // also bounds the start-up before the first block
     // 'start' and 'done' bracket a block (done carries the throw's message, if any); 'rejection' can come at any time.
-    child.on('message', (m: { index: number; event: 'start' | 'done' | 'rejection'; message?: string }) => {
+    child.on('message', (m: { index: number; event: 'start' | 'done' | 'rejection'; message?: string; line?: number }) => {
       arm();
       if (m.event === 'start') { lastStarted = m.index; running = true; return; }
       if (m.event === 'done') running = false;
+      if (m.line !== undefined && !lines.has(m.index)) lines.set(m.index, m.line);
       if (m.message !== undefined) failed.set(m.index, failed.has(m.index) ? `${failed.get(m.index)}; ${m.message}` : m.message);
     });
     child.on('exit', (code, signal) => {
