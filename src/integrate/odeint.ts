@@ -146,6 +146,14 @@ const terminal = customCall((...xs: Tensor[]) => xs[xs.length - 1]!, {
  * backward solve of [y, ȳ, p̄], memory independent of the step count.
  * TransformError under jit/vmap, under jvp/jacfwd, for a second derivative,
  * and when f closes over a value being differentiated (pass it as a param).
+ * @example
+ * ```ts
+ * // y' = -k y, y(0) = 1: y(t) = exp(-k t); k is a param, so it can be differentiated
+ * const f = (y: Tensor, t: Tensor, k: Tensor) => y.mul(k).neg();
+ * integrate.odeint(f, tensor([1]), [0, 1], tensor(2)).tolist();   // ≈ [[1], [0.135335]]  (exp(-2))
+ * const dk = grad((k: Tensor) => integrate.odeint(f, tensor([1]), [0, 1], k).sum());
+ * dk(tensor(2)).item();   // ≈ -0.135335  (d/dk (1 + exp(-k)) = -exp(-2), by the adjoint)
+ * ```
  */
 export function odeint(f: OdeFn, y0: Tensor | TensorData, ts: readonly number[] | Float64Array | Tensor, ...rest: (Tensor | number | OdeintOptions)[]): Tensor {
   if (typeof f !== 'function') throw new ValueError(`${OP}: f must be a function f(y, t, ...params), got ${typeof f}`);

@@ -242,6 +242,13 @@ const times = (v: readonly number[], device: string | undefined): Tensor => from
  * NaN/±Inf in y0; ShapeError/DTypeError for f returning the wrong shape or a
  * complex value for a real state. t0 = t1 is allowed, as in SciPy: the result
  * holds y0 twice.
+ * @example
+ * ```ts
+ * // y' = -y/2, y(0) = 2: y(t) = 2 exp(-t/2)
+ * const r = integrate.solveIvp((t, y) => y.mul(-0.5), [0, 2], tensor([2]), { tEval: [0, 1, 2], rtol: 1e-8, atol: 1e-10 });
+ * r.status;          // 0  (reached t = 2)
+ * r.y.tolist();      // ≈ [[2], [1.21306], [0.73576]]  (2e^-0.5, 2e^-1; scipy.integrate.solve_ivp)
+ * ```
  */
 export function solveIvp(f: (t: Tensor, y: Tensor) => Tensor, tSpan: readonly [number, number] | readonly number[], y0: Tensor | TensorData, opts: SolveIvpOptions = {}): SolveIvpResult {
   if (typeof f !== 'function') throw new ValueError(`${OP}: f must be a function f(t, y), got ${typeof f}`);
