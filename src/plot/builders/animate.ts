@@ -43,7 +43,14 @@ function snapshots(op: string, frames: readonly PlotInput[] | Tensor, part: Comm
  * An animation of snapshots: an array of T tensors (all [n] or all [H, W]), or
  * one tensor [T, n] / [T, H, W].
  *
- * @example plot.animate(states, { labels: times.map((t) => `t = ${t.toFixed(2)}`), colorscale: 'RdBu' })
+ * @example
+ * ```ts
+ * const times = [0, 0.5, 1];
+ * const states = times.map((t) => linspace(0, 1, 5).mul(t));   // three [5] snapshots
+ * const fig = plot.animate(states, { labels: times.map((t) => `t = ${t.toFixed(2)}`) });
+ * fig.toJSON().frames!.length;            // 3
+ * fig.toJSON().frames![1]!.data[0]!.y;    // [0, 0.125, 0.25, 0.375, 0.5]  (0.5 · linspace(0, 1, 5))
+ * ```
  */
 export function animate(frames: readonly PlotInput[] | Tensor, opts: AnimateOptions = {}): Figure {
   const op = 'plot.animate';

@@ -59,7 +59,13 @@ function fieldTrace(type: string, f: ReturnType<typeof fieldOf>, opts: FieldOpti
  * A heatmap of z [H, W]: one colored cell per element, with a colorbar.
  * Non-finite values are blank cells. Complex z shows `opts.part` (default 'abs').
  *
- * @example plot.heatmap(u, { colorscale: 'RdBu', title: 'u(x, y)', equalAspect: true })
+ * @example
+ * ```ts
+ * const u = tensor([[1, 2, 3], [4, 5, 6]]);
+ * const fig = plot.heatmap(u, { colorscale: 'RdBu', title: 'u(x, y)', equalAspect: true });
+ * fig.toJSON().data[0]!.type;   // 'heatmap'
+ * fig.toJSON().data[0]!.z;      // [[1, 2, 3], [4, 5, 6]]  (row i drawn at y = i)
+ * ```
  */
 export function heatmap(z: PlotInput, opts: HeatmapOptions = {}): Figure {
   const op = 'plot.heatmap';
@@ -74,7 +80,14 @@ export function heatmap(z: PlotInput, opts: HeatmapOptions = {}): Figure {
 /**
  * Contour lines of z [H, W] (filled by default, plotly's `contours.coloring`).
  *
- * @example plot.contour(psi, { colorscale: 'Viridis', trace: { ncontours: 30 } })
+ * @example
+ * ```ts
+ * const x = linspace(-1, 1, 21);
+ * const psi = x.reshape([1, 21]).square().add(x.reshape([21, 1]).square());   // x² + y² on a 21×21 grid
+ * const fig = plot.contour(psi, { colorscale: 'Viridis', trace: { ncontours: 10 } });
+ * fig.toJSON().data[0]!.type;        // 'contour'
+ * fig.toJSON().data[0]!.ncontours;   // 10
+ * ```
  */
 export function contour(z: PlotInput, opts: FieldOptions = {}): Figure {
   const op = 'plot.contour';
@@ -85,7 +98,13 @@ export function contour(z: PlotInput, opts: FieldOptions = {}): Figure {
  * z [H, W] as a 3-D surface over the (x, y) grid. The axis shortcuts (xlabel,
  * logX, xaxis...) apply to the scene's axes (layout.scene.xaxis ...).
  *
- * @example plot.surface(u, { zlabel: 'u', colorscale: 'Viridis' })
+ * @example
+ * ```ts
+ * const u = tensor([[0, 1], [1, 2]]);   // u = x + y on a 2×2 grid
+ * const fig = plot.surface(u, { zlabel: 'u', colorscale: 'Viridis' });
+ * fig.toJSON().data[0]!.type;   // 'surface'
+ * fig.toJSON().layout.scene;    // { zaxis: { title: { text: 'u' } } }
+ * ```
  */
 export function surface(z: PlotInput, opts: SurfaceOptions = {}): Figure {
   const op = 'plot.surface';

@@ -19,7 +19,13 @@ export interface HistogramOptions extends CommonOptions {
 /**
  * A histogram of every element of x (flattened; non-finite values are not counted).
  *
- * @example plot.histogram(samples, { nbins: 50, histnorm: 'probability density' })
+ * @example
+ * ```ts
+ * const samples = random.normal(random.key(0), [1000]);
+ * const fig = plot.histogram(samples, { nbins: 50, histnorm: 'probability density' });
+ * fig.toJSON().data[0]!.nbinsx;                   // 50
+ * (fig.toJSON().data[0]!.x as number[]).length;   // 1000  (every sample; plotly bins them)
+ * ```
  */
 export function histogram(x: PlotInput, opts: HistogramOptions = {}): Figure {
   const op = 'plot.histogram';

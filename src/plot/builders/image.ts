@@ -29,7 +29,14 @@ function defaultRange(x: PlotInput, data: FloatArray): [number, number] {
 /**
  * An image: rgb [H, W, 3] or gray [H, W]. Row 0 at the top, square pixels.
  *
- * @example plot.image(rgb, { title: 'frame 12' })  // floats in [0, 1]
+ * @example
+ * ```ts
+ * // a 2×2 rgb image, floats in [0, 1]: red, green / blue, white
+ * const rgb = tensor([[[1, 0, 0], [0, 1, 0]], [[0, 0, 1], [1, 1, 1]]]);
+ * const fig = plot.image(rgb, { title: 'four pixels' });
+ * fig.toJSON().data[0]!.type;   // 'image'
+ * fig.toJSON().data[0]!.zmax;   // [1, 1, 1]  (float data: 1 is full intensity; integer data: 255)
+ * ```
  */
 export function image(img: PlotInput, opts: ImageOptions = {}): Figure {
   const op = 'plot.image';

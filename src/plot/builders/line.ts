@@ -46,7 +46,13 @@ export function xyOf(op: string, v: XY, part: CommonOptions['part']): { x: Float
  * index, or of `{x, y}`. Non-finite values are gaps in the line. Complex data
  * shows `opts.part` (default 'abs'). Long lines are decimated (LineOptions.maxPoints).
  *
- * @example plot.line({ x: t, y: u }, { title: 'u(t)', xlabel: 't', logY: true })
+ * @example
+ * ```ts
+ * const t = linspace(0, 1, 5);
+ * const fig = plot.line({ x: t, y: t.square() }, { title: 'u(t) = t²', xlabel: 't' });
+ * fig.toJSON().data[0]!.mode;   // 'lines'
+ * fig.toJSON().data[0]!.y;      // [0, 0.0625, 0.25, 0.5625, 1]
+ * ```
  */
 export function line(v: XY, opts: LineOptions = {}): Figure {
   const op = 'plot.line';
@@ -62,7 +68,12 @@ export function line(v: XY, opts: LineOptions = {}): Figure {
  * A scatter plot (markers) of y against its index, or of `{x, y}`; every point
  * is drawn (no decimation). Marker style through `trace: {marker: {size: 4}}`.
  *
- * @example plot.scatter({ x: pc1, y: pc2 }, { xlabel: 'PC 1', ylabel: 'PC 2' })
+ * @example
+ * ```ts
+ * const fig = plot.scatter({ x: [1, 2, 3], y: [2, 4, 6] }, { xlabel: 'PC 1', ylabel: 'PC 2', trace: { marker: { size: 4 } } });
+ * fig.toJSON().data[0]!.mode;   // 'markers'
+ * fig.toJSON().layout.xaxis;    // { title: { text: 'PC 1' } }
+ * ```
  */
 export function scatter(v: XY, opts: ScatterOptions = {}): Figure {
   const op = 'plot.scatter';

@@ -40,7 +40,13 @@ const spacing = (c: FloatArray): number => (c.length > 1 ? Math.abs(c[c.length -
 /**
  * Arrows (u[i, j], v[i, j]) at (x[j], y[i]) for u, v of shape [H, W].
  *
- * @example plot.quiver(vx, vy, { x: xs, y: ys, title: 'velocity' })
+ * @example
+ * ```ts
+ * // a uniform flow to the right on a 2×3 grid
+ * const fig = plot.quiver(ones([2, 3]), zeros([2, 3]), { x: [0, 1, 2], y: [0, 1], title: 'velocity' });
+ * fig.toJSON().data[0]!.type;   // 'scatter'  (the 6 arrows as line segments in one trace)
+ * fig.toJSON().layout.title;    // { text: 'velocity' }
+ * ```
  */
 export function quiver(u: PlotInput, v: PlotInput, opts: QuiverOptions = {}): Figure {
   const op = 'plot.quiver';

@@ -30,7 +30,11 @@ const DENSITY_BLOCKS = 512;
 /**
  * The sparsity pattern of A (rows down, columns across).
  *
- * @example plot.spy(sparse.poisson2d(20), { title: '2-D Laplacian' })
+ * @example
+ * ```ts
+ * const fig = plot.spy(sparse.poisson2d(4), { title: '2-D Laplacian' });   // 16×16, 5-point stencil
+ * (fig.toJSON().data[0]!.x as number[]).length;   // 64  (one marker per nonzero: 16 + 2·24 neighbours)
+ * ```
  */
 export function spy(A: SparseMatrix, opts: SpyOptions = {}): Figure {
   const op = 'plot.spy';

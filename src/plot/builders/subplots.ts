@@ -23,8 +23,12 @@ export interface SubplotsOptions extends Pick<CommonOptions, 'title' | 'width' |
  * (plain x/y for k = 1), or scene{k} for 3-D traces.
  *
  * @example
+ * ```ts
  * const fig = plot.subplots(1, 2, { titles: ['solution', 'residual'] });
- * fig.add(plot.heatmap(u), 1, 1).add(plot.line(res, { logY: true }), 1, 2);
+ * fig.add(plot.heatmap(tensor([[1, 2], [3, 4]])), 1, 1).add(plot.line(tensor([1, 0.1, 0.01]), { logY: true }), 1, 2);
+ * fig.toJSON().data.map((tr) => tr.xaxis);   // ['x', 'x2']  (cell (1, 2) is axes 2)
+ * fig.toJSON().layout.yaxis2;               // { domain: [0, 1], anchor: 'x2', type: 'log' }
+ * ```
  */
 export function subplots(rows: number, cols: number, opts: SubplotsOptions = {}): Figure {
   const op = 'plot.subplots';
