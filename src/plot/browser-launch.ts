@@ -36,6 +36,13 @@ function isExecutable(path: string): boolean {
  * The Chromium executable: RLX_CHROMIUM when set (a path, or a name looked up on
  * PATH), else the first of chromium, chromium-browser, google-chrome on PATH.
  * Throws BrowserError naming what was looked for and the Debian package.
+ * @example
+ * ```ts
+ * let browser: string;
+ * try { browser = plot.findChromium(); } catch (e) { browser = `none (${(e as Error).message})`; }
+ * browser;   // e.g. '/usr/bin/chromium' (Debian's chromium package)
+ * plot.findChromium({ RLX_CHROMIUM: process.execPath });   // process.execPath: RLX_CHROMIUM, when set, wins
+ * ```
  */
 export function findChromium(env: NodeJS.ProcessEnv = process.env): string {
   const dirs = (env['PATH'] ?? '').split(delimiter).filter((d) => d !== '');

@@ -95,6 +95,13 @@ export interface RenderResult {
  * Loads an HTML page in headless Chromium and reports whether plotly rendered
  * it without errors (see RenderResult). Throws BrowserError when no browser is
  * installed or it fails; a page that renders badly is a result, not an error.
+ * @example
+ * ```ts
+ * const html = plot.line({ x: [0, 1, 2], y: [0, 1, 4] }).toHTML();
+ * const r = await plot.renderCheck(html);   // headless Chromium, about 2 s (BrowserError when none is installed)
+ * r.rendered;   // true
+ * r.errors;     // []
+ * ```
  */
 export async function renderCheck(html: string, opts: { timeoutMs?: number } = {}): Promise<RenderResult> {
   const dom = await runChromium('renderCheck', injectProbe(html, { kind: 'check' }), () => ['--dump-dom'], ({ stdout }) => stdout, runOptions(opts));
@@ -136,6 +143,13 @@ function scriptJSON(v: unknown): string {
  * plotly parse, so a test suite can check every builder in about a second) and
  * reports as renderCheck does. An error names the figure's index when plotly
  * rejects its spec.
+ * @example
+ * ```ts
+ * const figs = [plot.line(tensor([1, 4, 9])), plot.heatmap(tensor([[1, 2], [3, 4]]))];
+ * const r = await plot.renderCheckFigures(figs);   // one Chromium launch for all (BrowserError when none is installed)
+ * r.rendered;      // true
+ * r.report.drawn;  // 2  (both plot divs have plotly's SVG)
+ * ```
  */
 export async function renderCheckFigures(figs: FigureJSON[], opts: { timeoutMs?: number } = {}): Promise<RenderResult> {
   if (figs.length === 0) throw new ValueError('plot.renderCheckFigures: expected at least one figure, got none');

@@ -17,6 +17,13 @@ import type { Frame, FigureSpec, Layout, Trace } from './types.js';
 
 /**
  * A plotly figure ({data, layout, frames}) returned by every plot builder: toJSON, toHTML, save, savePng, show.
+ * @example
+ * ```ts
+ * const fig = new plot.Figure({ layout: { title: { text: 'two traces' } } });
+ * fig.add({ type: 'bar', x: ['a', 'b'], y: [3, 5] }).add(plot.line(tensor([1, 2, 4])));
+ * fig.toJSON().data.map((tr) => tr.type);       // ['bar', 'scatter']
+ * fig.toHTML().startsWith('<!DOCTYPE html>');   // true  (one page, plotly.js inlined: works offline)
+ * ```
  */
 export class Figure {
   /** plotly traces. */

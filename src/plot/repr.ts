@@ -78,14 +78,29 @@ function summary(op: string, x: unknown): Summary {
   throw new ValueError(`plot.${op}: expected a Tensor, a sparse matrix or a SparseFactorization, got ${got}`);
 }
 
-/** A compact plain-text description: `Tensor float32 [2, 3] on native (default)` and a preview of the values. */
+/**
+ * A compact plain-text description: `Tensor float32 [2, 3] on native (default)` and a preview of the values.
+ * @example
+ * ```ts
+ * plot.reprText(sparse.poisson2d(4));   // 'CsrMatrix(format=csr, shape=16×16, nnz=64, density=25.0%, dtype=float64)'
+ * plot.reprText(tensor([1, 2, 3])).split('\n')[1];   // '[1. 2. 3.]'  (after the header line: dtype, shape, device)
+ * ```
+ */
 export function reprText(x: Describable): string {
   const s = summary('reprText', x);
   const head = `${s.kind}(${s.fields.map(([k, v]) => `${k}=${v}`).join(', ')})`;
   return s.preview === undefined ? head : `${head}\n${s.preview}`;
 }
 
-/** The same as a small HTML block for notebooks (a header line of fields and a <pre> preview). */
+/**
+ * The same as a small HTML block for notebooks (a header line of fields and a <pre> preview).
+ * @example
+ * ```ts
+ * const html = plot.reprHTML(tensor([1, 2, 3]));
+ * html.startsWith('<div class="rlx-repr"><b>Tensor</b>');   // true
+ * html.includes('<pre style="margin: 0.3em 0 0 0;">[1. 2. 3.]</pre>');   // true
+ * ```
+ */
 export function reprHTML(x: Describable): string {
   const s = summary('reprHTML', x);
   const fields = s.fields.map(([k, v]) => `<span style="margin-left: 1em; color: #666;">${escapeHtml(k)}</span> <code>${escapeHtml(v)}</code>`).join('');
@@ -106,6 +121,13 @@ function isFigure(x: unknown): x is Showable {
  * Shows x in a tslab notebook: a Figure as fig.show() does, a tensor, sparse
  * matrix or factorization as its HTML repr. Outside a notebook it prints
  * reprText(x) (a Figure: writes its HTML file and prints the path).
+ * @example
+ * ```ts
+ * plot.display(tensor([1, 2, 3]));
+ * // outside a notebook, prints plot.reprText's two lines:
+ * //   Tensor(dtype=float64, shape=[3], device=native (default))   (or js, the default device)
+ * //   [1. 2. 3.]
+ * ```
  */
 export function display(x: Describable | Showable): void {
   const described = x instanceof Tensor || x instanceof SparseFactorization || isSparse(x);
