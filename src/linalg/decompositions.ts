@@ -94,8 +94,9 @@ export interface SvdOptions extends CheckOptions {
  * The singular value decomposition a = u diag(s) vh, s descending (numpy.linalg.svd); {s} only when computeUv is false.
  * @example
  * ```ts
- * const { u, s, vh } = linalg.svd(tensor([[3, 0], [0, 4]]));
- * s.tolist();   // [4, 3]  (numpy.linalg.svd)
+ * const { u, s: sv, vh } = linalg.svd(tensor([[3, 0], [0, 4]]));   // (s is a root export: renamed)
+ * sv.tolist();   // [4, 3]  (numpy.linalg.svd)
+ * u!.mul(sv).matmul(vh!).tolist();   // ≈ [[3, 0], [0, 4]]  (u diag(s) vh = a; u·s scales u's columns)
  * ```
  */
 export function svd(a: MatrixLike, opts: SvdOptions = {}): { u?: Tensor; s: Tensor; vh?: Tensor } {
