@@ -108,7 +108,9 @@ export interface UniformOptions {
  * Uniform samples in [minval, maxval) (float64 by default); shape [...key batch, ...shape].
  * @example
  * ```ts
- * random.uniform(random.key(0), [2, 2], { minval: -1, maxval: 1 });   // [2, 2] in [-1, 1)
+ * const u = random.uniform(random.key(0), [2, 2], { minval: -1, maxval: 1 });
+ * u.shape;                                            // [2, 2]
+ * [u.min().ge(-1).item(), u.max().lt(1).item()];   // [true, true]: every sample in [-1, 1)
  * ```
  */
 export function uniform(k: Key, shape: readonly number[] = [], opts: UniformOptions = {}): Tensor {

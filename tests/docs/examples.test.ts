@@ -6,11 +6,14 @@
 //      ('rlx' mapped to src/index.ts, as tests/types/compile.test.ts does), and
 //   2. executed: transpiled to ESM importing the BUILT package (dist/index.js),
 //      run one after another in a child process (run-examples.ts), each block's
-//      throw, hang or crash recorded without hiding the others.
+//      throw, hang or crash recorded without hiding the others; every line
+//      `expression;  // literal` also checks that the value is the literal
+//      (expected-values.ts: Tensors by tolist(), numbers to the digits written).
 // A failure names the export and the source line of the block (or of the
 // diagnostic), so it can be fixed where it is written.
-// The convention the blocks follow: /work/notes/examples-convention.md (self-
-// contained, short, expected values as true trailing comments).
+// The convention the blocks follow: self-contained, short (every root export
+// in scope, namespace members qualified: linalg.solve), expected values as
+// true trailing comments.
 
 import { describe, expect, test } from 'vitest';
 import ts from 'typescript';
@@ -19,6 +22,7 @@ import { existsSync } from 'node:fs';
 import { walkApi, type ExampleBlock } from './coverage.js';
 import { distStaleness, runExamples, type BlockFailure } from './run-examples.js';
 import { findChromium } from '../../src/plot/browser-launch.js';
+import { CHECK_HELPER, withChecks } from './expected-values.js';
 
 const ROOT = path.resolve(import.meta.dirname, '../..');
 const api = walkApi();
@@ -99,10 +103,17 @@ describe('@example blocks (doctest)', () => {
     }
     const runnable = blocks.map((b, i) => ({ b, i })).filter(({ b }) => hasBrowser || !needsBrowser(b.code));
     if (runnable.length < blocks.length) console.log(`doctest: no headless browser: ${blocks.length - runnable.length} block(s) that launch one left out`);
-    const modules = runnable.map(({ b, i }) => transpile(prelude(distUrl) + b.code, i));
+    // Each `expression; // literal` line also checks that the value is the literal (expected-values.ts).
+    const checkedPrelude = prelude(distUrl).replace(/\n$/, ` ${CHECK_HELPER}\n`);
+    let checks = 0;
+    const modules = runnable.map(({ b, i }) => {
+      const c = withChecks(b.code);
+      checks += c.checks;
+      return transpile(checkedPrelude + c.code, i);
+    });
     const t0 = Date.now();
     const failures: BlockFailure[] = await runExamples(modules, { blockTimeoutMs: 20_000 });
-    console.log(`doctest: ran ${runnable.length} @example blocks in ${((Date.now() - t0) / 1000).toFixed(1)} s, ${failures.length} failed`);
+    console.log(`doctest: ran ${runnable.length} @example blocks (${checks} commented values checked) in ${((Date.now() - t0) / 1000).toFixed(1)} s, ${failures.length} failed`);
     // f.line counts the prelude line: block line k (1-based) is module line k + 1.
     const lines = failures.map((f) => {
       const b = runnable[f.index]!.b;
