@@ -15,7 +15,7 @@
 
 import type { Tensor } from '../tensor/tensor.js';
 import { Interpolant } from './solve-ivp-dense.js';
-import { MAX_FACTOR, MIN_FACTOR, TOO_SMALL_STEP, nextAfter, pyMax, pyMin, type IvpStepper } from './solve-ivp-step.js';
+import { MAX_FACTOR, MIN_FACTOR, nextAfter, odeSolverStep, pyMax, pyMin, type IvpStepper } from './solve-ivp-step.js';
 import { selectInitialStepHost, type Factored, type HostSystem, type Jacobian } from './solve-ivp-implicit.js';
 
 const MAX_ORDER = 5;
@@ -65,7 +65,7 @@ export class BdfStepper implements IvpStepper {
     private readonly sys: HostSystem,
     t0: number,
     y0: Float64Array,
-    private readonly tBound: number,
+    readonly tBound: number,
     private readonly maxStep: number,
     firstStep: number | undefined,
   ) {
@@ -97,20 +97,7 @@ export class BdfStepper implements IvpStepper {
 
   /** SciPy's OdeSolver.step: one accepted step; TOO_SMALL_STEP (status 'failed') when the step size collapses. */
   step(): string | undefined {
-    if (this.sys.n === 0 || this.t === this.tBound) {
-      this.tOld = this.t;
-      this.t = this.tBound;
-      this.status = 'finished';
-      return undefined;
-    }
-    const t = this.t;
-    if (!this.stepImpl()) {
-      this.status = 'failed';
-      return TOO_SMALL_STEP;
-    }
-    this.tOld = t;
-    if (this.direction * (this.t - this.tBound) >= 0) this.status = 'finished';
-    return undefined;
+    return odeSolverStep(this, this.sys.n === 0, () => this.stepImpl(), () => {});
   }
 
   /** BDF._step_impl. */

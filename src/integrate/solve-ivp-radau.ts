@@ -15,7 +15,7 @@
 
 import type { Tensor } from '../tensor/tensor.js';
 import { Interpolant } from './solve-ivp-dense.js';
-import { MAX_FACTOR, MIN_FACTOR, nextAfter, pyMax, pyMin, TOO_SMALL_STEP, type IvpStepper } from './solve-ivp-step.js';
+import { MAX_FACTOR, MIN_FACTOR, nextAfter, odeSolverStep, pyMax, pyMin, type IvpStepper } from './solve-ivp-step.js';
 import { selectInitialStepHost, type HostSystem, type Jacobian } from './solve-ivp-implicit.js';
 import { C, E, MU_COMPLEX, MU_REAL, NEWTON_MAXITER, P, solveCollocation, type RadauLU } from './solve-ivp-radau-newton.js';
 
@@ -61,7 +61,7 @@ export class RadauStepper implements IvpStepper {
     private readonly sys: HostSystem,
     t0: number,
     y0: Float64Array,
-    private readonly tBound: number,
+    readonly tBound: number,
     private readonly maxStep: number,
     firstStep: number | undefined,
   ) {
@@ -87,23 +87,11 @@ export class RadauStepper implements IvpStepper {
 
   /** SciPy's OdeSolver.step: one accepted step; TOO_SMALL_STEP (status 'failed') when the step size collapses. */
   step(): string | undefined {
-    if (this.sys.n === 0 || this.t === this.tBound) {
-      this.tOld = this.t;
-      this.t = this.tBound;
+    return odeSolverStep(this, this.sys.n === 0, () => this.stepImpl(), () => {
       this.yOld = this.yv;
       this.sol = undefined;
       this.interpolant = undefined;
-      this.status = 'finished';
-      return undefined;
-    }
-    const t = this.t;
-    if (!this.stepImpl()) {
-      this.status = 'failed';
-      return TOO_SMALL_STEP;
-    }
-    this.tOld = t;
-    if (this.direction * (this.t - this.tBound) >= 0) this.status = 'finished';
-    return undefined;
+    });
   }
 
   /** The LUs of (μ/h)·I − J for the step h (two, or three for a complex state), counted in nlu. */

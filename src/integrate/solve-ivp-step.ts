@@ -106,6 +106,39 @@ export interface IvpStepper {
   denseOutput(): Interpolant;
 }
 
+/** What SciPy's OdeSolver.step reads and writes of a solver. */
+interface SteppedSolver {
+  t: number;
+  tOld: number | undefined;
+  readonly tBound: number;
+  readonly direction: number;
+  status: 'running' | 'finished' | 'failed';
+}
+
+/**
+ * SciPy's OdeSolver.step around a method's _step_impl, shared by every
+ * method: an empty state or a zero-length interval finishes at once
+ * (`onTrivial` resets what the method keeps of the last step), a step size
+ * that collapsed gives TOO_SMALL_STEP (status 'failed').
+ */
+export function odeSolverStep(s: SteppedSolver, empty: boolean, stepImpl: () => boolean, onTrivial: () => void): string | undefined {
+  if (empty || s.t === s.tBound) {
+    s.tOld = s.t;
+    s.t = s.tBound;
+    onTrivial();
+    s.status = 'finished';
+    return undefined;
+  }
+  const t = s.t;
+  if (!stepImpl()) {
+    s.status = 'failed';
+    return TOO_SMALL_STEP;
+  }
+  s.tOld = t;
+  if (s.direction * (s.t - s.tBound) >= 0) s.status = 'finished';
+  return undefined;
+}
+
 /** The state of one integration: SciPy's RungeKutta solver object. */
 export class RkStepper implements IvpStepper {
   t: number;
@@ -161,22 +194,7 @@ export class RkStepper implements IvpStepper {
    * below 10 ulps of t (status 'failed').
    */
   step(): string | undefined {
-    if (this.n === 0 || this.t === this.tBound) {
-      this.tOld = this.t;
-      this.t = this.tBound;
-      this.yOld = this.y;
-      this.status = 'finished';
-      return undefined;
-    }
-    const t = this.t;
-    const ok = this.stepImpl();
-    if (!ok) {
-      this.status = 'failed';
-      return TOO_SMALL_STEP;
-    }
-    this.tOld = t;
-    if (this.direction * (this.t - this.tBound) >= 0) this.status = 'finished';
-    return undefined;
+    return odeSolverStep(this, this.n === 0, () => this.stepImpl(), () => (this.yOld = this.y));
   }
 
   private stepImpl(): boolean {

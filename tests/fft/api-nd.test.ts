@@ -12,16 +12,9 @@ import { join } from 'node:path';
 import * as rlx from '../../src/index.js';
 import type { Tensor } from '../../src/index.js';
 import { DEVICES } from '../harness/devices.js';
+import { callCase as call, expectClose, type ApiCase } from './api-golden.js';
 
-interface Case {
-  fn: string;
-  kind: 'real' | 'complex';
-  shape: number[];
-  kwargs: { n?: number; axis?: number; s?: number[]; axes?: number[]; norm?: 'backward' | 'ortho' | 'forward' | null };
-  outShape: number[];
-  complex: boolean;
-  out: number[];
-}
+type Case = ApiCase;
 const G = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'golden', 'fft', 'nd.json'), 'utf8')) as { cases: Case[] };
 
 const size = (s: readonly number[]) => s.reduce((a, b) => a * b, 1);
@@ -32,24 +25,6 @@ function input(c: Case, device: string, dtype: 'float64' | 'float32'): Tensor {
   const re = rlx.tensor(realData(n), { dtype }).reshape(c.shape);
   const x = c.kind === 'real' ? re : rlx.complex(re, rlx.tensor(Float64Array.from({ length: n }, (_, i) => Math.sin(0.91 * i)), { dtype }).reshape(c.shape));
   return x.on(device);
-}
-
-type Fn = (x: Tensor, a?: unknown, b?: unknown, norm?: unknown) => Tensor;
-function call(c: Case, x: Tensor): Tensor {
-  const f = (rlx.fft as unknown as Record<string, Fn>)[c.fn]!;
-  const k = c.kwargs;
-  const norm = k.norm ?? undefined;
-  if (['fft', 'ifft', 'rfft', 'irfft'].includes(c.fn)) return f(x, k.n, k.axis ?? -1, norm);
-  return f(x, k.s, k.axes, norm);
-}
-
-function expectClose(got: ArrayLike<number>, want: readonly number[], rtol: number, what: string): void {
-  expect(got.length, what).toBe(want.length);
-  let scale = 0;
-  for (const v of want) scale = Math.max(scale, Math.abs(v));
-  let err = 0;
-  for (let i = 0; i < want.length; i++) err = Math.max(err, Math.abs(got[i]! - want[i]!));
-  expect(err / Math.max(scale, 1e-300), what).toBeLessThan(rtol);
 }
 
 /** The ops of the graph under t (each node once). */

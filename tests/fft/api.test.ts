@@ -10,17 +10,10 @@ import { join } from 'node:path';
 import * as rlx from '../../src/index.js';
 import type { Tensor } from '../../src/index.js';
 import { DEVICES } from '../harness/devices.js';
+import { callCase as call, expectClose, type ApiCase } from './api-golden.js';
 import { DTypeError, ShapeError, ValueError } from '../../src/tensor/errors.js';
 
-interface Case {
-  fn: string;
-  kind: 'real' | 'complex';
-  shape: number[];
-  kwargs: { n?: number; axis?: number; s?: number[]; axes?: number[]; norm?: 'backward' | 'ortho' | 'forward' | null };
-  outShape: number[];
-  complex: boolean;
-  out: number[];
-}
+type Case = ApiCase;
 const G = JSON.parse(readFileSync(join(import.meta.dirname, '..', 'golden', 'fft', 'api.json'), 'utf8')) as {
   cases: Case[];
   freq: Record<string, [number, number, number[]][]>;
@@ -35,24 +28,6 @@ function input(c: Case, device: string): Tensor {
   const re = rlx.tensor(realData(n)).reshape(c.shape);
   const x = c.kind === 'real' ? re : rlx.complex(re, rlx.tensor(Float64Array.from({ length: n }, (_, i) => 0.5 * Math.cos(1.3 * i))).reshape(c.shape));
   return x.on(device);
-}
-
-type Fn = (x: Tensor, a?: unknown, b?: unknown, norm?: unknown) => Tensor;
-function call(c: Case, x: Tensor): Tensor {
-  const f = (rlx.fft as unknown as Record<string, Fn>)[c.fn]!;
-  const k = c.kwargs;
-  const norm = k.norm ?? undefined;
-  if (['fft', 'ifft', 'rfft', 'irfft'].includes(c.fn)) return f(x, k.n, k.axis ?? -1, norm);
-  return f(x, k.s, k.axes, norm);
-}
-
-function expectClose(got: ArrayLike<number>, want: readonly number[], rtol: number, what: string): void {
-  expect(got.length, what).toBe(want.length);
-  let scale = 0;
-  for (const v of want) scale = Math.max(scale, Math.abs(v));
-  let err = 0;
-  for (let i = 0; i < want.length; i++) err = Math.max(err, Math.abs(got[i]! - want[i]!));
-  expect(err / Math.max(scale, 1e-300), what).toBeLessThan(rtol);
 }
 
 describe.each(DEVICES)('numpy.fft goldens on %s', (device) => {

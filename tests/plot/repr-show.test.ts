@@ -39,7 +39,7 @@ describe('show outside a notebook', () => {
       printed = write.mock.calls.map((c) => c[0]);
       write.mockRestore();
     }
-    expect(path).toBeDefined();
+    expect(path).toMatch(/\.html$/);
     dirs.push(dirname(path!));
     expect(path!.startsWith(tmpdir())).toBe(true);
     expect(readFileSync(path!, 'utf8')).toBe(FIG.toHTML());
