@@ -131,7 +131,7 @@ const CHUNK_ROWS = 16384;
  * back.sh!.tolist();                              // [[[0, 0, 0]]]
  * back.scales.tolist();                           // [[0.5, 0.5, 0.5]]
  * const text = new TextDecoder().decode(splat.writePly(g, undefined, { format: 'ascii' }));
-XX                         // '1 2 3 0 0 0 0 0 0 0 -0.6931472 -0.6931472 -0.6931472 1 0 0 0'
+ * text.split('\n')[22];                           // '1 2 3 0 0 0 0 0 0 0 -0.6931472 -0.6931472 -0.6931472 1 0 0 0'
  * ```
  */
 export function writePly(g: Gaussians, path?: undefined, opts?: WritePlyOptions): Uint8Array;
