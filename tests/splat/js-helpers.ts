@@ -84,8 +84,16 @@ export function centralDiff(x: FloatArray, f: () => number, h: number): Float64A
   return out;
 }
 
-/** Largest |fd − g| / (atol + |fd|) ratio's parts, for messages: returns the worst index and both values. */
-export function worstGradError(g: ArrayLike<number>, fd: ArrayLike<number>, scale: number): { index: number; g: number; fd: number; rel: number } {
+/**
+ * The worst |g − fd| / (floor·max|fd| + |fd|) over an array: relative error,
+ * with a floor at a fraction of the array's largest entry (central
+ * differences of a sum over many pixels carry ~1e-9 of rounding noise, which
+ * dominates a near-zero entry).
+ */
+export function worstGradError(g: ArrayLike<number>, fd: ArrayLike<number>, floor = 1e-2): { index: number; g: number; fd: number; rel: number } {
+  let big = 0;
+  for (let j = 0; j < fd.length; j++) big = Math.max(big, Math.abs(fd[j]!));
+  const scale = Math.max(floor * big, 1e-12);
   let worst = { index: -1, g: 0, fd: 0, rel: 0 };
   for (let j = 0; j < g.length; j++) {
     const rel = Math.abs(g[j]! - fd[j]!) / (scale + Math.abs(fd[j]!));
