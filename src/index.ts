@@ -51,3 +51,6 @@ export * as plot from './plot/index.js';
 export type { ProgressOption, ProgressOptions, ProgressStream } from './progress.js';
 /** ODE integrators (scipy.integrate): solveIvp (adaptive), odeint (with adjoint gradients), and fixed-step rk4, velocityVerlet, leapfrog, crankNicolson. */
 export * as integrate from './integrate/index.js';
+
+/** 3-D Gaussian splatting (gsplat's conventions): render (differentiable), cameras, PLY/.splat/PNG files, procedural scenes, fitting. */
+export * as splat from './splat/index.js';
