@@ -140,6 +140,8 @@ export function decodeAscii(src: ByteSource, header: PlyHeader, v: number, slots
   // Each row has nProps numbers of at least one character, separated by single characters.
   checkFits(src, header.dataOffset, vertex.count, 2 * nProps - 1, vertex);
   const values = new Float64Array(slots.length);
+  // A `float` property holds a float32: the decimal text is rounded to it, as a binary file would store it.
+  const isFloat32 = Array.from(slots, (i) => vertex.properties[i]!.type === 'float32');
   for (let r = 0; r < vertex.count; r++) {
     const next = lines.next();
     if (next === null) throw fail(src.size, `truncated: element vertex declares ${vertex.count} rows, the file ends after ${r}`);
@@ -153,7 +155,7 @@ export function decodeAscii(src: ByteSource, header: PlyHeader, v: number, slots
         if (!Object.hasOwn(SPECIAL, lower)) throw fail(next.offset, `element vertex row ${r}: property ${JSON.stringify(vertex.properties[slots[j]!]!.name)} has the value ${JSON.stringify(t.slice(0, 40))}, not a number`);
         x = SPECIAL[lower]!;
       }
-      values[j] = x;
+      values[j] = isFloat32[j] ? Math.fround(x) : x;
     }
     onRow(r, values);
   }
