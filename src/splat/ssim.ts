@@ -9,17 +9,16 @@
 // 1-D passes. Each pass is a sum of shifted slices of a zero-padded image
 // (Σ_k g_k · x[i + k − r]): 11 loads of one fused kernel per pass, O(11·HWC),
 // where a banded-matrix product would cost O(H·HWC) and run badly on the js
-// backend. The image is padded once on both axes: the first pass keeps the
-// padded columns, and since it maps zero columns to zero columns, the second
-// pass sees exactly the zero padding it needs. Border pixels therefore average
-// over a truncated window with zeros outside ('same' output, as in 3DGS),
-// which is not the 'valid'-only SSIM of scikit-image; the difference is a few
-// per cent at the border and it is what 3DGS's D-SSIM loss optimizes.
+// backend. The blur carries its own VJP (itself: see blurOp). Border pixels
+// average over a truncated window with zeros outside ('same' output, as in
+// 3DGS), which is not the 'valid'-only SSIM of scikit-image; the difference is
+// a few per cent at the border and it is what 3DGS's D-SSIM loss optimizes.
 
 import { Tensor } from '../tensor/tensor.js';
 import { DTypeError, ShapeError, ValueError } from '../tensor/errors.js';
 import { isFloat } from '../tensor/dtype.js';
 import { s, ax, rg } from '../tensor/slicing.js';
+import { customVjp } from '../compiler/transforms/custom.js';
 
 export interface SsimOptions {
   /** L, the value range of the images (1 for [0, 1] images, 255 for 8-bit); C1 = (0.01 L)², C2 = (0.03 L)². Default 1. */
@@ -42,23 +41,44 @@ function gaussianWindow(size: number, sigma: number): number[] {
   return g.map((v) => v / total);
 }
 
-/**
- * Blurs x [..., H + 2r, W + 2r, C] (zero-padded by r on both image axes) with
- * the separable window g: the result is [..., H, W, C].
- */
-function blurPadded(x: Tensor, g: readonly number[], hAxis: number): Tensor {
+/** One 1-D pass of the window g along `axis` of t, which is zero-padded by r on that axis: Σ_k g_k · t[k : k + n]. */
+function blurPass(t: Tensor, g: readonly number[], axis: number): Tensor {
   const r = (g.length - 1) / 2;
-  const pass = (t: Tensor, axis: number): Tensor => {
-    const n = (t.shape[axis] as number) - 2 * r;
-    let acc: Tensor | null = null;
-    g.forEach((w, k) => {
-      const axes = t.shape.map((_, i) => (i === axis ? rg(k, k + n) : ax()));
-      const term = t.slice(s(...axes)).mul(w);
-      acc = acc === null ? term : acc.add(term);
-    });
-    return acc!;
-  };
-  return pass(pass(x, hAxis), hAxis + 1);
+  const n = (t.shape[axis] as number) - 2 * r;
+  let acc: Tensor | null = null;
+  g.forEach((w, k) => {
+    const axes = t.shape.map((_, i) => (i === axis ? rg(k, k + n) : ax()));
+    const term = t.slice(s(...axes)).mul(w);
+    acc = acc === null ? term : acc.add(term);
+  });
+  return acc!;
+}
+
+/**
+ * The 2-D blur of x [..., H, W, C] with the window g gᵀ, zero padding,
+ * 'same' output: pad H, pass along H, pad W, pass along W. The pads are
+ * kernels of their own (the fuser does not fuse through a pad), so the second
+ * pass reads a computed buffer (11 taps a pixel per pass) instead of
+ * recomputing the first pass under each of its taps (121).
+ */
+function separableBlur(x: Tensor, g: readonly number[], hAxis: number): Tensor {
+  const r = (g.length - 1) / 2;
+  const padOn = (axis: number) => x.shape.map((_, i): [number, number] => (i === axis ? [r, r] : [0, 0]));
+  const alongH = blurPass(x.pad(padOn(hAxis), 0), g, hAxis);
+  return blurPass(alongH.pad(padOn(hAxis + 1), 0), g, hAxis + 1);
+}
+
+/**
+ * separableBlur with its VJP given: zero-padded 'same' convolution with a
+ * symmetric window is a symmetric linear map (B[i][j] = g[i − j + r] =
+ * B[j][i]), so its VJP is the blur itself. Autodiff through the shifted
+ * slices would give the same numbers as a pad per tap (11 kernels a pass).
+ */
+function blurOp(g: readonly number[], hAxis: number): (x: Tensor) => Tensor {
+  return customVjp(
+    (x: Tensor) => separableBlur(x, g, hAxis),
+    (_primals, _out, ct) => [separableBlur(ct, g, hAxis)],
+  );
 }
 
 function checkOptions(o: SsimOptions): { L: number; size: number; sigma: number; reduction: 'mean' | 'none' } {
@@ -101,16 +121,11 @@ export function ssim(a: Tensor, b: Tensor, opts: SsimOptions = {}): Tensor {
   const x = gray ? a.expandDims(2) : a,
     y = gray ? b.expandDims(2) : b;
   const hAxis = x.ndim - 3;
-  const r = (size - 1) / 2;
-  const widths = x.shape.map((_, i): [number, number] => (i === hAxis || i === hAxis + 1 ? [r, r] : [0, 0]));
-  const px = x.pad(widths, 0),
-    py = y.pad(widths, 0);
   const g = gaussianWindow(size, sigma);
-  const muX = blurPadded(px, g, hAxis),
-    muY = blurPadded(py, g, hAxis);
-  const exx = blurPadded(px.mul(px), g, hAxis),
-    eyy = blurPadded(py.mul(py), g, hAxis),
-    exy = blurPadded(px.mul(py), g, hAxis);
+  // Five blurs, not one of the stacked maps: unstacking's VJP writes each
+  // map's cotangent into a zero [5, ..., H, W, C] tensor (a pad each).
+  const blur = blurOp(g, hAxis);
+  const [muX, muY, exx, eyy, exy] = [x, y, x.mul(x), y.mul(y), x.mul(y)].map((t) => blur(t)) as [Tensor, Tensor, Tensor, Tensor, Tensor];
   const muXX = muX.mul(muX),
     muYY = muY.mul(muY),
     muXY = muX.mul(muY);
