@@ -7,13 +7,26 @@
 // (reused across tiles and grown as needed) so the per-pixel loop reads
 // contiguous memory; nothing is allocated per pixel.
 
-import { ALPHA_MAX, ALPHA_MIN, PIXEL_CENTER, T_STOP } from '../../constants.js';
+import * as C from '../../constants.js';
+
+// The constants as module-local values: the hot loops read them per pixel and
+// splat, and an imported binding can cost a property lookup under some loaders.
+const { ALPHA_MAX, ALPHA_MIN, PIXEL_CENTER, T_STOP } = C;
 import type { FloatArray, RasterArgs, RasterCotangents, RasterGrads, RasterOutputs, SplatTimings } from '../contract.js';
 import { binSplats, type TileLists } from './bin.js';
 import { checkRasterArgs, checkRasterBackward, checkRasterOutputs } from './check.js';
 
-/** Packed per-splat record of a tile: u, v, conic (3), opacity, colour (3), depth. */
-const STRIDE = 10;
+/**
+ * Packed per-splat record of a tile: u, v, conic (3), opacity, colour (3),
+ * depth, and σ_skip = ln(opacity/ALPHA_MIN) + SKIP_MARGIN: beyond it
+ * o·e^(−σ) < ALPHA_MIN for certain, so the pixel loop skips the splat
+ * without calling exp. The margin keeps this a pure shortcut: the contract's
+ * own test (α < ALPHA_MIN) still decides every case near the boundary.
+ */
+const STRIDE = 11;
+const SKIP_MARGIN = 1e-6;
+/** Per-position gradient record of a tile in the backward: means2d (2), conic (3), colour (3), opacity, depth. */
+const GRAD_STRIDE = 10;
 
 /** Copies the splats of tile t into buf (grown if needed); returns the buffer. */
 function gatherTile(a: RasterArgs, lists: TileLists, t: number, buf: Float64Array): Float64Array {
@@ -31,6 +44,7 @@ function gatherTile(a: RasterArgs, lists: TileLists, t: number, buf: Float64Arra
     buf[o + 7] = a.colors[3 * i + 1]!;
     buf[o + 8] = a.colors[3 * i + 2]!;
     buf[o + 9] = a.depths[i]!;
+    buf[o + 10] = Math.log(a.opacities[i]! / ALPHA_MIN) + SKIP_MARGIN; // NaN for a NaN or negative opacity: never skips
   }
   return buf;
 }
@@ -57,7 +71,7 @@ export function rasterizeForward(a: RasterArgs, out: RasterOutputs, timings?: Sp
             const o = k * STRIDE;
             const dx = buf[o]! - x, dy = buf[o + 1]! - y;
             const sigma = 0.5 * (buf[o + 2]! * dx * dx + buf[o + 4]! * dy * dy) + buf[o + 3]! * dx * dy;
-            if (sigma < 0) continue;
+            if (sigma < 0 || sigma > buf[o + 10]!) continue;
             const alpha = Math.min(ALPHA_MAX, buf[o + 5]! * Math.exp(-sigma));
             if (alpha < ALPHA_MIN) continue;
             const nextT = T * (1 - alpha);
@@ -106,11 +120,15 @@ export function rasterizeBackward(a: RasterArgs, fwd: { finalT: FloatArray; last
   const gMeans = new Float64Array(2 * n), gConics = new Float64Array(3 * n), gColors = new Float64Array(3 * n);
   const gOpac = new Float64Array(n), gDepth = new Float64Array(n);
   let buf: Float64Array = new Float64Array(256 * STRIDE);
+  // A tile's gradients are summed per list position (contiguous), then added to the splats' sums.
+  let tileGrads: Float64Array = new Float64Array(256 * GRAD_STRIDE);
   for (let ty = 0; ty < lists.tilesY; ty++)
     for (let tx = 0; tx < lists.tilesX; tx++) {
       const tile = ty * lists.tilesX + tx;
       buf = gatherTile(a, lists, tile, buf);
-      const start = lists.offsets[tile]!;
+      const start = lists.offsets[tile]!, count = lists.offsets[tile + 1]! - start;
+      if (tileGrads.length < count * GRAD_STRIDE) tileGrads = new Float64Array(Math.max(count * GRAD_STRIDE, 2 * tileGrads.length));
+      tileGrads.fill(0, 0, count * GRAD_STRIDE);
       const rowEnd = Math.min(height, (ty + 1) * ts), colEnd = Math.min(width, (tx + 1) * ts);
       for (let py = ty * ts; py < rowEnd; py++)
         for (let px = tx * ts; px < colEnd; px++) {
@@ -127,7 +145,7 @@ export function rasterizeBackward(a: RasterArgs, fwd: { finalT: FloatArray; last
             const dx = buf[o]! - x, dy = buf[o + 1]! - y;
             const q0 = buf[o + 2]!, q1 = buf[o + 3]!, q2 = buf[o + 4]!;
             const sigma = 0.5 * (q0 * dx * dx + q2 * dy * dy) + q1 * dx * dy;
-            if (sigma < 0) continue;
+            if (sigma < 0 || sigma > buf[o + 10]!) continue;
             const opacity = buf[o + 5]!, e = Math.exp(-sigma);
             const raw = opacity * e;
             const alpha = Math.min(ALPHA_MAX, raw);
@@ -136,11 +154,11 @@ export function rasterizeBackward(a: RasterArgs, fwd: { finalT: FloatArray; last
             T /= oneMinus; // T before splat k
             const w = alpha * T;
             const col0 = buf[o + 6]!, col1 = buf[o + 7]!, col2 = buf[o + 8]!, depth = buf[o + 9]!;
-            const i = lists.ids[start + k]!;
-            gColors[3 * i] += w * vC0;
-            gColors[3 * i + 1] += w * vC1;
-            gColors[3 * i + 2] += w * vC2;
-            gDepth[i] += w * vD;
+            const g = k * GRAD_STRIDE;
+            tileGrads[g + 5] += w * vC0;
+            tileGrads[g + 6] += w * vC1;
+            tileGrads[g + 7] += w * vC2;
+            tileGrads[g + 9] += w * vD;
             const vAlpha =
               T * (col0 * vC0 + col1 * vC1 + col2 * vC2 + depth * vD) -
               (S0 * vC0 + S1 * vC1 + S2 * vC2 + SD * vD + vBackground - finalT * vA) / oneMinus;
@@ -149,15 +167,26 @@ export function rasterizeBackward(a: RasterArgs, fwd: { finalT: FloatArray; last
             S2 += col2 * w;
             SD += depth * w;
             if (raw > ALPHA_MAX) continue; // clamped: α does not depend on o or σ here
-            gOpac[i] += vAlpha * e;
+            tileGrads[g + 8] += vAlpha * e;
             const vSigma = -vAlpha * raw;
-            gConics[3 * i] += 0.5 * dx * dx * vSigma;
-            gConics[3 * i + 1] += dx * dy * vSigma;
-            gConics[3 * i + 2] += 0.5 * dy * dy * vSigma;
-            gMeans[2 * i] += (q0 * dx + q1 * dy) * vSigma;
-            gMeans[2 * i + 1] += (q2 * dy + q1 * dx) * vSigma;
+            tileGrads[g] += (q0 * dx + q1 * dy) * vSigma;
+            tileGrads[g + 1] += (q2 * dy + q1 * dx) * vSigma;
+            tileGrads[g + 2] += 0.5 * dx * dx * vSigma;
+            tileGrads[g + 3] += dx * dy * vSigma;
+            tileGrads[g + 4] += 0.5 * dy * dy * vSigma;
           }
         }
+      for (let k = 0; k < count; k++) {
+        const i = lists.ids[start + k]!, g = k * GRAD_STRIDE;
+        gMeans[2 * i] += tileGrads[g]!;
+        gMeans[2 * i + 1] += tileGrads[g + 1]!;
+        for (let c = 0; c < 3; c++) {
+          gConics[3 * i + c] += tileGrads[g + 2 + c]!;
+          gColors[3 * i + c] += tileGrads[g + 5 + c]!;
+        }
+        gOpac[i] += tileGrads[g + 8]!;
+        gDepth[i] += tileGrads[g + 9]!;
+      }
     }
   grads.means2d.set(gMeans);
   grads.conics.set(gConics);
