@@ -15,7 +15,9 @@
 // = (byte − 128)/128, not normalized (render normalizes). Round trip of
 // writeSplat → readSplat: means and scales exact in float32, colours and
 // opacities within 0.5/255 when in [0, 1], each quaternion component of
-// q/|q| within 0.5/128.
+// q/|q| within 0.5/128 (1/128 for a component above 127.5/128: byte 255
+// stands for 127/128), a rotation error below 1° (measured: 0.83° at worst
+// over 10k random rotations). (tests/splat/io-splat.test.ts)
 
 import type { Gaussians } from '../types.js';
 import { withSource } from './byte-source.js';
