@@ -54,8 +54,20 @@ function generator(seed: number): () => number {
   };
 }
 
-/** Standard normal numbers from a uniform generator (Box–Muller, one value per call). */
-const normalFrom = (u: () => number) => () => Math.sqrt(-2 * Math.log(1 - u())) * Math.cos(2 * Math.PI * u());
+/** Standard normal numbers from a uniform generator (Box–Muller: each pair of uniforms gives two normals, the cosine one first). */
+function normalFrom(u: () => number): () => number {
+  let spare = NaN;
+  return () => {
+    if (!Number.isNaN(spare)) {
+      const s = spare;
+      spare = NaN;
+      return s;
+    }
+    const r = Math.sqrt(-2 * Math.log(1 - u())), t = 2 * Math.PI * u();
+    spare = r * Math.sin(t);
+    return r * Math.cos(t);
+  };
+}
 
 interface Common {
   n: number;

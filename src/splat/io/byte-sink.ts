@@ -8,6 +8,7 @@ import { SplatFileError } from './errors.js';
 
 /** Receives the chunks of a file; `finish` returns the bytes (memory) or undefined (a file). */
 export interface ByteSink {
+  /** Takes a freshly allocated chunk: the memory sink keeps it without copying. */
   write(chunk: Uint8Array): void;
   finish(): Uint8Array | undefined;
   /** Closes a file after a failure (no-op in memory). */
@@ -17,7 +18,7 @@ export interface ByteSink {
 class MemorySink implements ByteSink {
   private readonly chunks: Uint8Array[] = [];
   write(chunk: Uint8Array): void {
-    this.chunks.push(chunk.slice());
+    this.chunks.push(chunk);
   }
   finish(): Uint8Array {
     if (this.chunks.length === 1) return this.chunks[0]!;
