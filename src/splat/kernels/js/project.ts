@@ -8,9 +8,8 @@
 // det₀/det (its square root is clamped at 0) gives the opacity compensation
 // no gradient through the covariance.
 
-import { COV2D_BLUR } from '../../constants.js';
 import type { ProjectArgs, ProjectCotangents, ProjectGrads, ProjectOutputs } from '../contract.js';
-import { cameraFrame } from './camera.js';
+import { cameraFrame, type CameraFrame } from './camera.js';
 import { checkProjectArgs, checkProjectCotangents, checkProjectGrads, checkProjectOutputs } from './check.js';
 import { GaussianProjection, MAX_RADIUS, mulAB, mulAtB } from './projection.js';
 import { SH_MAX_COEFFS, shBasisGradAdd } from './sh.js';
@@ -41,8 +40,9 @@ class BackwardScratch {
   readonly vM = new Float64Array(9);
   readonly vR = new Float64Array(9);
   readonly tmp = new Float64Array(9);
-  /** v_J, row-major 2×3. */
+  /** v_J and G J, row-major 2×3. */
   readonly vJ = new Float64Array(6);
+  readonly gj = new Float64Array(6);
   /** Gradient with respect to the mean (world). */
   readonly vMean = new Float64Array(3);
   /** Gradient with respect to the unnormalised SH direction μ − centre, before normalisation. */
@@ -60,13 +60,13 @@ export function projectBackward(a: ProjectArgs, radii: Int32Array, ct: ProjectCo
   const g = new GaussianProjection();
   const s = new BackwardScratch();
   for (let i = 0; i < a.n; i++) {
-    if (radii[i] === 0 || !g.project(a, cam, i)) continue;
+    if (radii[i]! <= 0 || !g.project(a, cam, i)) continue; // culled in the forward: zero gradients
     g.shade(a, cam, i);
     backwardOne(a, cam, g, s, i, ct, grads);
   }
 }
 
-function backwardOne(a: ProjectArgs, cam: ReturnType<typeof cameraFrame>, g: GaussianProjection, s: BackwardScratch, i: number, ct: ProjectCotangents, grads: ProjectGrads): void {
+function backwardOne(a: ProjectArgs, cam: CameraFrame, g: GaussianProjection, s: BackwardScratch, i: number, ct: ProjectCotangents, grads: ProjectGrads): void {
   const { fx, fy, W } = cam;
   const tx = g.t[0]!, ty = g.t[1]!, tz = g.t[2]!;
   s.vMean.fill(0);
@@ -86,22 +86,22 @@ function backwardOne(a: ProjectArgs, cam: ReturnType<typeof cameraFrame>, g: Gau
     grads.opacities[i] = vOpacityOut;
   }
 
-  // Conic = (c, −b, a)/det with the blurred a, c; det = ac − b², det₀ = (a − blur)(c − blur) − b².
+  // Conic = (c, −b, a)/det with the blurred a, c; det = ac − b², det₀ = a₀c₀ − b².
   const vk0 = ct.conics[3 * i]!, vk1 = ct.conics[3 * i + 1]!, vk2 = ct.conics[3 * i + 2]!;
   vDet -= (vk0 * g.conic[0]! + vk1 * g.conic[1]! + vk2 * g.conic[2]!) / g.det;
-  const blurredA = g.a, blurredC = g.c;
-  let va = vk2 / g.det + vDet * blurredC;
-  let vc = vk0 / g.det + vDet * blurredA;
-  let vb = -vk1 / g.det - 2 * g.b * vDet;
-  va += vDet0 * (blurredC - COV2D_BLUR);
-  vc += vDet0 * (blurredA - COV2D_BLUR);
-  vb += -2 * g.b * vDet0;
+  // a = a₀ + blur, c = c₀ + blur, so v_a₀ = v_a and v_c₀ = v_c.
+  const va = vk2 / g.det + vDet * g.c + vDet0 * g.c0;
+  const vc = vk0 / g.det + vDet * g.a + vDet0 * g.a0;
+  const vb = -vk1 / g.det - 2 * g.b * (vDet + vDet0);
 
   // Σ₂ = J Σc Jᵀ: with G = [[va, vb/2], [vb/2, vc]], v_Σc = Jᵀ G J and v_J = 2 G J Σc.
   const J = g.J, S = g.sigmaCam;
   const G00 = va, G01 = 0.5 * vb, G11 = vc;
-  // GJ (2×3)
-  const gj = [G00 * J[0]! + G01 * J[3]!, G00 * J[1]! + G01 * J[4]!, G00 * J[2]! + G01 * J[5]!, G01 * J[0]! + G11 * J[3]!, G01 * J[1]! + G11 * J[4]!, G01 * J[2]! + G11 * J[5]!];
+  const gj = s.gj;
+  for (let k = 0; k < 3; k++) {
+    gj[k] = G00 * J[k]! + G01 * J[3 + k]!;
+    gj[3 + k] = G01 * J[k]! + G11 * J[3 + k]!;
+  }
   for (let r = 0; r < 3; r++) for (let k = 0; k < 3; k++) s.vSigmaCam[3 * r + k] = J[r]! * gj[k]! + J[3 + r]! * gj[3 + k]!;
   for (let r = 0; r < 2; r++) for (let k = 0; k < 3; k++) s.vJ[3 * r + k] = 2 * (gj[3 * r]! * S[k]! + gj[3 * r + 1]! * S[3 + k]! + gj[3 * r + 2]! * S[6 + k]!);
 

@@ -36,7 +36,9 @@ export class GaussianProjection {
   clampY = false;
   /** J, row-major 2×3. */
   readonly J = new Float64Array(6);
-  /** Σ₂ = [[a, b], [b, c]] after the blur; det₀ before it, det after. */
+  /** Σ₂ = [[a, b], [b, c]] after the blur (a₀, c₀ before it); det₀ before it, det after. */
+  a0 = 0;
+  c0 = 0;
   a = 0;
   b = 0;
   c = 0;
@@ -109,7 +111,7 @@ export class GaussianProjection {
     const a = a0 + COV2D_BLUR, c = c0 + COV2D_BLUR;
     const det = a * c - b * b;
     if (!(det > 0) || !Number.isFinite(det)) return false;
-    this.a = a; this.b = b; this.c = c; this.det = det;
+    this.a0 = a0; this.c0 = c0; this.a = a; this.b = b; this.c = c; this.det = det;
     this.conic[0] = c / det; this.conic[1] = -b / det; this.conic[2] = a / det;
     this.opacityIn = opacities[i]!;
     this.ratio = this.det0 / det;
