@@ -30,9 +30,12 @@
 //    [0, fy/t_z, −fy·t'_y/t_z²]]. Σ₂ = J W Σ Wᵀ Jᵀ = [[a, b], [b, c]].
 // 4. det₀ = ac − b²; a += COV2D_BLUR, c += COV2D_BLUR; det = ac − b².
 //    Culled if det ≤ 0. conic = (c/det, −b/det, a/det).
-//    opacity' = opacity·√max(0, det₀/det) when antialiased, else opacity.
+//    opacity' = opacity·√max(0, det₀/det) when antialiased, else opacity
+//    (where det₀/det ≤ 0 the compensation is 0 and passes no gradient).
 // 5. mid = (a + c)/2; λ = mid + √max(EIGEN_FLOOR, mid² − det);
-//    radius = ⌈RADIUS_SIGMAS·√λ⌉.
+//    radius = ⌈RADIUS_SIGMAS·√λ⌉, stored as min(radius, 2³¹ − 1) (a finite
+//    radius past int32 is clamped, never converted out of range; the box
+//    cull of step 6 uses the unclamped value).
 // 6. means2d = (fx·tₓ/t_z + cx, fy·t_y/t_z + cy) (unclamped t); depth = t_z.
 //    Culled if the box [u − r, u + r] × [v − r, v + r] misses the image
 //    (u + r ≤ 0 or u − r ≥ width or v + r ≤ 0 or v − r ≥ height).
@@ -45,6 +48,10 @@
 //    scales or opacity is NaN or ±∞, when |q| = 0, or when a computed depth,
 //    det or radius is not finite (so no int conversion of NaN anywhere);
 //    non-finite colour/SH coefficients propagate into the image as NaN.
+//    (A quaternion whose norm overflows to ∞ counts as non-finite.)
+//    rasterize is only fed by project, which never emits a non-finite
+//    position, conic, opacity or depth for a drawn splat; its behaviour on
+//    such input is unspecified (the js and C++ kernels may differ there).
 //
 // ## rasterize
 // Tiles of tileSize² pixels, tilesX = ⌈width/tileSize⌉, tilesY likewise.
@@ -64,7 +71,9 @@
 //
 // ## Backward kernels
 // The exact derivatives of the forward maps above (almost everywhere: the
-// clamps, culls and thresholds are held fixed), written into the gradient
+// clamps, culls and thresholds are held fixed; in particular the clamped
+// t'ₓ = t_z·L passes no gradient to tₓ and L to t_z, which is exact where
+// gsplat keeps a 2·fx·t'ₓ/t_z³ term), written into the gradient
 // arrays from the output cotangents. rasterizeBackward walks each pixel's
 // list from lastIndex − 1 down to 0, recovering T by division by 1 − α.
 
