@@ -16,6 +16,7 @@ import { sparseCases } from './cases-sparse.js';
 import { otherCases } from './cases-other.js';
 import { moduleCases } from './cases-modules.js';
 import { plotCases } from './cases-plot.js';
+import { splatCases } from './cases-splat.js';
 
 const TABLES: Record<string, Table> = {
   'cases-tensor.ts (methods)': tensorMethodCases,
@@ -25,6 +26,7 @@ const TABLES: Record<string, Table> = {
   'cases-other.ts': otherCases,
   'cases-modules.ts': moduleCases,
   'cases-plot.ts': plotCases,
+  'cases-splat.ts': splatCases,
 };
 
 const table: Table = {};
