@@ -20,6 +20,7 @@
 // over 10k random rotations). (tests/splat/io-splat.test.ts)
 
 import type { Gaussians } from '../types.js';
+import { argsortStable } from './argsort.js';
 import { withSource } from './byte-source.js';
 import { openSink } from './byte-sink.js';
 import { SplatFileError } from './errors.js';
@@ -86,6 +87,11 @@ export function readSplat(pathOrBytes: string | Uint8Array, opts: ReadSplatOptio
   });
 }
 
+/** round(u·128 + 128) clamped to [0, 255], for a component u of a unit quaternion. */
+const quatByte = (u: number): number => Math.min(255, Math.max(0, Math.round(u * 128 + 128)));
+/** The bytes of the identity rotation (w = 1 → 255 after the clamp), written for zero or non-finite quaternions. */
+const IDENTITY = [255, 128, 128, 128];
+
 /** round(clamp(x, 0, 1)·255), NaN → 0. */
 const unitByte = (x: number): number => (x > 0 ? (x < 1 ? Math.round(x * 255) : 255) : 0);
 
@@ -130,12 +136,14 @@ export function writeSplat(g: Gaussians, path?: string): Uint8Array | void {
           bytes[at + 24 + c] = unitByte(baseColor(a, i, c));
         }
         bytes[at + 27] = unitByte(a.opacities[i]!);
-        const q = a.quats.subarray(4 * i, 4 * i + 4);
-        const norm = Math.hypot(q[0]!, q[1]!, q[2]!, q[3]!);
-        for (let c = 0; c < 4; c++) {
-          const u = norm > 0 && Number.isFinite(norm) ? q[c]! / norm : c === 0 ? 1 : 0;
-          bytes[at + 28 + c] = Math.min(255, Math.max(0, Math.round(u * 128 + 128)));
-        }
+        const w = a.quats[4 * i]!, x = a.quats[4 * i + 1]!, y = a.quats[4 * i + 2]!, z = a.quats[4 * i + 3]!;
+        const norm = Math.sqrt(w * w + x * x + y * y + z * z);
+        if (norm > 0 && norm < Infinity) {
+          bytes[at + 28] = quatByte(w / norm);
+          bytes[at + 29] = quatByte(x / norm);
+          bytes[at + 30] = quatByte(y / norm);
+          bytes[at + 31] = quatByte(z / norm);
+        } else bytes.set(IDENTITY, at + 28);
       }
       sink.write(bytes);
     }
@@ -153,6 +161,5 @@ function importanceOrder(scales: ArrayLike<number>, opacities: ArrayLike<number>
     const k = -(scales[3 * i]! * scales[3 * i + 1]! * scales[3 * i + 2]!) * opacities[i]!;
     key[i] = Number.isNaN(k) ? Infinity : k;
   }
-  const order = Uint32Array.from({ length: n }, (_, i) => i);
-  return order.sort((p, q) => key[p]! - key[q]! || p - q);
+  return argsortStable(key);
 }
