@@ -271,7 +271,7 @@ void backward_one(const ProjectIn<T>& in, const Camera& cam, const ProjectGrad<T
   {
     const double d = p.det, d2 = d * d, a = p.a, b = p.b, c = p.c;
     ga += -gq0 * c * c / d2 + gq1 * b * c / d2 + gq2 * (1 / d - a * c / d2);
-    gb += gq0 * 2 * b * c / d2 + gq1 * (-1 / d - 2 * b * b / d2) - gq2 * 2 * a * b / d2;
+    gb += gq0 * 2 * b * c / d2 + gq1 * (-1 / d - 2 * b * b / d2) + gq2 * 2 * a * b / d2;
     gc += gq0 * (1 / d - a * c / d2) + gq1 * a * b / d2 - gq2 * a * a / d2;
   }
 

@@ -103,7 +103,7 @@ ProjectHead project_head(Reader& g, Arrays& a, bool single) {
   ProjectHead h;
   h.single = single;
   h.n = g.integer(1, "n", 0, INT32_MAX);
-  h.k = static_cast<int>(g.integer(2, "k", 1, 16));
+  h.k = static_cast<int>(g.integer(2, "k", 1, 1 << 24));
   h.shDegree = static_cast<int>(g.integer(3, "shDegree", -1, 3));
   if (h.shDegree < 0 && h.k != 1) throw RangeErr("k must be 1 for colours (shDegree -1), got " + std::to_string(h.k));
   if ((h.shDegree + 1) * (h.shDegree + 1) > h.k)

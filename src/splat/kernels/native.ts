@@ -106,7 +106,7 @@ function cameraNumbers(op: string, c: SplatCamera): Float64Array {
 /** Checks project's arguments; returns the addon's leading arguments (dtype … coeffs). */
 function projectHead(op: string, a: ProjectArgs, arrays: ArrayCheck): unknown[] {
   const n = int(op, 'n', a.n, 0, MAX_INT);
-  const k = int(op, 'k', a.k, 1, 16);
+  const k = int(op, 'k', a.k, 1, 2 ** 24);
   const d = int(op, 'shDegree', a.shDegree, -1, 3);
   if (d < 0 && k !== 1) throw new ShapeError(`${op}: k must be 1 for colours (shDegree -1), got ${k}`);
   if ((d + 1) ** 2 > k) throw new ShapeError(`${op}: shDegree ${d} needs k >= ${(d + 1) ** 2} coefficients, got ${k}`);
