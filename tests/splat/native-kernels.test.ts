@@ -122,6 +122,20 @@ describeNative('native splat kernels', () => {
         N.projectBackward(a, p.radii, projectCotangents(a, 1), projectGrads(a));
       });
 
+      it('a NaN colour channel propagates into the pixels the splat covers (only that channel), as in js', () => {
+        const r: RasterArgs = {
+          dtype, n: 2, width: 8, height: 8, tileSize: 4, background: [0, 0, 0],
+          means2d: arr(dtype, [4, 4, 1, 1]), conics: arr(dtype, [0.5, 0, 0.5, 0.5, 0, 0.5]), colors: arr(dtype, [0.2, NaN, 0.4, 1, 1, 1]),
+          opacities: arr(dtype, [0.8, 0.8]), depths: arr(dtype, [1, 2]), radii: new Int32Array([3, 3]),
+        };
+        const fj = rasterize(J, r), fn = rasterize(N, r);
+        const centre = 3 * (4 * 8 + 4), corner = 3 * (7 * 8 + 7);
+        expect(Number.isNaN(fn.image[centre + 1]!)).toBe(true);
+        expect(Number.isFinite(fn.image[centre]!) && Number.isFinite(fn.image[centre + 2]!) && Number.isFinite(fn.image[corner + 1]!)).toBe(true);
+        expectClose('image', fn.image, fj.image, FWD[dtype][0], FWD[dtype][1]);
+        expectEqual('lastIndex', fn.lastIndex, fj.lastIndex);
+      });
+
       it('3000 splats on one tile (no list limit): same as js', () => {
         const n = 3000;
         const r: RasterArgs = {
