@@ -1,0 +1,118 @@
+// The native splat kernels (the contract is src/splat/kernels/contract.ts;
+// the checked TS wrapper src/splat/kernels/native.ts; the JS entry points
+// splat_binding.cc). Storage is T = float or double; all arithmetic is double,
+// as in the js reference, so both give the same numbers up to the last bits
+// of exp/sqrt.
+//
+//   project.cc           projectForward / projectBackward, parallel over Gaussians
+//   bin.cc               the per-tile lists, sorted by (tile, depth, index)
+//   raster.cc            rasterizeForward, parallel over tiles
+//   raster_backward.cc   rasterizeBackward, parallel over tiles, then a
+//                        per-Gaussian reduction (deterministic)
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+namespace rlx {
+namespace splat {
+
+/** One pinhole camera as the binding reads it: 24 numbers (viewmat row-major 4×4, fx, fy, cx, cy, width, height, near, far). */
+struct Camera {
+  double W[9], w[3], centre[3];
+  double fx, fy, cx, cy, width, height, near, far;
+  double limXPos, limXNeg, limYPos, limYNeg;
+  explicit Camera(const double* p);
+};
+
+template <class T>
+struct ProjectIn {
+  int64_t n;
+  int k, shDegree;
+  bool antialiased;
+  const T *means, *quats, *scales, *opacities, *coeffs;
+};
+
+template <class T>
+struct ProjectOut {
+  T *means2d, *conics, *depths, *colors, *opacities;
+  int32_t* radii;
+};
+
+/** Project's cotangents (ct) and its input gradients (g). */
+template <class T>
+struct ProjectGrad {
+  const T *ctMeans2d, *ctConics, *ctDepths, *ctColors, *ctOpacities;
+  T *means, *quats, *scales, *opacities, *coeffs;
+};
+
+template <class T>
+struct RasterIn {
+  int64_t n;
+  int width, height, tileSize;
+  double background[3];
+  const T *means2d, *conics, *colors, *opacities, *depths;
+  const int32_t* radii;
+};
+
+template <class T>
+struct RasterOut {
+  T *image, *alpha, *depth, *finalT;
+  int32_t* lastIndex;
+};
+
+template <class T>
+struct RasterGrad {
+  const T *finalT;
+  const int32_t* lastIndex;
+  const T *ctImage, *ctAlpha, *ctDepth;
+  T *means2d, *conics, *colors, *opacities, *depths;
+};
+
+/** Milliseconds per stage; the binding copies them into the optional timings array. */
+struct Timings {
+  double project = 0, bin = 0, sort = 0, raster = 0;
+};
+
+/**
+ * The per-tile lists: tile t's splats are entries[offsets[t] .. offsets[t+1]),
+ * in (depth, index) order. With slots (the backward pass): slots[e] is entry
+ * e's place in a Gaussian-major layout (Gaussian g's entries are
+ * slots firstSlot[g] .. firstSlot[g+1]), so per-entry gradients can be summed
+ * per Gaussian in a fixed order.
+ */
+struct TileBins {
+  int tilesX = 0, tilesY = 0;
+  std::vector<int64_t> offsets;
+  std::vector<int32_t> entries;
+  std::vector<int64_t> slots;
+  std::vector<int64_t> firstSlot;
+};
+
+template <class T>
+void project_forward(const ProjectIn<T>& in, const Camera& cam, const ProjectOut<T>& out);
+template <class T>
+void project_backward(const ProjectIn<T>& in, const Camera& cam, const int32_t* radii, const ProjectGrad<T>& g);
+
+/** Builds the lists of `in` (slots too when withSlots); sort: the depth sort's share of the time. */
+template <class T>
+void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* tm);
+
+template <class T>
+void rasterize_forward(const RasterIn<T>& in, const RasterOut<T>& out, Timings* tm);
+/** Throws RangeErr when a lastIndex exceeds its tile's list (residuals not from this forward). */
+template <class T>
+void rasterize_backward(const RasterIn<T>& in, const RasterGrad<T>& g, Timings* tm);
+
+/** Throws a ValueError unless every tile list fits lastIndex's Int32 (raster.cc). */
+void check_list_lengths(const TileBins& bins);
+
+/** Milliseconds since an arbitrary origin (steady clock). */
+double now_ms();
+
+/** JS's Math.min / Math.max: NaN if either is NaN (std::min/max would drop it). */
+inline double js_min(double a, double b) { return (a != a || b != b) ? a + b : (a < b ? a : b); }
+inline double js_max(double a, double b) { return (a != a || b != b) ? a + b : (a > b ? a : b); }
+
+}  // namespace splat
+}  // namespace rlx
