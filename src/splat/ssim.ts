@@ -75,11 +75,20 @@ function separableBlur(x: Tensor, g: readonly number[], hAxis: number): Tensor {
  * slices would give the same numbers as a pad per tap (11 kernels a pass).
  */
 function blurOp(g: readonly number[], hAxis: number): (x: Tensor) => Tensor {
-  return customVjp(
-    (x: Tensor) => separableBlur(x, g, hAxis),
-    (_primals, _out, ct) => [separableBlur(ct, g, hAxis)],
-  );
+  // One function per window and axis: a custom node's rules are part of the
+  // compile cache's key, so a fresh closure per call would compile every call.
+  const key = `${hAxis}:${g.join(',')}`;
+  let op = BLUR_OPS.get(key);
+  if (op === undefined) {
+    op = customVjp(
+      (x: Tensor) => separableBlur(x, g, hAxis),
+      (_primals, _out, ct) => [separableBlur(ct, g, hAxis)],
+    );
+    BLUR_OPS.set(key, op);
+  }
+  return op;
 }
+const BLUR_OPS = new Map<string, (x: Tensor) => Tensor>();
 
 function checkOptions(o: SsimOptions): { L: number; size: number; sigma: number; reduction: 'mean' | 'none' } {
   if (o === null || typeof o !== 'object') throw new ValueError(`${OP}: options must be an object {dataRange, windowSize, sigma, reduction}, got ${String(o)}`);
