@@ -114,7 +114,7 @@ describe('splat.fit', () => {
   test('smoke: one Gaussian learns a blob (position, shape, colour) in 80 steps', () => {
     const { cam, target, init } = blobScene();
     const before = psnrOf(render(init, cam).image, target);
-    const r = fit(target, init, { cameras: cam, iterations: 80, lr: { colors: 0.05, scales: 0.05, means: 0.02 } });
+    const r = fit(target, init, { cameras: cam, iterations: 80, lr: { scales: 0.05, means: 0.02 } });
     expect(r.losses).toHaveLength(80);
     expect(r.counts).toEqual(Array(80).fill(1));
     expect(r.losses[79]!).toBeLessThan(r.losses[0]! / 5);
@@ -143,6 +143,11 @@ describe('splat.fit', () => {
     expect(r.gaussians.sh!.shape).toEqual([1, 4, 3]);
     expect(r.psnrs).toHaveLength(2);
     expect(lines.join('')).toMatch(/splat\.fit .*100%.*PSNR/);
+    // densify inside the loop: a zero threshold densifies every visible Gaussian at iterations 2 and 4
+    const d = fit(target, init, { cameras: cam, iterations: 6, densify: { every: 2, start: 2, until: 5, gradThreshold: 0 } });
+    expect(d.counts).toEqual([1, 2, 2, 4, 4, 4]);
+    expect(d.gaussians.means.shape).toEqual([4, 3]);
+    expect(d.losses.every(Number.isFinite)).toBe(true);
     const z = fit(target, init, { cameras: cam, iterations: 0 });
     expect(z.losses).toEqual([]);
     expect(Array.from(z.gaussians.means.toArray() as Float32Array)).toEqual([0, 0, 0]);
@@ -194,7 +199,7 @@ describe('splat.fit demonstrations (issue 17)', () => {
     const init: Gaussians = { means: f32(means, [n, 3]), quats: f32(quats, [n, 4]), scales: f32(scales, [n, 3]), opacities: f32(new Float32Array(n).fill(0.5), [n]), colors: f32(new Float32Array(3 * n).fill(0.5), [n, 3]) };
     const before = psnrOf(render(init, cam).image, target);
     const t0 = performance.now();
-    const r = fit(target, init, { cameras: cam, iterations: 30, lr: { colors: 0.05 } });
+    const r = fit(target, init, { cameras: cam, iterations: 30 });
     const secs = (performance.now() - t0) / 1000;
     if (REPORT) console.log(`2-D fit 256×256, ${n} Gaussians, 30 iterations: PSNR ${before.toFixed(2)} → ${r.psnr.toFixed(2)} dB in ${secs.toFixed(1)} s; loss ${r.losses[0]!.toFixed(4)} → ${r.losses[29]!.toFixed(4)}`);
     expect(r.psnr).toBeGreaterThanOrEqual(30);
@@ -226,7 +231,7 @@ describe('splat.fit demonstrations (issue 17)', () => {
     };
     const before = psnrOf(render(init, held).image, heldTarget);
     const t0 = performance.now();
-    const r = fit(targets, init, { cameras: train, iterations: 200, lr: { means: 5e-3, scales: 0.02, quats: 5e-3, colors: 0.05 } });
+    const r = fit(targets, init, { cameras: train, iterations: 200 });
     const secs = (performance.now() - t0) / 1000;
     const heldPsnr = psnrOf(render(r.gaussians, held).image, heldTarget);
     if (REPORT) console.log(`multi-view fit, ${N} Gaussians, 20 views ${S}×${S}, 200 iterations: held-out PSNR ${before.toFixed(2)} → ${heldPsnr.toFixed(2)} dB (training views ${r.psnr.toFixed(2)}) in ${secs.toFixed(1)} s`);
