@@ -17,4 +17,5 @@ export { ssim } from './ssim.js';
 export type { SsimOptions } from './ssim.js';
 export * as scenes from './scenes.js';
 export type { Scene, SceneOptions, SphereShellOptions, CheckerboardPlaneOptions, RandomCloudOptions } from './scenes.js';
+export { nativeSplatStatus } from './kernels/register.js';
 export * as constants from './constants.js';

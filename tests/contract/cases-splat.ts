@@ -41,4 +41,5 @@ export const splatCases: Table = {
   'splat.camera': { none: 'sizes' },
   'splat.lookAt': { none: 'sizes' },
   'splat.constants': { none: 'metadata' },
+  'splat.nativeSplatStatus': { none: 'device' },
 };
