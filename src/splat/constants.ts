@@ -18,8 +18,9 @@ export const ALPHA_MAX = 0.999;
 export const ALPHA_MIN = 1 / 255;
 /** A pixel stops before adding a splat that would bring its transmittance T·(1 − α) to this or below. */
 export const T_STOP = 1e-4;
-/** Default near and far planes: Gaussians with camera-space z ≤ near or z ≥ far are culled. */
+/** Default near plane: Gaussians with camera-space z ≤ near are culled. */
 export const DEFAULT_NEAR = 0.01;
+/** Default far plane: Gaussians with camera-space z ≥ far are culled. */
 export const DEFAULT_FAR = 1e10;
 /** Default tile size in pixels (square tiles). */
 export const DEFAULT_TILE_SIZE = 16;

@@ -15,7 +15,9 @@ export type { ReadPngOptions } from './io/png.js';
 export { SplatFileError } from './io/errors.js';
 export { ssim } from './ssim.js';
 export type { SsimOptions } from './ssim.js';
+/** Procedural scenes (sphere shell, checkerboard plane, random cloud), each with a ring of cameras, for tests and demos. */
 export * as scenes from './scenes.js';
 export type { Scene, SceneOptions, SphereShellOptions, CheckerboardPlaneOptions, RandomCloudOptions } from './scenes.js';
 export { nativeSplatStatus } from './kernels/register.js';
+/** Every constant of the rendering semantics (gsplat's classic rasterization): blur, clamps, thresholds, SH basis. */
 export * as constants from './constants.js';
