@@ -116,11 +116,26 @@ function positive(name: string, v: unknown, dflt: number): number {
   return x;
 }
 
-/** PSNR in dB of an image against a target, both [H, W, 3] with data range 1 (the image clamped to [0, 1] first). */
-export function psnrOf(image: Tensor, target: Tensor): number {
+/**
+ * PSNR in dB of an image against a target of the same shape, data range 1 (the image is clamped to [0, 1] first, as 3DGS evaluates renders).
+ *
+ * −10·log10(mean((clamp(image) − target)²)); Infinity for equal images.
+ * @example
+ * ```ts
+ * const target = full([4, 4, 3], 0.5, { dtype: 'float64' });
+ * Math.round(splat.psnr(target.add(0.1), target) * 1e6) / 1e6;   // 20
+ * splat.psnr(target, target) === Infinity;                      // true
+ * ```
+ */
+export function psnr(image: Tensor, target: Tensor): number {
+  if (!(image instanceof Tensor) || !(target instanceof Tensor)) throw new ValueError(`splat.psnr: expects two Tensors, got ${typeof image} and ${typeof target}`);
+  if (image.ndim !== target.ndim || image.shape.some((d, i) => d !== target.shape[i])) throw new ShapeError(`splat.psnr: the images' shapes differ: [${image.shape.join(', ')}] and [${target.shape.join(', ')}]`);
   const mse = image.clip(0, 1).sub(target).square().mean().item() as number;
   return mse === 0 ? Infinity : -10 * Math.log10(mse);
 }
+
+/** Former name of psnr, kept while src/cli/splat-fit.ts (in progress elsewhere) imports it; not for the package root. */
+export const psnrOf = psnr;
 
 /** The radius of the means about their centroid (fit's default length unit). */
 function extentOf(means: Tensor): number {
@@ -237,10 +252,10 @@ export function fit(target: Tensor | readonly Tensor[], init: Gaussians, opts: F
   const gaussians: Gaussians = { means: raw.means, quats: qn.realize(), scales: fitted.scales.realize(), opacities: fitted.opacities.realize() };
   if (useSh) gaussians.sh = fitted.sh!.realize();
   else gaussians.colors = raw.color;
-  const psnrs = cams.map((c, v) => psnrOf(render(gaussians, c, { background }).image, targets[v]!));
-  const psnr = psnrs.reduce((a, b) => a + b, 0) / psnrs.length;
-  bar?.done(`loss ${losses.length ? losses[losses.length - 1]!.toPrecision(4) : '-'} PSNR ${psnr.toFixed(2)} dB`);
-  return { gaussians, losses, psnr, psnrs, counts };
+  const psnrs = cams.map((c, v) => psnr(render(gaussians, c, { background }).image, targets[v]!));
+  const meanPsnr = psnrs.reduce((a, b) => a + b, 0) / psnrs.length;
+  bar?.done(`loss ${losses.length ? losses[losses.length - 1]!.toPrecision(4) : '-'} PSNR ${meanPsnr.toFixed(2)} dB`);
+  return { gaussians, losses, psnr: meanPsnr, psnrs, counts };
 }
 
 /** 0..n−1 in a random order (Fisher–Yates). */

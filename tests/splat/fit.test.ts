@@ -7,7 +7,7 @@
 // RLX_SPLAT_REPORT=1.
 
 import { describe, expect, test } from 'vitest';
-import { fit, psnrOf } from '../../src/splat/fit.js';
+import { fit, psnr } from '../../src/splat/fit.js';
 import { adamSlot, adamStep } from '../../src/splat/adam.js';
 import { DensifyState, densifyOptions } from '../../src/splat/fit-densify.js';
 import { toRaw, PARAM_KEYS, type ParamKey } from '../../src/splat/fit-params.js';
@@ -113,7 +113,7 @@ describe('fit densification (3DGS clone / split / prune)', () => {
 describe('splat.fit', () => {
   test('smoke: one Gaussian learns a blob (position, shape, colour) in 80 steps', () => {
     const { cam, target, init } = blobScene();
-    const before = psnrOf(render(init, cam).image, target);
+    const before = psnr(render(init, cam).image, target);
     const r = fit(target, init, { cameras: cam, iterations: 80, lr: { scales: 0.05, means: 0.02 } });
     expect(r.losses).toHaveLength(80);
     expect(r.counts).toEqual(Array(80).fill(1));
@@ -127,8 +127,11 @@ describe('splat.fit', () => {
     expect(Math.hypot(...q)).toBeCloseTo(1, 6);
     const o = r.gaussians.opacities.item() as number;
     expect(o > 0 && o < 1).toBe(true);
+    // psnr by hand: 20 dB is an MSE of 0.01
+    expect(psnr(tensor([[[0.1, 0.1, 0.1]]], { dtype: 'float64' }), tensor([[[0, 0, 0]]], { dtype: 'float64' }))).toBeCloseTo(20, 10);
+    expect(psnr(tensor([[[1.5, -1, 0]]], { dtype: 'float64' }), tensor([[[1, 0, 0]]], { dtype: 'float64' }))).toBe(Infinity); // clamped first
     // the PSNR reported is the PSNR of the returned Gaussians
-    expect(psnrOf(render(r.gaussians, cam).image, target)).toBeCloseTo(r.psnr, 4);
+    expect(psnr(render(r.gaussians, cam).image, target)).toBeCloseTo(r.psnr, 4);
     if (REPORT) console.log(`smoke fit: PSNR ${before.toFixed(2)} → ${r.psnr.toFixed(2)} dB`);
   });
 
@@ -197,7 +200,7 @@ describe('splat.fit demonstrations (issue 17)', () => {
         quats.set([1, 0, 0, 0], 4 * k);
       }
     const init: Gaussians = { means: f32(means, [n, 3]), quats: f32(quats, [n, 4]), scales: f32(scales, [n, 3]), opacities: f32(new Float32Array(n).fill(0.5), [n]), colors: f32(new Float32Array(3 * n).fill(0.5), [n, 3]) };
-    const before = psnrOf(render(init, cam).image, target);
+    const before = psnr(render(init, cam).image, target);
     const t0 = performance.now();
     const r = fit(target, init, { cameras: cam, iterations: 30 });
     const secs = (performance.now() - t0) / 1000;
@@ -229,12 +232,12 @@ describe('splat.fit demonstrations (issue 17)', () => {
       opacities: f32(new Float32Array(N).fill(0.3), [N]),
       colors: f32(new Float32Array(3 * N).fill(0.5), [N, 3]),
     };
-    const before = psnrOf(render(init, held).image, heldTarget);
+    const before = psnr(render(init, held).image, heldTarget);
     const t0 = performance.now();
     // One densification at iteration 50 (3DGS's clone/split by view-space gradient): +1 dB held-out here.
     const r = fit(targets, init, { cameras: train, iterations: 200, densify: { every: 50, start: 50, until: 100 } });
     const secs = (performance.now() - t0) / 1000;
-    const heldPsnr = psnrOf(render(r.gaussians, held).image, heldTarget);
+    const heldPsnr = psnr(render(r.gaussians, held).image, heldTarget);
     if (REPORT) console.log(`multi-view fit, ${N} → ${r.counts[199]} Gaussians, 20 views ${S}×${S}, 200 iterations: held-out PSNR ${before.toFixed(2)} → ${heldPsnr.toFixed(2)} dB (training views ${r.psnr.toFixed(2)}) in ${secs.toFixed(1)} s`);
     expect(r.counts[48]).toBe(N);
     expect(r.counts[199]).toBeGreaterThan(N);
