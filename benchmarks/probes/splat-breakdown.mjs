@@ -130,6 +130,7 @@ async function child({ device, n, reps, warmup, api }) {
 
   // The public API in the same process (the suite's calls).
   const apiTimes = { forward: [], valueAndGrad: [] };
+  let calls;
   if (api) {
     const fwd = () => rlx.splat.render(gaussians, camera).image.realize();
     const tgt = targetImage(rlx, device);
@@ -141,6 +142,17 @@ async function child({ device, n, reps, warmup, api }) {
       for (const g of gs) g.realize();
     };
     for (let w = 0; w < warmup; w++) (fwd(), vg());
+    // Kernel calls per API call (each kernel once: nothing is recomputed), counted by wrapping the registered set's methods.
+    const wrapped = Object.fromEntries(Object.keys(K).map((f) => [f, K[f]]));
+    const count = {};
+    for (const f of Object.keys(K)) K[f] = (...a) => ((count[f] = (count[f] ?? 0) + 1), wrapped[f](...a));
+    const callsOf = (fn) => {
+      for (const f of Object.keys(K)) count[f] = 0;
+      fn();
+      return Object.keys(K).map((f) => `${f} ${count[f]}`).join(', ');
+    };
+    calls = { forward: callsOf(fwd), valueAndGrad: callsOf(vg) };
+    Object.assign(K, wrapped);
     for (let i = 0; i < reps; i++) {
       globalThis.gc?.();
       let t0 = performance.now();
@@ -153,7 +165,7 @@ async function child({ device, n, reps, warmup, api }) {
     }
   }
   const stageMedians = (ss) => Object.fromEntries(Object.keys(ss[0]).map((k) => [k, med(ss.map((s) => s[k]))]));
-  return { device, n, kernels: kernelSet, threads: device === 'native' ? rlx.numThreads() : 1, visible, entries, forward: stageMedians(fwdSamples), backward: stageMedians(bwdSamples), api: { forward: med(apiTimes.forward), valueAndGrad: med(apiTimes.valueAndGrad) }, reps, warmup };
+  return { device, n, kernels: kernelSet, threads: device === 'native' ? rlx.numThreads() : 1, visible, entries, forward: stageMedians(fwdSamples), backward: stageMedians(bwdSamples), api: { forward: med(apiTimes.forward), valueAndGrad: med(apiTimes.valueAndGrad) }, calls, reps, warmup };
 }
 
 // ---- parent: fresh processes, medians, table ---------------------------------------------
@@ -174,6 +186,7 @@ function table(r) {
   if (Number.isFinite(r.api.forward)) {
     lines.push(`| public API: render(...).image.realize() / valueAndGrad (incl. forward), all realized | ${f(r.api.forward)} | ${f(r.api.valueAndGrad)} |`);
     lines.push(`| API − kernels (graph, dispatch, allocation, loss ops) | ${f(r.api.forward - r.forward.total)} | ${f(r.api.valueAndGrad - r.forward.total - r.backward.total)} |`);
+    if (r.calls) lines.push('', `Kernel calls per API call: render ${r.calls.forward}; valueAndGrad ${r.calls.valueAndGrad}.`);
   }
   lines.push('');
   return lines.join('\n');
