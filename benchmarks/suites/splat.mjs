@@ -39,8 +39,8 @@
 // benchmarks/probes/splat-breakdown.mjs, which calls the kernel sets
 // directly; these rows time only the public API.
 //
-// js at 1M Gaussians takes tens of seconds per call (forward and backward
-// each): those rows take one timed sample per process (the memory call is the
+// js at 1M Gaussians takes ~13 s (forward) and ~24 s (forward + backward) per
+// call on the reference machine: those rows take one timed sample per process (the memory call is the
 // only warm-up) and two processes; the notes say so.
 
 import { readFileSync, writeFileSync } from 'node:fs';
@@ -154,8 +154,9 @@ function rlxSide(pass, device, n) {
   };
 }
 
-// Timing per row. Native: several samples per process. js: ~3 s (forward) and
-// ~5 s (backward) per call at 100k on the reference machine, ~10× that at 1M.
+// Timing per row. Native: several samples per process (0.2-0.6 s forward at
+// 100k, 2-4 s at 1M on the loaded reference machine). js: ~3 s (forward) and
+// ~5-8 s (backward) per call at 100k, ~13 s and ~24 s at 1M.
 const TIMING = {
   'native-forward-100k': { warmup: 3, reps: 10, runs: 3 },
   'native-backward-100k': { warmup: 2, reps: 7, runs: 3 },
