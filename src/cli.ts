@@ -18,8 +18,9 @@ import { bench } from './cli/bench.js';
 import { run } from './cli/run.js';
 import { demo } from './cli/demo.js';
 import { version } from './cli/version.js';
+import { splat } from './cli/splat.js';
 
-const COMMANDS: Command[] = [info, solve, plot, bench, run, demo, version];
+const COMMANDS: Command[] = [info, solve, plot, splat, bench, run, demo, version];
 
 function usage(): string {
   const w = Math.max(...COMMANDS.map((c) => c.name.length));
