@@ -16,7 +16,7 @@
 // all the same). src/cli.ts is left out: it is a program (importing it runs
 // the command line).
 
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
@@ -30,6 +30,8 @@ const root = resolve(dirname(fileURLToPath(import.meta.url)), '..');
 function transpileAll(files) {
   const out = mkdtempSync(join(tmpdir(), 'rlx-import-first-'));
   writeFileSync(join(out, 'package.json'), '{"type": "module"}');
+  // The package's dependencies (pngjs, ...) resolve from the copy as from src/.
+  symlinkSync(join(root, 'node_modules'), join(out, 'node_modules'), 'dir');
   for (const f of sourceFiles()) {
     const js = ts.transpileModule(readFileSync(join(root, 'src', f), 'utf8'), {
       compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022, isolatedModules: true },

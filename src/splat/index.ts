@@ -15,6 +15,9 @@ export type { ReadPngOptions } from './io/png.js';
 export { SplatFileError } from './io/errors.js';
 export { ssim } from './ssim.js';
 export type { SsimOptions } from './ssim.js';
+export { fit, psnr } from './fit.js';
+export type { FitOptions, FitResult, FitLearningRates } from './fit.js';
+export type { DensifyOptions } from './fit-densify.js';
 /** Procedural scenes (sphere shell, checkerboard plane, random cloud), each with a ring of cameras, for tests and demos. */
 export * as scenes from './scenes.js';
 export type { Scene, SceneOptions, SphereShellOptions, CheckerboardPlaneOptions, RandomCloudOptions } from './scenes.js';

@@ -30,6 +30,8 @@ export const splatCases: Table = {
     { specs: [U(0, 1, 12, 13, 3), U(0, 1, 12, 13, 3)], f: (a: Tensor, b: Tensor) => splat.ssim(a, b) },
     { label: 'grey, dataRange 2', specs: [U(0, 2, 11, 11), U(0, 2, 11, 11)], f: (a: Tensor, b: Tensor) => splat.ssim(a, b, { dataRange: 2 }) },
   ],
+  'splat.psnr': { none: 'readout' },
+  'splat.fit': { none: 'readout' },
   'splat.readPly': { none: 'io' },
   'splat.writePly': { none: 'io' },
   'splat.readSplat': { none: 'io' },
