@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 // The `rlx` command line (the package's bin). This file only dispatches: each
-// command is one file in src/cli/ (info, solve, plot, bench, run, demo,
+// command is one file in src/cli/ (info, solve, plot, splat, bench, run, demo,
 // version), and the exit codes are decided here, once:
 //   0 success; 1 the work failed (a missing or malformed file, a solver that
 //   did not converge, a missing program); 2 the command line is wrong (the
