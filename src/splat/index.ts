@@ -20,6 +20,7 @@ export type { FitOptions, FitResult, FitLearningRates } from './fit.js';
 export type { DensifyOptions } from './fit-densify.js';
 /** Procedural scenes (sphere shell, checkerboard plane, random cloud), each with a ring of cameras, for tests and demos. */
 export * as scenes from './scenes.js';
+export type { GaussianDType } from './io/gaussian-arrays.js';
 export type { Scene, SceneOptions, SphereShellOptions, CheckerboardPlaneOptions, RandomCloudOptions } from './scenes.js';
 export { nativeSplatStatus } from './kernels/register.js';
 /** Every constant of the rendering semantics (gsplat's classic rasterization): blur, clamps, thresholds, SH basis. */

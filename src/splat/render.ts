@@ -30,11 +30,11 @@ export interface RenderOptions {
 }
 
 export interface RenderResult {
-  /** [H, W, 3] (or [C, H, W, 3] for C cameras) */
+  /** The colour image, shape [H, W, 3] (or [C, H, W, 3] for C cameras). */
   image: Tensor;
-  /** [H, W]: 1 − the final transmittance */
+  /** Coverage, 1 − the final transmittance, shape [H, W]. */
   alpha: Tensor;
-  /** [H, W]: expected depth Σ wᵢ zᵢ (camera z, not divided by alpha) */
+  /** Expected depth Σ wᵢ zᵢ (camera z, not divided by alpha), shape [H, W]. */
   depth: Tensor;
 }
 
