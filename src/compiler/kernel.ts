@@ -99,4 +99,10 @@ export interface SlotInfo {
   role: 'input' | 'intermediate' | 'output';
   /** Physical buffer after memory planning (slots sharing one reuse memory). */
   buffer: number;
+  /**
+   * An output that no kernel writes: it is slot `alias`'s data under this
+   * slot's shape (a contiguous reshape of a computed node), so it shares that
+   * slot's buffer (fusion.ts, memory-plan.ts).
+   */
+  alias?: number;
 }

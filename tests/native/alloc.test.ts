@@ -10,7 +10,7 @@ import { readFileSync } from 'node:fs';
 import { expect, it } from 'vitest';
 import * as rlx from '../../src/index.js';
 import { nativeAddon } from '../../src/backends/native/addon.js';
-import { HUGE_ALLOC_MIN_BYTES, nativeAlloc, SMALL_MAX_BYTES, SMALL_MIN_BYTES } from '../../src/backends/native/alloc.js';
+import { HUGE_ALLOC_MIN_BYTES, MEDIUM_MAX_BYTES, MEDIUM_PIECES, nativeAlloc, nativeAllocUninit, SMALL_MAX_BYTES, SMALL_MIN_BYTES } from '../../src/backends/native/alloc.js';
 import { IDLE_TRIM_MS, idleTrims, tuneMallocOnce } from '../../src/backends/native/malloc-policy.js';
 import { DTYPES, DTYPE_INFO } from '../../src/tensor/dtype.js';
 import { describeNative } from './native-harness.js';
@@ -74,6 +74,42 @@ describeNative('native buffer allocation', () => {
       const a = nativeAlloc(addon)('float64', 100);
       expect(a.byteOffset).toBe(0);
       expect(a.buffer.byteLength).toBe(800);
+    } finally {
+      if (before === undefined) delete process.env['RLX_NATIVE_SLAB'];
+      else process.env['RLX_NATIVE_SLAB'] = before;
+    }
+  });
+
+  it('medium buffers a kernel writes in full (allocUninit, 1-16 KiB) are disjoint 64-byte-aligned pieces of a few slabs, each kept alive by at most 32x its size; alloc() and RLX_NATIVE_SLAB=0 give plain zeroed storage', () => {
+    const uninit = nativeAllocUninit(addon, nativeAlloc(addon));
+    const pieces = [];
+    for (let k = 0; k < 300; k++)
+      for (const d of ['float64', 'complex128', 'float32', 'int32'] as const) {
+        const info = DTYPE_INFO[d];
+        const bytes = SMALL_MAX_BYTES + 1 + ((k * 997) % (MEDIUM_MAX_BYTES - SMALL_MAX_BYTES));
+        const n = Math.ceil(bytes / info.itemsize);
+        if (n * info.itemsize > MEDIUM_MAX_BYTES) continue;
+        const a = uninit(d, n);
+        expect(a).toBeInstanceOf(info.storage);
+        expect(a.length).toBe(n * info.lanes);
+        expect(a.byteOffset % 64).toBe(0);
+        expect(a.buffer.byteLength).toBeLessThanOrEqual(2 * MEDIUM_PIECES * a.byteLength);
+        a.fill(k as never);
+        pieces.push([a, k] as const);
+      }
+    // Every piece still reads back its own fill: none overlaps another.
+    for (const [a, k] of pieces) expect(a.every((v) => v === k)).toBe(true);
+    expect(pieces.some(([a]) => a.byteOffset > 0)).toBe(true);
+    // Zeroed storage never comes from these slabs.
+    const z = nativeAlloc(addon)('float64', 1000);
+    expect(z.byteOffset).toBe(0);
+    expect(z.every((v) => v === 0)).toBe(true);
+    const before = process.env['RLX_NATIVE_SLAB'];
+    process.env['RLX_NATIVE_SLAB'] = '0';
+    try {
+      const a = nativeAllocUninit(addon, nativeAlloc(addon))('float64', 1000);
+      expect(a.byteOffset).toBe(0);
+      expect(a.buffer.byteLength).toBe(8000);
     } finally {
       if (before === undefined) delete process.env['RLX_NATIVE_SLAB'];
       else process.env['RLX_NATIVE_SLAB'] = before;

@@ -1,6 +1,7 @@
 // Storage for the native backend's kernel buffers: zeroed (alloc) or left
 // as malloc gives it (allocUninit, for outputs a kernel writes in full), small
-// ones from a shared slab. Where the memory comes from, and why, is the malloc
+// ones from a shared slab, medium ones a kernel writes in full from unzeroed
+// slabs. Where the memory comes from, and why, is the malloc
 // policy in malloc-policy.ts. Without that policy (RLX_NATIVE_MALLOC=0, or no
 // glibc), glibc maps buffers above its threshold fresh on every call; buffers
 // of 2 MiB or more then get 2 MiB of slack and start at the first
@@ -78,7 +79,41 @@ export function nativeAlloc(addon: unknown, policy = tuneMallocOnce(addon)): (d:
 }
 
 /**
- * Below this size allocUninit gives zeroed storage: Buffer.allocUnsafeSlow's
+ * Medium buffers a kernel writes in full (allocUninit, SMALL_MAX_BYTES <
+ * bytes <= MEDIUM_MAX_BYTES: a 1000-point complex128 spectrum, a 1000-element
+ * float64 stage of an ODE step) are pieces of an unzeroed slab. A TypedArray
+ * of its own costs far more than its bytes: calloc, a V8 backing store and
+ * its GC-tracked extension, external-memory accounting that brings the next
+ * GC closer (measured: ~2 µs of a ~8 µs 1000-point fft call under load, and
+ * 5-8 µs against 0.15-0.4 µs for a view in a loop of 16 KiB allocations),
+ * where a view of an existing ArrayBuffer is one small heap object. The size
+ * classes (2, 4, 8, 16 KiB) each cut their slab into MEDIUM_PIECES pieces of
+ * the class's largest size, so a live piece keeps at most 2 * MEDIUM_PIECES
+ * times its size alive (the trade-off of the small slab above). The memory
+ * is not zeroed (Buffer.allocUnsafeSlow), which is why only allocUninit hands
+ * these out. RLX_NATIVE_SLAB=0 turns it off with the small slab.
+ */
+export const MEDIUM_MAX_BYTES = 16384;
+export const MEDIUM_PIECES = 16;
+const mediumSlabs: { buffer: ArrayBuffer | undefined; used: number }[] = [];
+
+function mediumView(d: DType, n: number, bytes: number): StorageArray {
+  const cls = Math.max(11, 32 - Math.clz32(bytes - 1)); // 2^(cls-1) < bytes <= 2^cls, at least 2 KiB
+  const slabBytes = MEDIUM_PIECES << cls;
+  const slot = (mediumSlabs[cls] ??= { buffer: undefined, used: slabBytes });
+  if (slot.used + bytes > slabBytes) {
+    const raw = Buffer.allocUnsafeSlow(slabBytes); // its own ArrayBuffer, offset 0, malloc-aligned
+    slot.buffer = raw.buffer as ArrayBuffer;
+    slot.used = 0;
+  }
+  const off = slot.used;
+  slot.used += (bytes + 63) & ~63; // 64-byte pieces: aligned for every element type
+  const info = DTYPE_INFO[d];
+  return new (info.storage as unknown as ViewCtor)(slot.buffer!, off, n * info.lanes);
+}
+
+/**
+ * Below this size allocUninit gives zeroed storage (medium buffers aside): Buffer.allocUnsafeSlow's
  * wrapper costs more than calloc's memset there (a 1000-point complex128 fft,
  * 16 KiB out, ran ~5.2 µs a call with a zeroed output, ~6.6 µs with an
  * unzeroed one; for elementwise outputs of 8-512 KiB the two were within
@@ -98,9 +133,11 @@ export const UNINIT_MIN_BYTES = 65536;
  */
 export function nativeAllocUninit(addon: unknown, zeroed: (d: DType, n: number) => StorageArray, policy = tuneMallocOnce(addon)): (d: DType, n: number) => StorageArray {
   if (process.env['RLX_NATIVE_UNINIT'] === '0') return zeroed;
+  const medium = process.env['RLX_NATIVE_SLAB'] !== '0';
   return (d, n) => {
     const info = DTYPE_INFO[d];
     const bytes = n * info.itemsize;
+    if (medium && bytes > SMALL_MAX_BYTES && bytes <= MEDIUM_MAX_BYTES) return mediumView(d, n, bytes);
     if (bytes < UNINIT_MIN_BYTES || (!policy && bytes >= HUGE_ALLOC_MIN_BYTES)) return zeroed(d, n);
     if (policy && bytes >= LARGE_BUFFER_BYTES) noteLargeBuffer(addon);
     const raw = Buffer.allocUnsafeSlow(bytes); // its own ArrayBuffer, offset 0, malloc-aligned

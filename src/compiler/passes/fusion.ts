@@ -6,7 +6,8 @@
 // different kernels. Everything else fuses into its users' loops: elementwise
 // chains into one loop, a reduction's elementwise producers into its prologue,
 // and elementwise users of a reduction or matmul over its output shape into its
-// epilogue. Movement ops never run: they become the strided view of a load.
+// epilogue. Movement ops never run: they become the strided view of a load,
+// and an output that reshapes a computed node aliases that node's buffer.
 
 import { isComplex } from '../../tensor/dtype.js';
 import { shapesEqual, isStatic, type Dim } from '../../tensor/shape.js';
@@ -179,7 +180,26 @@ export function fuse(g: Graph, opts: FusionOptions): FusedProgram {
     return false;
   }
 
-  // 4. Slots and kernels, in topological order.
+  // 4. Aliases: an output that is a reshape of a node with a buffer of its own
+  // (a matmul's [n, 1] product returned as [n], a reduction's scalar as [1])
+  // is that buffer seen under its own shape, not a copy kernel: a buffer is
+  // contiguous row-major, so a reshape is the same data. Inputs are not
+  // aliased (their storage is the caller's), nor outputs (two outputs would
+  // share storage), and a node is aliased by one output at most; the aliased
+  // node's slot becomes an output slot too, so nothing reuses or overwrites it.
+  const aliasOf = new Map<Node, Node>();
+  if (opts.fusion) {
+    const aliased = new Set<Node>();
+    for (const n of g.outputs) {
+      if (n.op !== 'reshape' || aliasOf.has(n)) continue;
+      const x = n.inputs[0]!;
+      if (!R.has(x) || x.op === 'input' || outputs.has(x) || aliased.has(x)) continue;
+      aliasOf.set(n, x);
+      aliased.add(x);
+    }
+  }
+
+  // 5. Slots and kernels, in topological order.
   const slots: SlotInfo[] = [];
   const slotOf = new Map<Node, number>();
   for (const x of g.inputs) {
@@ -189,7 +209,9 @@ export function fuse(g: Graph, opts: FusionOptions): FusedProgram {
   for (const n of nodes) {
     if (R.has(n) && n.op !== 'input') {
       slotOf.set(n, slots.length);
-      slots.push({ shape: [...n.shape], dtype: n.dtype, role: outputs.has(n) ? 'output' : 'intermediate', buffer: -1 });
+      const base = aliasOf.get(n);
+      slots.push({ shape: [...n.shape], dtype: n.dtype, role: outputs.has(n) ? 'output' : 'intermediate', buffer: -1, ...(base !== undefined ? { alias: slotOf.get(base)! } : {}) });
+      if (base !== undefined) slots[slotOf.get(base)!]!.role = 'output';
     }
   }
 
@@ -239,7 +261,7 @@ export function fuse(g: Graph, opts: FusionOptions): FusedProgram {
   const kernels: Kernel[] = [];
   for (const n of nodes) {
     // A registered call's further outputs are written by the call's kernel (below).
-    if (!R.has(n) || n.op === 'input' || n.op === 'part') continue;
+    if (!R.has(n) || n.op === 'input' || n.op === 'part' || aliasOf.has(n)) continue;
     const out = slotOf.get(n)!;
     const fused: string[] = [];
     const host = epilogueOf.get(n);

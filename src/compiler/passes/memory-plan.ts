@@ -1,6 +1,7 @@
 // Memory planning: liveness of every intermediate over the kernel schedule,
 // reuse of dead buffers of the same dtype and size, and in-place writes where an
-// elementwise kernel reads its dying input at the very index it writes.
+// elementwise kernel reads its dying input at the very index it writes; an
+// output that aliases another slot (fusion.ts) gets that slot's buffer.
 
 import { DTYPE_INFO, type DType } from '../../tensor/dtype.js';
 import { shapesEqual, staticSize, type Dim } from '../../tensor/shape.js';
@@ -96,6 +97,13 @@ export function planMemory(kernels: Kernel[], slots: SlotInfo[]): MemoryPlan {
       liveSet.delete(buf);
       if (buf.bytes !== undefined) live -= buf.bytes;
     }
+  });
+  // Outputs that alias another slot's data (fusion.ts) share its buffer; no kernel writes them.
+  slots.forEach((slot, s) => {
+    if (slot.alias === undefined) return;
+    const buf = buffers[slots[slot.alias]!.buffer]!;
+    buf.slots.push(s);
+    slot.buffer = buf.id;
   });
   return { buffers, peakBytes: peak, inPlace, reused };
 
