@@ -115,7 +115,7 @@ function checkOptions(o: SsimOptions): { L: number; size: number; sigma: number;
  * ```ts
  * const a = random.uniform(random.key(0), [16, 16, 3]);
  * splat.ssim(a, a).item();                               // 1
- * splat.ssim(zeros([8, 8]), ones([8, 8])).item() < 1e-3; // true
+ * Number(splat.ssim(zeros([8, 8]), ones([8, 8])).item()) < 1e-3; // true
  * ```
  */
 export function ssim(a: Tensor, b: Tensor, opts: SsimOptions = {}): Tensor {
