@@ -27,6 +27,7 @@
 
 #include "errors.h"
 #include "pool/pool.h"
+#include "splat/exp_fdlibm.h"
 #include "splat/raster_tile.h"
 #include "splat/splat.h"
 #include "splat/splat_constants.h"
@@ -76,7 +77,7 @@ void backward_tile(const RasterIn<T>& in, const RasterGrad<T>& g, const TileBins
         const double dx = s.u - (r.px0 + lx + PIXEL_CENTER);
         const double sigma = 0.5 * (s.c0 * dx * dx + s.c2 * dy * dy) + s.c1 * dx * dy;
         if (sigma < 0 || sigma > s.sigmaSkip) continue;
-        const double G = std::exp(-sigma);
+        const double G = exp_fdlibm(-sigma);  // the forward's exp (Math.exp's bits), so α and its skip test match it
         const double oG = s.o * G;
         const double alpha = js_min(ALPHA_MAX, oG);
         if (alpha < ALPHA_MIN) continue;
