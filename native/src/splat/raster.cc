@@ -85,7 +85,7 @@ RLX_ALWAYS_INLINE void forward_tile_body(const RasterIn<T>& in, const RasterOut<
         if (!v4_any(ok)) continue;
         const v4d negSigma = v4_select(ok, -sigma, v4_splat(0));
         v4d e;
-        if (v4_any(negSigma < EXP4_MIN) || v4_any(negSigma != negSigma)) {
+        if (v4_any((negSigma < EXP4_MIN) | (negSigma != negSigma))) {
           for (int l = 0; l < 4; l++) e[l] = exp_fdlibm(negSigma[l]);
         } else {
           e = exp4_nonpositive(negSigma);
@@ -97,9 +97,9 @@ RLX_ALWAYS_INLINE void forward_tile_body(const RasterIn<T>& in, const RasterOut<
         const v4d next = Q.T * (1.0 - alpha);
         const v4m stopNow = ok & (next <= T_STOP);
         const v4m add = ok & ~stopNow;
-        if (v4_any(stopNow)) {
+        if (const int stopped = v4_bits(stopNow)) {
           Q.done |= stopNow;
-          for (int l = 0; l < 4; l++) active += stopNow[l];  // −1 per stopped lane
+          active -= __builtin_popcount(stopped);
         }
         const v4d w = alpha * Q.T;
         for (int c = 0; c < 3; c++) Q.C[c] = v4_select(add, Q.C[c] + s.col[c] * w, Q.C[c]);
