@@ -12,8 +12,10 @@
 //   α = o e^(−σ) (unclamped): ∂α/∂o = e^(−σ), ∂α/∂σ = −α; then σ's
 //   derivatives in the mean (d = mean − pixel) and the conic.
 //
-// Race-free and deterministic: tiles run in parallel (same splat-by-splat
-// loop over the box as the forward, raster_tile.h), each writing one gradient
+// Race-free and deterministic: tiles run in parallel (the forward's
+// splat-by-splat loop over the box, four pixels at a time; raster_tile.h,
+// raster.cc), each splat's gradient summed per lane, the lanes in a fixed
+// order, each tile writing one gradient
 // record per list entry into its own slot (bin.cc's Gaussian-major slots);
 // a second parallel pass sums each Gaussian's records in slot order. The
 // result does not depend on the number of threads.
@@ -27,6 +29,7 @@
 
 #include "errors.h"
 #include "pool/pool.h"
+#include "splat/exp_fdlibm.h"
 #include "splat/raster_tile.h"
 #include "splat/splat.h"
 #include "splat/splat_constants.h"
@@ -38,76 +41,125 @@ namespace {
 /** Per list entry: ∂L/∂(u, v, c0, c1, c2, o, colour r, g, b, depth). */
 constexpr int REC = 10;
 
+/** Four horizontally adjacent pixels of a tile and their backward state. */
+struct BackQuad {
+  /** T (recovered back to front), S_C (3), S_D, T_final, lastIndex, cotangents g_C (3), g_A, g_D. */
+  v4d T, SC[3], SD, TN, last, GC[3], GA, GD;
+};
+
+/** The sum of the four lanes (in a fixed order: results do not depend on the thread count). */
+RLX_ALWAYS_INLINE double lane_sum(v4d v) { return (v[0] + v[1]) + (v[2] + v[3]); }
+
+/**
+ * One tile of the backward pass, four pixels of a row at a time (the
+ * forward's layout, raster.cc): splat by splat back to front, each lane
+ * doing the scalar walk's arithmetic under masks (lanes outside the splat's
+ * bounds run the exact per-pixel tests too), the splat's gradient summed per
+ * lane and the lanes added at the end of the splat.
+ */
 template <class T>
-void backward_tile(const RasterIn<T>& in, const RasterGrad<T>& g, const TileBins& bins, int64_t tile, T* records, std::vector<TileSplat>& splats,
-                   std::vector<double>& state) {
+RLX_ALWAYS_INLINE void backward_tile_body(const RasterIn<T>& in, const RasterGrad<T>& g, const TileBins& bins, int64_t tile, T* records,
+                                          std::vector<TileSplat>& splats, AlignedScratch<BackQuad>& scratch) {
   const int tx = static_cast<int>(tile % bins.tilesX), ty = static_cast<int>(tile / bins.tilesX);
   const TileRect r = tile_rect(tx, ty, in.tileSize, in.width, in.height);
   const int64_t begin = bins.offsets[tile], len = bins.offsets[tile + 1] - begin;
-  const int npx = r.w * r.h;
-  // Per pixel: T, S_C (3), S_D, T_final, lastIndex, cotangents g_C (3), g_A, g_D.
-  state.assign(static_cast<size_t>(npx) * 12, 0);
-  double *Tp = state.data(), *SC = Tp + npx, *SD = SC + 3 * npx, *TN = SD + npx, *Lp = TN + npx, *GC = Lp + npx, *GA = GC + 3 * npx,
-         *GD = GA + npx;
+  const int qw = (r.w + 3) / 4;  // quads per row
+  BackQuad* quads = scratch.get(static_cast<size_t>(qw) * r.h);
   int64_t maxLast = 0;
   for (int ly = 0; ly < r.h; ly++)
-    for (int lx = 0; lx < r.w; lx++) {
-      const int p = ly * r.w + lx;
-      const int64_t o = static_cast<int64_t>(r.py0 + ly) * in.width + (r.px0 + lx);
-      Tp[p] = TN[p] = g.finalT[o];
-      for (int c = 0; c < 3; c++) SC[3 * p + c] = Tp[p] * in.background[c], GC[3 * p + c] = g.ctImage[3 * o + c];
-      GA[p] = g.ctAlpha[o];
-      GD[p] = g.ctDepth[o];
-      Lp[p] = g.lastIndex[o];
-      maxLast = std::max<int64_t>(maxLast, g.lastIndex[o]);
+    for (int q = 0; q < qw; q++) {
+      BackQuad& Q = quads[static_cast<size_t>(ly) * qw + q];
+      for (int l = 0; l < 4; l++) {
+        const int lx = 4 * q + l;
+        if (lx >= r.w) {  // padding: lastIndex 0 keeps the lane out of every splat
+          Q.T[l] = Q.TN[l] = Q.SD[l] = Q.last[l] = Q.GA[l] = Q.GD[l] = 0;
+          for (int c = 0; c < 3; c++) Q.SC[c][l] = Q.GC[c][l] = 0;
+          continue;
+        }
+        const int64_t o = static_cast<int64_t>(r.py0 + ly) * in.width + (r.px0 + lx);
+        Q.T[l] = Q.TN[l] = g.finalT[o];
+        for (int c = 0; c < 3; c++) Q.SC[c][l] = Q.T[l] * in.background[c], Q.GC[c][l] = g.ctImage[3 * o + c];
+        Q.SD[l] = 0;
+        Q.GA[l] = g.ctAlpha[o];
+        Q.GD[l] = g.ctDepth[o];
+        Q.last[l] = g.lastIndex[o];
+        maxLast = std::max<int64_t>(maxLast, g.lastIndex[o]);
+      }
     }
   splats.resize(static_cast<size_t>(maxLast));
   for (int64_t k = 0; k < maxLast; k++) gather_splat(in, bins.entries[begin + k], r, splats[k]);
   for (int64_t k = maxLast; k < len; k++) std::fill_n(records + REC * bins.slots[begin + k], REC, T(0));
+  const v4d lane = {0, 1, 2, 3}, zero = v4_splat(0);
   for (int64_t k = maxLast - 1; k >= 0; k--) {
     const TileSplat& s = splats[k];
-    double gu = 0, gv = 0, gc0 = 0, gc1 = 0, gc2 = 0, go = 0, gcol[3] = {0, 0, 0}, gz = 0;
-    const double kk = static_cast<double>(k);
+    v4d gu = zero, gv = zero, gc0 = zero, gc1 = zero, gc2 = zero, go = zero, gcol[3] = {zero, zero, zero}, gz = zero;
+    const v4d kk = v4_splat(static_cast<double>(k));
     for (int ly = s.y0; ly < s.y1; ly++) {
       const double dy = s.v - (r.py0 + ly + PIXEL_CENTER);
-      for (int lx = s.x0; lx < s.x1; lx++) {
-        const int p = ly * r.w + lx;
-        if (!(kk < Lp[p])) continue;
-        const double dx = s.u - (r.px0 + lx + PIXEL_CENTER);
-        const double sigma = 0.5 * (s.c0 * dx * dx + s.c2 * dy * dy) + s.c1 * dx * dy;
-        if (sigma < 0 || sigma > s.sigmaSkip) continue;
-        const double G = std::exp(-sigma);
-        const double oG = s.o * G;
-        const double alpha = js_min(ALPHA_MAX, oG);
-        if (alpha < ALPHA_MIN) continue;
-        const double oneMinus = 1 - alpha;
-        const double Tk = Tp[p] / oneMinus;
-        const double wgt = alpha * Tk;
-        double gAlpha = GA[p] * TN[p] / oneMinus;
-        for (int c = 0; c < 3; c++) {
-          gcol[c] += GC[3 * p + c] * wgt;
-          gAlpha += GC[3 * p + c] * (s.col[c] * Tk - SC[3 * p + c] / oneMinus);
-          SC[3 * p + c] += s.col[c] * wgt;
+      const double c2dy2 = s.c2 * dy * dy;
+      for (int q = s.x0 / 4; q < (s.x1 + 3) / 4; q++) {
+        BackQuad& Q = quads[static_cast<size_t>(ly) * qw + q];
+        v4m m = kk < Q.last;  // the lanes whose walk reached splat k
+        if (!v4_any(m)) continue;
+        const v4d dx = s.u - ((static_cast<double>(r.px0 + 4 * q) + lane) + PIXEL_CENTER);
+        const v4d sigma = 0.5 * (s.c0 * dx * dx + c2dy2) + s.c1 * dx * dy;
+        m &= ~(sigma < 0.0) & ~(sigma > s.sigmaSkip);
+        if (!v4_any(m)) continue;
+        const v4d negSigma = v4_select(m, -sigma, zero);
+        v4d G;
+        if (v4_any((negSigma < EXP4_MIN) | (negSigma != negSigma))) {
+          for (int l = 0; l < 4; l++) G[l] = exp_fdlibm(negSigma[l]);
+        } else {
+          G = exp4_nonpositive(negSigma);  // the forward's exp (Math.exp's bits), so α and its skip test match it
         }
-        gz += GD[p] * wgt;
-        gAlpha += GD[p] * (s.z * Tk - SD[p] / oneMinus);
-        SD[p] += s.z * wgt;
-        Tp[p] = Tk;
-        if (oG > ALPHA_MAX) continue;  // α clamped: no gradient to o or σ
-        go += gAlpha * G;
-        const double gSigma = -gAlpha * alpha;
-        gu += gSigma * (s.c0 * dx + s.c1 * dy);
-        gv += gSigma * (s.c2 * dy + s.c1 * dx);
-        gc0 += gSigma * 0.5 * dx * dx;
-        gc1 += gSigma * dx * dy;
-        gc2 += gSigma * 0.5 * dy * dy;
+        const v4d oG = s.o * G;
+        const v4d alpha = v4_select(oG > ALPHA_MAX, v4_splat(ALPHA_MAX), oG);
+        m &= ~(alpha < ALPHA_MIN);
+        if (!v4_any(m)) continue;
+        const v4d oneMinus = 1.0 - alpha;
+        const v4d Tk = Q.T / oneMinus;
+        const v4d wgt = alpha * Tk;
+        v4d gAlpha = Q.GA * Q.TN / oneMinus;
+        for (int c = 0; c < 3; c++) {
+          gcol[c] += v4_select(m, Q.GC[c] * wgt, zero);
+          gAlpha += Q.GC[c] * (s.col[c] * Tk - Q.SC[c] / oneMinus);
+          Q.SC[c] = v4_select(m, Q.SC[c] + s.col[c] * wgt, Q.SC[c]);
+        }
+        gz += v4_select(m, Q.GD * wgt, zero);
+        gAlpha += Q.GD * (s.z * Tk - Q.SD / oneMinus);
+        Q.SD = v4_select(m, Q.SD + s.z * wgt, Q.SD);
+        Q.T = v4_select(m, Tk, Q.T);
+        const v4m mg = m & ~(oG > ALPHA_MAX);  // α clamped: no gradient to o or σ
+        go += v4_select(mg, gAlpha * G, zero);
+        const v4d gSigma = -gAlpha * alpha;
+        gu += v4_select(mg, gSigma * (s.c0 * dx + s.c1 * dy), zero);
+        gv += v4_select(mg, gSigma * (s.c2 * dy + s.c1 * dx), zero);
+        gc0 += v4_select(mg, gSigma * 0.5 * dx * dx, zero);
+        gc1 += v4_select(mg, gSigma * dx * dy, zero);
+        gc2 += v4_select(mg, gSigma * 0.5 * dy * dy, zero);
       }
     }
     T* rec = records + REC * bins.slots[begin + k];
-    const double vals[REC] = {gu, gv, gc0, gc1, gc2, go, gcol[0], gcol[1], gcol[2], gz};
+    const double vals[REC] = {lane_sum(gu), lane_sum(gv), lane_sum(gc0), lane_sum(gc1), lane_sum(gc2), lane_sum(go), lane_sum(gcol[0]), lane_sum(gcol[1]), lane_sum(gcol[2]), lane_sum(gz)};
     for (int j = 0; j < REC; j++) rec[j] = static_cast<T>(vals[j]);
   }
 }
+
+/** backward_tile_body as compiled for the baseline (SSE2 on x86-64). */
+template <class T>
+void backward_tile_baseline(const RasterIn<T>& in, const RasterGrad<T>& g, const TileBins& bins, int64_t tile, T* records, std::vector<TileSplat>& splats,
+                            AlignedScratch<BackQuad>& scratch) {
+  backward_tile_body(in, g, bins, tile, records, splats, scratch);
+}
+
+#if RLX_SPLAT_X86_DISPATCH
+/** The same source for AVX2 (no FMA: the same bits as the baseline). */
+template <class T>
+__attribute__((target("avx2"))) void backward_tile_avx2(const RasterIn<T>& in, const RasterGrad<T>& g, const TileBins& bins, int64_t tile, T* records,
+                                                        std::vector<TileSplat>& splats, AlignedScratch<BackQuad>& scratch) {
+  backward_tile_body(in, g, bins, tile, records, splats, scratch);
+}
+#endif
 
 }  // namespace
 
@@ -131,11 +183,18 @@ void rasterize_backward(const RasterIn<T>& in, const RasterGrad<T>& g, Timings* 
   std::vector<T> records(static_cast<size_t>(bins.firstSlot[in.n]) * REC);
   std::atomic<bool> failed{false};
   Pool& pool = Pool::instance();
+  const bool avx2 = has_avx2();
   pool.parallelFor(nTiles, [&](int64_t tile) {
     thread_local std::vector<TileSplat> splats;
-    thread_local std::vector<double> state;
+    thread_local AlignedScratch<BackQuad> quads;
     try {
-      backward_tile(in, g, bins, tile, records.data(), splats, state);
+#if RLX_SPLAT_X86_DISPATCH
+      if (avx2) {
+        backward_tile_avx2(in, g, bins, tile, records.data(), splats, quads);
+        return;
+      }
+#endif
+      backward_tile_baseline(in, g, bins, tile, records.data(), splats, quads);
     } catch (...) {
       failed = true;
     }

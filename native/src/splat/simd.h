@@ -1,0 +1,100 @@
+// Four-lane double vectors for the rasterize passes (GCC/Clang vector
+// extensions: one source that the compiler lowers to SSE2 pairs, AVX2 or
+// NEON), and the run-time choice of the AVX2 build of a kernel.
+//
+// A kernel body is written once as an always-inline template and compiled
+// twice: plainly (the x86-64 baseline, SSE2) and inside a function with
+// __attribute__((target("avx2"))); has_avx2() picks one per call. Neither
+// enables FMA and the build forbids contraction (-ffp-contract=off), so both
+// give the same bits: the choice is speed only.
+#pragma once
+
+#include <cstdint>
+#include <cstdlib>
+#include <cstring>
+#include <vector>
+
+#if !(defined(__GNUC__) || defined(__clang__))
+#error "the splat rasterizer needs GCC or Clang vector extensions"
+#endif
+
+#if defined(__x86_64__) || defined(__i386__)
+#define RLX_SPLAT_X86_DISPATCH 1
+#else
+#define RLX_SPLAT_X86_DISPATCH 0
+#endif
+
+namespace rlx {
+namespace splat {
+
+#define RLX_ALWAYS_INLINE inline __attribute__((always_inline))
+// 32-byte vectors in a build without AVX: GCC warns that passing them by value
+// would change the ABI; every function taking them here is always inlined.
+#if !defined(__clang__)
+#pragma GCC diagnostic ignored "-Wpsabi"
+#endif
+
+/** Four doubles, their comparison masks (all ones / zero per lane) and four int32s. */
+typedef double v4d __attribute__((vector_size(32)));
+typedef int64_t v4m __attribute__((vector_size(32)));
+typedef int32_t v4i __attribute__((vector_size(16)));
+
+RLX_ALWAYS_INLINE v4d v4_splat(double x) { return v4d{x, x, x, x}; }
+/** The lanes of a comparison mask as four bits (two movmskpd on x86: much cheaper than extracting the lanes), to branch on a mask. */
+RLX_ALWAYS_INLINE int v4_bits(v4m m) {
+#if RLX_SPLAT_X86_DISPATCH
+  typedef double v2d __attribute__((vector_size(16)));
+  v2d lo, hi;
+  std::memcpy(&lo, &m, 16);
+  std::memcpy(&hi, reinterpret_cast<const char*>(&m) + 16, 16);
+  return __builtin_ia32_movmskpd(lo) | (__builtin_ia32_movmskpd(hi) << 2);
+#else
+  return (m[0] ? 1 : 0) | (m[1] ? 2 : 0) | (m[2] ? 4 : 0) | (m[3] ? 8 : 0);
+#endif
+}
+RLX_ALWAYS_INLINE bool v4_any(v4m m) { return v4_bits(m) != 0; }
+RLX_ALWAYS_INLINE bool v4_all(v4m m) { return v4_bits(m) == 15; }
+
+/** m ? a : b per lane (m from a comparison). */
+RLX_ALWAYS_INLINE v4d v4_select(v4m m, v4d a, v4d b) {
+  v4m ai, bi;
+  std::memcpy(&ai, &a, 32);
+  std::memcpy(&bi, &b, 32);
+  const v4m r = (ai & m) | (bi & ~m);
+  v4d out;
+  std::memcpy(&out, &r, 32);
+  return out;
+}
+
+/**
+ * Scratch of n Items (made of the vector types above) aligned for them, reused
+ * by the tiles a thread runs. Held as doubles and aligned by hand: std::vector
+ * of an over-aligned type is not reliably aligned in every toolchain the
+ * addon is built with.
+ */
+template <class Item>
+class AlignedScratch {
+ public:
+  Item* get(size_t n) {
+    static_assert(alignof(Item) <= 32 && sizeof(Item) % sizeof(double) == 0, "Item must be made of doubles");
+    buf_.resize(n * (sizeof(Item) / sizeof(double)) + 32 / sizeof(double));
+    const uintptr_t p = reinterpret_cast<uintptr_t>(buf_.data());
+    return reinterpret_cast<Item*>((p + 31) & ~static_cast<uintptr_t>(31));
+  }
+
+ private:
+  std::vector<double> buf_;
+};
+
+/** Whether this CPU (and OS) runs AVX2 code; RLX_SPLAT_BASELINE=1 in the environment says no (to test the baseline build on an AVX2 machine). */
+inline bool has_avx2() {
+#if RLX_SPLAT_X86_DISPATCH
+  static const bool yes = __builtin_cpu_supports("avx2") && !(std::getenv("RLX_SPLAT_BASELINE") && std::getenv("RLX_SPLAT_BASELINE")[0] == '1');
+  return yes;
+#else
+  return false;
+#endif
+}
+
+}  // namespace splat
+}  // namespace rlx
