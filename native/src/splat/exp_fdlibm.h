@@ -15,6 +15,12 @@
 // range where fdlibm takes no special branch other than the ones replicated
 // here; callers route anything else through exp_fdlibm. Both must be
 // compiled without FMA contraction (CMakeLists.txt: -ffp-contract=off).
+//
+// The algorithm and its coefficients are fdlibm's e_exp.c, whose notice is
+// kept here as it asks:
+//   Copyright (C) 2004 by Sun Microsystems, Inc. All rights reserved.
+//   Permission to use, copy, modify, and distribute this software is freely
+//   granted, provided that this notice is preserved.
 #pragma once
 
 #include <cstdint>
