@@ -20,7 +20,7 @@
 
 import { basename, extname } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { fit, psnrOf } from '../splat/fit.js';
+import { fit, psnr } from '../splat/fit.js';
 import { camera } from '../splat/camera.js';
 import { render } from '../splat/render.js';
 import { readPng } from '../splat/io/png.js';
@@ -100,7 +100,7 @@ export function fitCommand(args: ParsedArgs, path: string): number {
     init = onDevice(init, device);
     target = target.on(device);
   }
-  const before = psnrOf(render(init, cam).image, target);
+  const before = psnr(render(init, cam).image, target);
   const t0 = performance.now();
   const r = fit(target, init, { cameras: cam, iterations, seed, progress: args.values['quiet'] === true ? false : { label: 'fit' } });
   const t = performance.now() - t0;
@@ -112,7 +112,7 @@ export function fitCommand(args: ParsedArgs, path: string): number {
   }
   // What the user gets is the file: its PSNR read back (equal to the fit's for .ply; .splat quantizes to 8 bits).
   const written = ext === '.ply' ? readPly(out) : readSplat(out);
-  const filePsnr = psnrOf(render(device === undefined ? written : onDevice(written, device), cam).image, target);
+  const filePsnr = psnr(render(device === undefined ? written : onDevice(written, device), cam).image, target);
   const count = r.gaussians.means.shape[0] as number;
   const loss = (i: number): string => r.losses[i]!.toPrecision(4);
   console.log(`${path}: ${width}×${height} -> ${out}: ${count} Gaussians, ${iterations} iterations in ${fmtMs(t)} on ${device ?? defaultDevice()}`);

@@ -134,9 +134,6 @@ export function psnr(image: Tensor, target: Tensor): number {
   return mse === 0 ? Infinity : -10 * Math.log10(mse);
 }
 
-/** Former name of psnr, kept while src/cli/splat-fit.ts (in progress elsewhere) imports it; not for the package root. */
-export const psnrOf = psnr;
-
 /** The radius of the means about their centroid (fit's default length unit). */
 function extentOf(means: Tensor): number {
   const c = means.mean(0, true);
