@@ -15,8 +15,8 @@ export function firstLine(e: unknown): string {
   return (e instanceof Error ? e.message : String(e)).split('\n')[0]!;
 }
 
-/** Reads a Matrix Market file; CliFailure naming the file when it is missing, not a file, or malformed. */
-export function readMatrixFile(path: string): CsrMatrix {
+/** Checks that `path` is an existing file; CliFailure naming it otherwise. */
+export function requireFile(path: string): void {
   let isFile: boolean;
   try {
     isFile = statSync(path).isFile();
@@ -25,6 +25,11 @@ export function readMatrixFile(path: string): CsrMatrix {
     throw new CliFailure(`${path}: ${code === 'ENOENT' ? 'no such file' : firstLine(e)}`);
   }
   if (!isFile) throw new CliFailure(`${path}: not a file`);
+}
+
+/** Reads a Matrix Market file; CliFailure naming the file when it is missing, not a file, or malformed. */
+export function readMatrixFile(path: string): CsrMatrix {
+  requireFile(path);
   try {
     return readMatrixMarket(path);
   } catch (e) {

@@ -5,7 +5,7 @@
 // value the command line got wrong is a UsageError (exit 2); a file that is
 // missing or malformed is a CliFailure naming it (exit 1).
 
-import { mkdirSync, statSync } from 'node:fs';
+import { mkdirSync } from 'node:fs';
 import { extname } from 'node:path';
 import { deviceNames, backends } from '../backends/registry.js';
 import { lookAt } from '../splat/camera.js';
@@ -16,7 +16,9 @@ import type { Camera, Gaussians } from '../splat/types.js';
 import type { Tensor } from '../tensor/tensor.js';
 import { CliFailure, UsageError } from './errors.js';
 import { numberOption, type ParsedArgs } from './command.js';
-import { firstLine } from './matrix-io.js';
+import { firstLine, requireFile } from './matrix-io.js';
+
+export { requireFile };
 
 export type Vec3 = [number, number, number];
 
@@ -112,17 +114,6 @@ export function lookAtCamera(spec: LookAtSpec, fovY: number, size: [number, numb
   }
 }
 
-/** Checks that `path` is an existing file; CliFailure naming it otherwise. */
-export function requireFile(path: string): void {
-  let isFile: boolean;
-  try {
-    isFile = statSync(path).isFile();
-  } catch (e) {
-    const code = (e as NodeJS.ErrnoException).code;
-    throw new CliFailure(`${path}: ${code === 'ENOENT' ? 'no such file' : firstLine(e)}`);
-  }
-  if (!isFile) throw new CliFailure(`${path}: not a file`);
-}
 
 /** Reads a .ply (3DGS layout) or .splat scene; the extension decides (UsageError for any other). Tensors moved to `device` when given. */
 export function readScene(path: string, device: string | undefined): Gaussians {

@@ -9,17 +9,8 @@ import { cat } from '../tensor/ops/movement.js';
 import { ax, rg, s } from '../tensor/slicing.js';
 import type { Gaussians } from './types.js';
 
-/** A small seeded PRNG (mulberry32) for the view order and densification's choices. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The seeded host generator of the view order and densification's choices. */
+export { mulberry32 } from '../tensor/random/mulberry32.js';
 
 /** The fitted parameters, pre-activation, in a fixed order (the Adam state and gradients follow it). */
 export interface RawParams {

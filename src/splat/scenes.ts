@@ -11,6 +11,7 @@
 // [N, (d+1)², 3]: then the DC term encodes the same colour and the higher
 // bands are small seeded values (±0.1), for benchmarks of the SH path.
 
+import { mulberry32 } from '../tensor/random/mulberry32.js';
 import { ValueError } from '../tensor/errors.js';
 import { lookAt } from './camera.js';
 import { SH_C0, SH_OFFSET } from './constants.js';
@@ -42,17 +43,7 @@ export interface SceneOptions {
   shDegree?: number;
 }
 
-/** mulberry32: a 32-bit seeded generator of floats in [0, 1). */
-function generator(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+const generator = mulberry32;
 
 /** Standard normal numbers from a uniform generator (Box–Muller: each pair of uniforms gives two normals, the cosine one first). */
 function normalFrom(u: () => number): () => number {

@@ -2,14 +2,4 @@
 // sequence per seed, so a failure found with a fast-check-drawn seed replays.
 // One copy for every suite (helpers re-export it under their local names).
 
-/** mulberry32: uniform in [0, 1), the same sequence for the same seed. */
-export function mulberry32(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+export { mulberry32 } from '../../src/tensor/random/mulberry32.js';

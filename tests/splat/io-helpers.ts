@@ -13,17 +13,9 @@ export const golden = JSON.parse(readFileSync(path.join(GOLDEN, 'io.json'), 'utf
 
 export const flat = (x: unknown): number[] => (Array.isArray(x) ? x.flatMap(flat) : [x as number]);
 
-/** mulberry32 (independent of the scenes' copy only in that tests own it). */
-export function rng(seed: number): () => number {
-  let a = seed >>> 0;
-  return () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
+/** The tests' seeded generator (tests/harness/prng.ts). */
+import { mulberry32 as rng } from '../harness/prng.js';
+export { rng };
 
 /** n random Gaussians (activated: scales in (0.01, 1), opacities in (0.01, 0.99)), colors or sh of K coefficients. */
 export function randomGaussians(n: number, opts: { k?: number; dtype?: 'float32' | 'float64'; seed?: number } = {}): Gaussians {
