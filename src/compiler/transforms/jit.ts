@@ -11,7 +11,7 @@ import { executableFor, realize } from '../realize.js';
 import { recordHit } from '../cache.js';
 import { defaultDevice } from '../../backends/registry.js';
 import type { BoundExecutable } from '../executable.js';
-import { flatten, unflatten, defKey, type PyTree, type TreeDef, type TensorTree } from './pytree.js';
+import { flatten, unflatten, defKey, type PyTree, type PyTreeOrNode, type TreeDef, type TensorTree } from './pytree.js';
 import type { DType } from '../../tensor/dtype.js';
 import type { Dim } from '../../tensor/shape.js';
 
@@ -36,7 +36,7 @@ interface Entry {
  * Tensor-returning f keeps its type). Jitted without a type argument is the
  * untyped form.
  */
-export interface Jitted<F extends (...args: any[]) => PyTree = (...args: any[]) => PyTree> {
+export interface Jitted<F extends (...args: any[]) => PyTreeOrNode = (...args: any[]) => PyTree> {
   (...args: Parameters<F>): TensorTree<ReturnType<F>>;
   /** Number of traces + compiles this function has done. */
   readonly compiles: number;
@@ -60,7 +60,7 @@ export const MAX_JIT_SIGNATURES = 256;
  * f(tensor([1, 2])).tolist();   // [3, 5]  (traced and compiled once per shape/dtype)
  * ```
  */
-export function jit<F extends (...args: any[]) => PyTree>(f: F, opts?: JitOptions): Jitted<F>;
+export function jit<F extends (...args: any[]) => PyTreeOrNode>(f: F, opts?: JitOptions): Jitted<F>;
 export function jit(f: (...args: any[]) => PyTree, opts: JitOptions = {}): Jitted {
   const statics = new Set(opts.staticArgnums ?? []);
   const cache = new Map<string, Entry>();
@@ -91,7 +91,7 @@ export function jit(f: (...args: any[]) => PyTree, opts: JitOptions = {}): Jitte
       recordHit();
       return runEntry(last!.entry, args as Tensor[], last!.device);
     }
-    const flat = args.map((a, i) => (statics.has(i) ? undefined : flatten(a as PyTree)));
+    const flat = args.map((a, i) => (statics.has(i) ? undefined : flatten(a as PyTreeOrNode)));
     const leaves = flat.flatMap((x) => x?.leaves ?? []);
     if (leaves.some((l) => l.node.symbolic || l.node.tracked)) return f(...args); // inside another transform
     const dyn = opts.dynamicAxes ?? {};
