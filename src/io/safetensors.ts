@@ -52,8 +52,14 @@ function storageOf(op: string, name: string, st: string, file: Uint8Array, begin
   const Ctor = info.storage as unknown as { new (b: ArrayBufferLike, off: number, len: number): StorageArray; BYTES_PER_ELEMENT: number };
   const length = ((end - begin) / info.itemsize) * info.lanes;
   const at = file.byteOffset + begin;
-  let data: StorageArray =
-    !copy && at % Ctor.BYTES_PER_ELEMENT === 0 ? new Ctor(file.buffer, at, length) : new Ctor(file.slice(begin, end).buffer, 0, length);
+  let data: StorageArray;
+  if (!copy && at % Ctor.BYTES_PER_ELEMENT === 0) data = new Ctor(file.buffer, at, length);
+  else {
+    // A copy by set() (a memcpy), not file.slice: a Node Buffer's slice is a view.
+    const bytes = new Uint8Array(end - begin);
+    bytes.set(file.subarray(begin, end));
+    data = new Ctor(bytes.buffer, 0, length);
+  }
   if (dtype === 'bool' && data.some((v) => v > 1)) data = Uint8Array.from(data, (v) => (v !== 0 ? 1 : 0));
   return { data, dtype };
 }
