@@ -54,3 +54,8 @@ export * as integrate from './integrate/index.js';
 
 /** 3-D Gaussian splatting (gsplat's conventions): render (differentiable), cameras, PLY/.splat/PNG files, procedural scenes, fitting. */
 export * as splat from './splat/index.js';
+
+/** Pytree utilities (jax.tree_util): leaves, flatten, unflatten, map over nested arrays, objects and registered classes such as nn modules. */
+export * as tree from './compiler/transforms/tree.js';
+/** Neural networks (torch.nn): modules as pytrees with PyTorch's parameter names and state dicts, and nn.functional. */
+export * as nn from './nn/index.js';

@@ -17,6 +17,7 @@ import { otherCases } from './cases-other.js';
 import { moduleCases } from './cases-modules.js';
 import { plotCases } from './cases-plot.js';
 import { splatCases } from './cases-splat.js';
+import { nnCases } from './cases-nn.js';
 
 const TABLES: Record<string, Table> = {
   'cases-tensor.ts (methods)': tensorMethodCases,
@@ -27,6 +28,7 @@ const TABLES: Record<string, Table> = {
   'cases-modules.ts': moduleCases,
   'cases-plot.ts': plotCases,
   'cases-splat.ts': splatCases,
+  'cases-nn.ts': nnCases,
 };
 
 const table: Table = {};

@@ -54,7 +54,7 @@ const CLASS_IDS = new WeakMap<object, number>();
  * @example
  * ```ts
  * class Pair { constructor(readonly a: Tensor, readonly b: Tensor) {} }
- * registerPytreeNode(Pair, { flatten: (p) => ({ children: [p.a, p.b], aux: null, auxKey: '' }), unflatten: (_aux, [a, b]) => new Pair(a as Tensor, b as Tensor) });
+ * tree.registerPytreeNode(Pair, { flatten: (p) => ({ children: [p.a, p.b], aux: null, auxKey: '' }), unflatten: (_aux, [a, b]) => new Pair(a as Tensor, b as Tensor) });
  * tree.leaves(new Pair(tensor(1), tensor(2))).length;   // 2
  * ```
  */

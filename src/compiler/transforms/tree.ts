@@ -10,6 +10,10 @@ import { flatten as flattenTree, unflatten as unflattenTree, defKey, registerPyt
 export { registerPytreeNode };
 export type { PyTree, PyTreeOrNode, TreeDef, PytreeNode, PytreeNodeType } from './pytree.js';
 
+// The inputs are typed `unknown` where nothing comes back in their shape: an
+// instance of a user's registered class carries no type brand, and flatten
+// checks at run time (an unsupported value is a ValueError naming it).
+
 /**
  * The tensor leaves of a pytree in order (numbers and booleans become tensors).
  * @example
@@ -17,8 +21,8 @@ export type { PyTree, PyTreeOrNode, TreeDef, PytreeNode, PytreeNodeType } from '
  * tree.leaves({ w: tensor([1, 2]), b: [tensor(3)] }).length;   // 2
  * ```
  */
-export function leaves(t: PyTreeOrNode): Tensor[] {
-  return flattenTree(t).leaves;
+export function leaves(t: unknown): Tensor[] {
+  return flattenTree(t as PyTreeOrNode).leaves;
 }
 
 /**
@@ -26,11 +30,12 @@ export function leaves(t: PyTreeOrNode): Tensor[] {
  * @example
  * ```ts
  * const { leaves, def } = tree.flatten([tensor(1), { a: tensor(2) }]);
- * tree.unflatten(def, leaves.map((x) => x.mul(10)));   // [tensor(10), {a: tensor(20)}]
+ * const back = tree.unflatten(def, leaves.map((x) => x.mul(10))) as [Tensor, { a: Tensor }];
+ * back[1].a.item();   // 20
  * ```
  */
-export function flatten(t: PyTreeOrNode): { leaves: Tensor[]; def: TreeDef } {
-  return flattenTree(t);
+export function flatten(t: unknown): { leaves: Tensor[]; def: TreeDef } {
+  return flattenTree(t as PyTreeOrNode);
 }
 
 /**
