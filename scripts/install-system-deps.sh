@@ -7,6 +7,10 @@
 # which the tslab notebook test (tests/loading/tslab.test.ts) executes; CI passes it.
 # --with-browser adds Debian's chromium, the headless browser behind fig.savePng
 # and the plot render tests (tests/plot/render*.test.ts); CI passes it.
+# --with-data adds Debian's dataset-fashion-mnist (the gzipped IDX files the nn
+# training test and benchmark read); CI passes it. --with-references adds the
+# Python references the committed golden-value scripts run (NumPy, SciPy,
+# PyTorch 1.13): needed only to regenerate golden files, never by the tests.
 # Run as root or with sudo, then: npm run build:native
 set -euo pipefail
 
@@ -18,7 +22,9 @@ for arg in "$@"; do
     --no-fftw) fftw=() ;;
     --with-jupyter) pkgs+=(jupyter-nbconvert python3-nbclient python3-ipykernel) ;;
     --with-browser) pkgs+=(chromium) ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    --with-data) pkgs+=(dataset-fashion-mnist) ;;
+    --with-references) pkgs+=(python3-numpy python3-scipy python3-torch) ;;
+    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
     *) echo "unknown option: $arg" >&2; exit 2 ;;
   esac
 done
