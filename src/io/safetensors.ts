@@ -130,7 +130,7 @@ export interface SaveSafetensorsOptions {
  * @example
  * ```ts
  * const bytes = io.saveSafetensors({ x: tensor([1, 2], { dtype: 'float32' }) });
- * bytes.length;   // 88  (8-byte length, a 72-byte header padded to a multiple of 8, 8 bytes of data)
+ * bytes.length;   // 72  (the 8-byte length, a 56-byte JSON header (padded with spaces to a multiple of 8), 8 bytes of data)
  * ```
  */
 export function saveSafetensors(tensors: Record<string, Tensor>, path?: undefined, opts?: SaveSafetensorsOptions): Uint8Array;
