@@ -11,7 +11,7 @@ import { arange } from '../tensor/create.js';
 import { Module } from './module.js';
 import { callableClass } from './callable.js';
 import { checkPositiveInt, layerKey, normalParam, paramDType } from './init.js';
-import { embedding } from './functional/layers.js';
+import { embeddingAs } from './functional/layers.js';
 
 /** Options of nn.Embedding. */
 export interface EmbeddingOptions {
@@ -46,7 +46,7 @@ export class EmbeddingModule extends Module {
 
   /** Integer indices of any shape → [...indices.shape, embeddingDim]. */
   forward(indices: Tensor): Tensor {
-    return embedding(indices, this.weight, this.paddingIdx === null ? {} : { paddingIdx: this.paddingIdx });
+    return embeddingAs('Embedding', indices, this.weight, this.paddingIdx === null ? {} : { paddingIdx: this.paddingIdx });
   }
 }
 

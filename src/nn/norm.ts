@@ -8,7 +8,7 @@ import { ValueError } from '../tensor/errors.js';
 import { Module } from './module.js';
 import { callableClass } from './callable.js';
 import { checkPositiveInt, constParam, paramDType } from './init.js';
-import { layerNorm, rmsNorm } from './functional/layers.js';
+import { layerNormAs, rmsNormAs } from './functional/layers.js';
 
 /** Options of nn.LayerNorm. */
 export interface LayerNormOptions {
@@ -66,7 +66,7 @@ export class LayerNormModule extends Module {
 
   /** x [..., *normalizedShape] → the same shape, normalised over the trailing dims. */
   forward(x: Tensor): Tensor {
-    return layerNorm(x, this.normalizedShape, { weight: this.weight, bias: this.bias, eps: this.eps });
+    return layerNormAs('LayerNorm', x, this.normalizedShape, { weight: this.weight, bias: this.bias, eps: this.eps });
   }
 }
 
@@ -100,7 +100,7 @@ export class RMSNormModule extends Module {
 
   /** x [..., *normalizedShape] → the same shape, divided by its root mean square over the trailing dims. */
   forward(x: Tensor): Tensor {
-    return rmsNorm(x, this.normalizedShape, { weight: this.weight, eps: this.eps ?? undefined });
+    return rmsNormAs('RMSNorm', x, this.normalizedShape, { weight: this.weight, eps: this.eps ?? undefined });
   }
 }
 

@@ -5,7 +5,7 @@ export type { GeluApproximate } from './activations.js';
 export { crossEntropy, mseLoss } from './losses.js';
 export type { CrossEntropyOptions, Reduction } from './losses.js';
 export { linear, layerNorm, rmsNorm, embedding, dropout } from './layers.js';
-export type { DropoutOptions } from './layers.js';
+export type { DropoutOptions, LayerNormFnOptions, RMSNormFnOptions } from './layers.js';
 export { scaledDotProductAttention } from './attention.js';
 export type { AttentionMask, AttentionOptions } from './attention.js';
 export { conv2d } from './conv.js';

@@ -54,17 +54,29 @@ function checkAffine(op: string, name: string, p: Tensor, ns: readonly number[])
  * nn.functional.layerNorm(tensor([[1, 3]]), [2], { eps: 0 }).tolist();   // [[-1, 1]]
  * ```
  */
-export function layerNorm(x: Tensor, normalizedShape: number | readonly number[], opts: { weight?: Tensor | null; bias?: Tensor | null; eps?: number } = {}): Tensor {
-  checkFloatTensor('layerNorm', 'input', x);
-  const axes = trailingAxes('layerNorm', x, normalizedShape);
+export function layerNorm(x: Tensor, normalizedShape: number | readonly number[], opts: LayerNormFnOptions = {}): Tensor {
+  return layerNormAs('layerNorm', x, normalizedShape, opts);
+}
+
+/** Options of layerNorm: the affine parameters (normalizedShape each, optional) and eps (default 1e-5). */
+export interface LayerNormFnOptions {
+  weight?: Tensor | null;
+  bias?: Tensor | null;
+  eps?: number;
+}
+
+/** layerNorm with errors naming `op` (the layer that calls it). */
+export function layerNormAs(op: string, x: Tensor, normalizedShape: number | readonly number[], opts: LayerNormFnOptions): Tensor {
+  checkFloatTensor(op, 'input', x);
+  const axes = trailingAxes(op, x, normalizedShape);
   const ns = x.shape.slice(axes[0] ?? x.ndim);
   const eps = opts.eps ?? 1e-5;
   const mean = x.mean(axes, true);
   const centered = x.sub(mean);
   const variance = centered.square().mean(axes, true);
   let y = centered.mul(variance.add(eps).rsqrt());
-  if (opts.weight) (checkAffine('layerNorm', 'weight', opts.weight, ns), (y = y.mul(opts.weight)));
-  if (opts.bias) (checkAffine('layerNorm', 'bias', opts.bias, ns), (y = y.add(opts.bias)));
+  if (opts.weight) (checkAffine(op, 'weight', opts.weight, ns), (y = y.mul(opts.weight)));
+  if (opts.bias) (checkAffine(op, 'bias', opts.bias, ns), (y = y.add(opts.bias)));
   return y;
 }
 
@@ -78,13 +90,24 @@ const FINFO_EPS: Partial<Record<DType, number>> = { float64: 2 ** -52, float32: 
  * nn.functional.rmsNorm(tensor([[3, 4]]), [2], { eps: 0 }).tolist();   // [[0.848528137423857, 1.131370849898476]]
  * ```
  */
-export function rmsNorm(x: Tensor, normalizedShape: number | readonly number[], opts: { weight?: Tensor | null; eps?: number } = {}): Tensor {
-  checkFloatTensor('rmsNorm', 'input', x);
-  const axes = trailingAxes('rmsNorm', x, normalizedShape);
+export function rmsNorm(x: Tensor, normalizedShape: number | readonly number[], opts: RMSNormFnOptions = {}): Tensor {
+  return rmsNormAs('rmsNorm', x, normalizedShape, opts);
+}
+
+/** Options of rmsNorm: the weight (normalizedShape, optional) and eps (default: the input dtype's machine epsilon). */
+export interface RMSNormFnOptions {
+  weight?: Tensor | null;
+  eps?: number;
+}
+
+/** rmsNorm with errors naming `op` (the layer that calls it). */
+export function rmsNormAs(op: string, x: Tensor, normalizedShape: number | readonly number[], opts: RMSNormFnOptions): Tensor {
+  checkFloatTensor(op, 'input', x);
+  const axes = trailingAxes(op, x, normalizedShape);
   const ns = x.shape.slice(axes[0] ?? x.ndim);
   const eps = opts.eps ?? FINFO_EPS[x.dtype]!;
   let y = x.mul(x.square().mean(axes, true).add(eps).rsqrt());
-  if (opts.weight) (checkAffine('rmsNorm', 'weight', opts.weight, ns), (y = y.mul(opts.weight)));
+  if (opts.weight) (checkAffine(op, 'weight', opts.weight, ns), (y = y.mul(opts.weight)));
   return y;
 }
 
@@ -96,17 +119,22 @@ export function rmsNorm(x: Tensor, normalizedShape: number | readonly number[], 
  * ```
  */
 export function embedding(indices: Tensor, weight: Tensor, opts: { paddingIdx?: number } = {}): Tensor {
-  checkTensor('embedding', 'indices', indices);
-  checkTensor('embedding', 'weight', weight);
-  if (weight.ndim !== 2) throw new ShapeError(`embedding: weight must be 2-D [num, dim], got [${weight.shape}]`);
-  if (isFloat(indices.dtype) || indices.dtype === 'bool' || indices.dtype.startsWith('complex')) throw new DTypeError(`embedding: indices must be an integer tensor, got ${indices.dtype}`);
+  return embeddingAs('embedding', indices, weight, opts);
+}
+
+/** embedding with errors naming `op` (the layer that calls it). */
+export function embeddingAs(op: string, indices: Tensor, weight: Tensor, opts: { paddingIdx?: number }): Tensor {
+  checkTensor(op, 'indices', indices);
+  checkTensor(op, 'weight', weight);
+  if (weight.ndim !== 2) throw new ShapeError(`${op}: weight must be 2-D [num, dim], got [${weight.shape}]`);
+  if (isFloat(indices.dtype) || indices.dtype === 'bool' || indices.dtype.startsWith('complex')) throw new DTypeError(`${op}: indices must be an integer tensor, got ${indices.dtype}`);
   const idx = indices.cast('int32');
   const rows = weight.gather(idx, 0);
   if (opts.paddingIdx === undefined) return rows;
   // PyTorch never updates the padding row: its lookups pass values but no gradient.
   const num = weight.shape[0]!;
   const pad = opts.paddingIdx < 0 ? opts.paddingIdx + num : opts.paddingIdx;
-  if (!Number.isInteger(pad) || pad < 0 || pad >= num) throw new ValueError(`embedding: paddingIdx must be an integer in [-${num}, ${num}), got ${opts.paddingIdx}`);
+  if (!Number.isInteger(pad) || pad < 0 || pad >= num) throw new ValueError(`${op}: paddingIdx must be an integer in [-${num}, ${num}), got ${opts.paddingIdx}`);
   return where(idx.eq(pad).expandDims(-1), stopGradient(rows), rows);
 }
 
