@@ -138,7 +138,7 @@ describe('nn layers are callable classes', () => {
       expect(m).not.toBeInstanceOf(nn.Conv2d);
     }
     class Scaled extends nn.Linear {
-      forward(x: Tensor): Tensor {
+      override forward(x: Tensor): Tensor {
         return super.forward(x).mul(2);
       }
     }

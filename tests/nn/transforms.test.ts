@@ -5,7 +5,7 @@
 // and the training-mode paths of attention and the encoder layer.
 
 import { describe, expect, it } from 'vitest';
-import { tensor, ones, random, grad, valueAndGrad, jit, vmap, type Tensor } from '../../src/index.js';
+import { tensor, ones, random, grad, valueAndGrad, jit, vmap, type Tensor, type PyTree } from '../../src/index.js';
 import * as nn from '../../src/nn/index.js';
 import * as optim from '../../src/optim/index.js';
 
@@ -61,10 +61,11 @@ describe('nn in training', () => {
   it("the issue's loop: Sequential MLP, crossEntropy, valueAndGrad and optim.adam under jit, compiled once, the loss falling", () => {
     const model = nn.Sequential(nn.Linear(8, 16, { key: random.key(0) }), nn.ReLU(), nn.Linear(16, 3, { key: random.key(1) }));
     const opt = optim.adam({ lr: 1e-2 });
-    let state = opt.init(model);
+    // optim's init/step are typed over PyTree, which leaves out modules (PyTreeOrNode has them): hence the casts.
+    let state = opt.init(model as unknown as PyTree);
     const step = jit((m: nn.Sequential, s: typeof state, x: Tensor, y: Tensor) => {
       const [loss, g] = valueAndGrad((mm: nn.Sequential) => nn.functional.crossEntropy(mm.forward(x), y))(m);
-      const r = opt.step(m, g, s);
+      const r = opt.step(m as unknown as PyTree, g as unknown as PyTree, s);
       return [loss, r.params, r.state] as const;
     });
     const x = random.normal(random.key(2), [32, 8], { dtype: 'float32' });
@@ -75,7 +76,7 @@ describe('nn in training', () => {
     for (let i = 0; i < 30; i++) {
       const [loss, p, s] = step(m, state, x, y);
       losses.push(loss.item() as number);
-      m = p as nn.Sequential;
+      m = p as unknown as nn.Sequential;
       state = s as typeof state;
     }
     expect(step.compiles).toBe(1);
