@@ -28,7 +28,10 @@ export interface OptimizerState {
 export interface Optimizer<S extends OptimizerState = OptimizerState> {
   /** Fresh state for `params` (zero buffers, step count 0). */
   init(params: PyTree): S;
-  /** One update; `grads` must have the structure and shapes of `params`, `state` must come from init(params) or an earlier step. */
+  /**
+   * One update; `grads` must have the structure and shapes of `params`, `state` must come from init(params) or an earlier step.
+   * The results are lazy: an eager loop realizes them each step (or jits the step, which compiles it once).
+   */
   step<P extends PyTree>(params: P, grads: PyTree, state: S): { params: P; state: S };
 }
 

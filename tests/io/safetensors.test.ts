@@ -12,6 +12,7 @@ import path from 'node:path';
 import '../../src/index.js';
 import { tensor, zeros, arange } from '../../src/tensor/create.js';
 import { Tensor } from '../../src/tensor/tensor.js';
+import { s, rg } from '../../src/tensor/slicing.js';
 import * as io from '../../src/io/index.js';
 import { SafetensorsError } from '../../src/io/errors.js';
 import { ValueError } from '../../src/tensor/errors.js';
@@ -96,6 +97,8 @@ describe('writing', () => {
     scalar: tensor(2.5),
     empty: zeros([0, 4], { dtype: 'float32' }),
     lazy: arange(6).reshape([2, 3]).mul(2), // unrealized: saving computes it
+    filled: zeros([2, 2], { dtype: 'float32' }), // a broadcast constant: saving materializes it
+    view: arange(12).reshape([3, 4]).slice(s(rg(1, 3), rg(0, 4, 2))), // a strided view
   });
 
   it('round trip of every writable dtype, lazy tensors included, with metadata', () => {

@@ -84,6 +84,27 @@ describe('identities', () => {
     expect(arr(r.params.w)).toEqual(P);
   });
 
+  it('float16 and bfloat16 params keep their dtype and follow the float64 trajectory to their precision', () => {
+    for (const [dtype, tol] of [['float16', 4e-3], ['bfloat16', 3e-2]] as const) {
+      for (const opt of [optim.adam({ lr: 0.05 }), optim.sgd({ lr: 0.05, momentum: 0.9 })]) {
+        let p64 = { p: vec(P) };
+        let p16 = { p: vec(P).cast(dtype) };
+        let s64 = opt.init(p64);
+        let s16 = opt.init(p16);
+        for (let t = 0; t < 5; t++) {
+          const g = vec(G.map((x) => x * (t + 1) * 0.3));
+          const r64 = opt.step(p64, { p: g }, s64);
+          const r16 = opt.step(p16, { p: g.cast(dtype) }, s16);
+          [p64, s64, p16, s16] = [{ p: r64.params.p.realize() }, r64.state, { p: r16.params.p.realize() }, r16.state];
+        }
+        expect(p16.p.dtype).toBe(dtype);
+        const a = arr(p16.p.cast('float64')),
+          b = arr(p64.p);
+        a.forEach((v, i) => expect(Math.abs(v - b[i]!)).toBeLessThanOrEqual(tol * Math.max(1, Math.abs(b[i]!))));
+      }
+    }
+  });
+
   it('params and grads may be arrays and plain numbers (numbers become float64 tensors)', () => {
     const opt = optim.sgd({ lr: 0.5 });
     const r = opt.step([vec(P), 3], [vec(G), 2], opt.init([vec(P), 3]));
