@@ -71,7 +71,7 @@ export function attend(op: string, q: Tensor, k: Tensor, v: Tensor, opts: Attent
  * @example
  * ```ts
  * const q = tensor([[1, 0], [0, 1]]), v = tensor([[1], [3]]);
- * nn.functional.scaledDotProductAttention(q, q, v, { mask: 'causal' }).tolist()[0];   // [1]
+ * nn.functional.scaledDotProductAttention(q, q, v, { mask: 'causal' }).select(0, 0).tolist();   // [1]  (query 0 sees key 0 only)
  * nn.functional.scaledDotProductAttention(q, q, v, { scale: 0 }).tolist();   // [[2], [2]]
  * ```
  */
