@@ -34,9 +34,9 @@ export interface Golden {
 
 export const golden: Golden = JSON.parse(readFileSync(path.join(import.meta.dirname, 'golden/optim.json'), 'utf8'));
 
-/** A {name: Tensor} tree of the given dtype from golden records. */
-export function treeOf(recs: Record<string, Rec>, dtype: 'float64' | 'float32'): Record<string, Tensor> {
-  return Object.fromEntries(Object.entries(recs).map(([k, r]) => [k, tensor(r.data, { dtype, shape: r.shape })]));
+/** A {name: Tensor} tree of the given dtype from golden records (pinned to `device` if given). */
+export function treeOf(recs: Record<string, Rec>, dtype: 'float64' | 'float32', device?: string): Record<string, Tensor> {
+  return Object.fromEntries(Object.entries(recs).map(([k, r]) => [k, tensor(r.data, { dtype, shape: r.shape, device })]));
 }
 
 /** The rlx schedule for a golden spec (the same names as make_golden.py's). */

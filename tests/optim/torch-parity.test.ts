@@ -1,7 +1,8 @@
 // rlx's optimizers, schedules and clipping against PyTorch 1.13: the same
 // initial parameters and gradient sequence as tests/optim/golden/make_golden.py
 // fed to torch.optim, compared step by step (float64 at 1e-12, float32 at 1e-6,
-// relative). Every case also runs jitted (one compile for all steps).
+// relative), on every available device. Five cases also run jitted (one
+// compile for all steps, the eager numbers).
 
 import { describe, expect, it } from 'vitest';
 import '../../src/index.js';
@@ -10,6 +11,7 @@ import { Tensor } from '../../src/tensor/tensor.js';
 import { jit } from '../../src/compiler/transforms/jit.js';
 import * as optim from '../../src/optim/index.js';
 import type { PyTree } from '../../src/compiler/transforms/pytree.js';
+import { DEVICES } from '../harness/devices.js';
 import { golden, treeOf, scheduleOf, optimizerOf, maxRelErr } from './helpers.js';
 
 const TOL = { float64: 1e-12, float32: 1e-6 } as const;
@@ -21,26 +23,27 @@ function realizeTree(t: PyTree): void {
   else if (t !== null && typeof t === 'object') Object.values(t).forEach(realizeTree);
 }
 
-describe('optimizers against torch.optim', () => {
+describe.each(DEVICES)('optimizers against torch.optim on %s', (device) => {
   expect(golden.torch.startsWith('1.13')).toBe(true);
   for (const c of golden.cases) {
     it(`${c.name} (${c.dtype})`, () => {
       const opt = optimizerOf(c);
-      let params = treeOf(golden.params0[c.dtype]!, c.dtype);
+      let params = treeOf(golden.params0[c.dtype]!, c.dtype, device);
       let state = opt.init(params);
       let worst = 0;
       for (let t = 0; t < golden.steps; t++) {
-        const r = opt.step(params, treeOf(golden.grads[c.dtype]![t]!, c.dtype), state);
+        const r = opt.step(params, treeOf(golden.grads[c.dtype]![t]!, c.dtype, device), state);
         realizeTree(r as never);
         params = r.params;
         state = r.state;
         for (const [k, want] of Object.entries(c.trajectory[t]!)) {
           expect(params[k]!.dtype).toBe(c.dtype);
+          expect(params[k]!.device).toBe(device);
           worst = Math.max(worst, maxRelErr(params[k]!.toArray() as Float64Array, want));
         }
       }
       expect(state.step.item()).toBe(golden.steps);
-      console.log(`${c.name} (${c.dtype}): largest relative error over ${golden.steps} steps ${worst.toExponential(2)}`);
+      console.log(`${device}: ${c.name} (${c.dtype}): largest relative error over ${golden.steps} steps ${worst.toExponential(2)}`);
       expect(worst).toBeLessThanOrEqual(TOL[c.dtype]);
       if (c.schedule) {
         const s = scheduleOf(c.schedule);
