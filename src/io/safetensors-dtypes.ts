@@ -23,8 +23,11 @@ export const FROM_SAFETENSORS: ReadonlyMap<string, DType> = new Map(Object.entri
 /** I64 is read as int32 (every value must fit). */
 export const NARROWED: ReadonlyMap<string, { dtype: DType; itemsize: number }> = new Map([['I64', { dtype: 'int32', itemsize: 8 }]]);
 
-/** Dtypes of the safetensors format that rlx cannot hold yet (a clearer message than "unknown"). */
-export const UNSUPPORTED: readonly string[] = ['U8', 'I8', 'I16', 'U16', 'U32', 'U64', 'F8_E4M3', 'F8_E5M2'];
+/** Every dtype name of the safetensors format (its Rust Dtype enum). */
+const FORMAT_DTYPES = ['BOOL', 'U8', 'I8', 'F8_E5M2', 'F8_E4M3', 'I16', 'U16', 'F16', 'BF16', 'I32', 'U32', 'F32', 'F64', 'I64', 'U64', 'C64'];
+
+/** The format's dtypes that rlx cannot read yet (a clearer message than "unknown"). */
+export const UNSUPPORTED: readonly string[] = FORMAT_DTYPES.filter((n) => !FROM_SAFETENSORS.has(n) && !NARROWED.has(n));
 
 /** Bytes per element in the file for a dtype name rlx reads, or undefined. */
 export function fileItemsize(st: string): number | undefined {
