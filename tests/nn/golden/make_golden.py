@@ -33,12 +33,13 @@ Layout of nn.json:
     cotangents: [rec | null]                 one per output
     grads: {inputs: {name: rec}, state: {key: rec}}
   }]
-  rec = {dtype, shape, data} with data flat, row-major (float32 values as exact doubles).
+  rec = {dtype, shape, data} with data flat, row-major (float32 values as the shortest decimals that round to them).
 """
 import json
 import math
 import os
 
+import numpy as np
 import torch
 import torch.nn as tnn
 import torch.nn.functional as F
@@ -62,6 +63,9 @@ def rec(t):
     else:
         dt = {torch.float64: "float64", torch.float32: "float32"}[t.dtype]
         data = [float(v) for v in t.flatten().tolist()]
+        if dt == "float32":
+            # The shortest decimal that rounds back to the same float32 (about half the characters of the exact double).
+            data = [float(repr(np.float32(v))) for v in data]
     return {"dtype": dt, "shape": list(t.shape), "data": data}
 
 
