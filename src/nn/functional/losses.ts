@@ -81,8 +81,9 @@ export function crossEntropy(input: Tensor, target: Tensor, opts: CrossEntropyOp
   if (!Number.isInteger(ignoreIndex)) throw new ValueError(`${op}: ignoreIndex must be an integer, got ${ignoreIndex}`);
   if (target.isRealized) checkIndices(op, target, C, ignoreIndex);
   const classes = arange(C, { dtype: 'int32' }).reshape(input.shape.map((d, i) => (i === classAxis ? d : 1)));
-  const oneHot = target.cast('int32').expandDims(classAxis).eq(classes);
-  const counted = target.ne(ignoreIndex);
+  const tgt = target.cast('int32'); // any integer dtype; int32 compares with every ignoreIndex
+  const oneHot = tgt.expandDims(classAxis).eq(classes);
+  const counted = tgt.ne(ignoreIndex);
   const picked = where(oneHot, logp, 0).sum(classAxis); // logp[n, target[n]]
   const wy = w ? where(counted, where(oneHot, w, 0).sum(classAxis), 0) : undefined;
   const nllPer = where(counted, wy ? picked.mul(wy) : picked, 0).neg();
