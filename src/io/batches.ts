@@ -4,7 +4,7 @@
 // key (rlx.random) and is a function of it: the same key gives the same order,
 // and a training loop passes a new key per epoch (random.foldIn(key, epoch)).
 
-import { type PyTree } from '../compiler/transforms/pytree.js';
+import { type PyTreeOrNode } from '../compiler/transforms/pytree.js';
 import { Tensor } from '../tensor/tensor.js';
 import { tensor } from '../tensor/create.js';
 import { uniform } from '../tensor/random.js';
@@ -49,7 +49,7 @@ function permutation(key: Tensor, n: number): Int32Array {
  * [...sh][0].y.shape;   // [5]  (the rows in an order fixed by the key)
  * ```
  */
-export function batches<T extends PyTree>(data: T, opts: BatchOptions): Batches<T> {
+export function batches<T extends PyTreeOrNode>(data: T, opts: BatchOptions): Batches<T> {
   const op = 'io.batches';
   if (opts === null || typeof opts !== 'object') throw new ValueError(`${op}: expects options {batchSize, shuffle, key, dropLast}, got ${opts === null ? 'null' : typeof opts}`);
   const { batchSize, shuffle = false, key, dropLast = false } = opts;

@@ -3,7 +3,7 @@
 // at most 1, every gradient scaled by coef. Functional (returns new gradients)
 // and traceable: the clamp is arithmetic, not a branch, so it runs inside jit.
 
-import type { PyTree } from '../compiler/transforms/pytree.js';
+import type { PyTreeOrNode } from '../compiler/transforms/pytree.js';
 import { Tensor } from '../tensor/tensor.js';
 import { full, zeros } from '../tensor/create.js';
 import { promoteTypes, type DType } from '../tensor/dtype.js';
@@ -38,7 +38,7 @@ export function clipLeaves(op: string, grads: readonly Tensor[], maxNorm: number
  * grads.w.tolist();   // [0.599999880000024, 0.799999840000032]  (coef = 1 / (5 + 1e-6))
  * ```
  */
-export function clipGradNorm<G extends PyTree>(grads: G, maxNorm: number, opts: ClipOptions = {}): { grads: G; norm: Tensor } {
+export function clipGradNorm<G extends PyTreeOrNode>(grads: G, maxNorm: number, opts: ClipOptions = {}): { grads: G; norm: Tensor } {
   const op = 'optim.clipGradNorm';
   const flat = flattenTree(grads);
   checkFloatLeaves(op, 'grads', flat);

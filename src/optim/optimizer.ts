@@ -10,7 +10,7 @@
 // advancing the count, and rebuilding trees. A rule (sgd.ts, adam.ts) is a
 // per-leaf function of (param, grad, slot values, step context).
 
-import type { PyTree } from '../compiler/transforms/pytree.js';
+import type { PyTreeOrNode } from '../compiler/transforms/pytree.js';
 import { Tensor } from '../tensor/tensor.js';
 import { zeros, zerosLike } from '../tensor/create.js';
 import { DTypeError, ValueError } from '../tensor/errors.js';
@@ -21,18 +21,18 @@ import { flattenTree, flattenLike, checkFloatLeaves, rebuild } from './tree.js';
 /** An optimizer's state: the number of steps taken (int32 scalar tensor) and its buffers, each a tree shaped like the params. */
 export interface OptimizerState {
   step: Tensor;
-  readonly [slot: string]: PyTree;
+  readonly [slot: string]: PyTreeOrNode;
 }
 
 /** A functional optimizer: init makes the state for some params, step returns the updated params and state. */
 export interface Optimizer<S extends OptimizerState = OptimizerState> {
   /** Fresh state for `params` (zero buffers, step count 0). */
-  init(params: PyTree): S;
+  init(params: PyTreeOrNode): S;
   /**
    * One update; `grads` must have the structure and shapes of `params`, `state` must come from init(params) or an earlier step.
    * The results are lazy: an eager loop realizes them each step (or jits the step, which compiles it once).
    */
-  step<P extends PyTree>(params: P, grads: PyTree, state: S): { params: P; state: S };
+  step<P extends PyTreeOrNode>(params: P, grads: PyTreeOrNode, state: S): { params: P; state: S };
 }
 
 /** Options every optimizer takes besides its own. */
@@ -66,14 +66,14 @@ export function makeOptimizer(name: string, lr: LearningRate, common: CommonOpti
   if (common.clipNorm !== undefined && (typeof common.clipNorm !== 'number' || !(common.clipNorm >= 0) || !Number.isFinite(common.clipNorm))) {
     throw new ValueError(`${name}: clipNorm must be a finite number >= 0, got ${String(common.clipNorm)}`);
   }
-  const init = (params: PyTree): OptimizerState => {
+  const init = (params: PyTreeOrNode): OptimizerState => {
     const flat = flattenTree(params);
     checkFloatLeaves(`${name}.init`, 'params', flat);
-    const state: Record<string, PyTree> = { step: zeros([], { dtype: 'int32' }) };
+    const state: Record<string, PyTreeOrNode> = { step: zeros([], { dtype: 'int32' }) };
     for (const s of rule.slots) state[s] = rebuild(flat, flat.leaves.map((p) => zerosLike(p)));
     return state as OptimizerState;
   };
-  const step = <P extends PyTree>(params: P, grads: PyTree, state: OptimizerState): { params: P; state: OptimizerState } => {
+  const step = <P extends PyTreeOrNode>(params: P, grads: PyTreeOrNode, state: OptimizerState): { params: P; state: OptimizerState } => {
     const op = `${name}.step`;
     const flat = flattenTree(params);
     checkFloatLeaves(op, 'params', flat);
@@ -97,7 +97,7 @@ export function makeOptimizer(name: string, lr: LearningRate, common: CommonOpti
       newParams.push(r.param.dtype === p.dtype ? r.param : r.param.cast(p.dtype));
       r.slots.forEach((v, k) => newSlots[k]!.push(v));
     });
-    const out: Record<string, PyTree> = { step: count.add(1) };
+    const out: Record<string, PyTreeOrNode> = { step: count.add(1) };
     rule.slots.forEach((s, k) => (out[s] = rebuild(flat, newSlots[k]!)));
     return { params: rebuild(flat, newParams) as P, state: out as OptimizerState };
   };
