@@ -59,3 +59,7 @@ export * as splat from './splat/index.js';
 export * as tree from './compiler/transforms/tree.js';
 /** Neural networks (torch.nn): modules as pytrees with PyTorch's parameter names and state dicts, and nn.functional. */
 export * as nn from './nn/index.js';
+/** Optimizers (torch.optim, functional): sgd, adam, adamw with learning-rate schedules and gradient clipping; init(params) / step(params, grads, state). */
+export * as optim from './optim/index.js';
+/** Model and data files: safetensors (load, save, header), IDX (MNIST/Fashion-MNIST), and mini-batching of in-memory data. */
+export * as io from './io/index.js';

@@ -18,6 +18,7 @@ import { moduleCases } from './cases-modules.js';
 import { plotCases } from './cases-plot.js';
 import { splatCases } from './cases-splat.js';
 import { nnCases } from './cases-nn.js';
+import { optimIoCases } from './cases-optim-io.js';
 
 const TABLES: Record<string, Table> = {
   'cases-tensor.ts (methods)': tensorMethodCases,
@@ -29,6 +30,7 @@ const TABLES: Record<string, Table> = {
   'cases-plot.ts': plotCases,
   'cases-splat.ts': splatCases,
   'cases-nn.ts': nnCases,
+  'cases-optim-io.ts': optimIoCases,
 };
 
 const table: Table = {};

@@ -2,7 +2,8 @@
 // time (so a new export or method joins without editing this file):
 //
 //   'name'             every top-level export (functions, classes, objects)
-//   'ns.name'          every export of the module namespaces (linalg, sparse, random)
+//   'ns.name'          every export of the module namespaces (linalg, sparse, random),
+//                      nested ones too ('nn.functional.relu')
 //   'Class#member'     every public prototype member (methods and getters, inherited
 //                      ones included) of the classes whose instances users call on:
 //                      Tensor, the sparse matrices and SparseFactorization;
@@ -83,10 +84,14 @@ function members(cls: abstract new (...a: never[]) => unknown): string[] {
 /** Every name of the public surface, as listed above. */
 export function publicSurface(): string[] {
   const names: string[] = [];
-  for (const [k, v] of Object.entries(rlx)) {
-    if (isNamespace(v)) for (const m of Object.keys(v)) names.push(`${k}.${m}`);
-    else names.push(k);
-  }
+  // Namespaces nest (nn.functional, optim.schedules): their members are 'nn.functional.relu'.
+  const walk = (prefix: string, ns: Record<string, unknown>) => {
+    for (const [k, v] of Object.entries(ns)) {
+      if (isNamespace(v)) walk(`${prefix}${k}.`, v);
+      else names.push(prefix + k);
+    }
+  };
+  walk('', rlx as unknown as Record<string, unknown>);
   for (const [cls, C] of Object.entries(PROTOTYPES)) {
     for (const m of members(C)) names.push(`${cls}#${m}`);
     // Static members (none today) would be 'Class.name'.

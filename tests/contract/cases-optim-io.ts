@@ -1,15 +1,12 @@
-// Draft contract cases (tests/contract, issue 13 §1) for the optim and io
-// namespaces, for the lead to wire into tests/contract/contract.test.ts's
-// TABLES once src/index.ts exports `optim` and `io` (one line:
-// `'tests/optim/contract-cases.ts': optimIoCases`). Each optimizer is checked
-// as the function (params, grads) → params after two steps (the second uses
-// the first step's state: momentum buffers, moments); inputs are kept away
-// from zero where |g| = √(g²) has its kink. tests/optim/contract-draft.test.ts
-// runs these cases through the contract's own checks until they are wired.
+// Contract cases of rlx.optim and rlx.io (issue 18). Each optimizer is
+// checked as the function (params, grads) → params after two steps (the
+// second uses the first step's state: momentum buffers, moments); inputs are
+// kept away from zero where |g| = √(g²) has its kink. The io readers and
+// writers take files and bytes (their own tests compare with NumPy-written files).
 
 import type { Tensor } from '../../src/tensor/tensor.js';
 import * as optim from '../../src/optim/index.js';
-import type { Table, InSpec } from '../contract/checks.js';
+import type { Table, InSpec } from './checks.js';
 
 const V = (n: number, lo = -1, hi = 1): InSpec => ({ shape: [n], lo, hi });
 /** Gradients in [0.5, 1.5]: away from zero, where Adam's √(g²) has its kink. */
