@@ -6,3 +6,8 @@ export type { LoadSafetensorsOptions, SaveSafetensorsOptions, SafetensorsHeader,
 export { SafetensorsError } from './errors.js';
 export { batches } from './batches.js';
 export type { BatchOptions, Batches } from './batches.js';
+export { readGguf } from './gguf/read.js';
+export type { ReadGgufOptions, GgufFile, GgufHeader, GgufTensorInfo, GgufValue } from './gguf/read.js';
+export { writeGguf } from './gguf/write.js';
+export type { WriteGgufOptions } from './gguf/write.js';
+export { GgufError } from './gguf/errors.js';
