@@ -24,3 +24,5 @@ export type { TransformerEncoderLayerOptions, TransformerEncoderLayerForwardOpti
 export type { CallableClass } from './callable.js';
 /** Stateless forms of the layers, losses and activations (torch.nn.functional). */
 export * as functional from './functional/index.js';
+export { train } from './train.js';
+export type { TrainOptions, TrainResult, EpochInfo, Dataset } from './train.js';
