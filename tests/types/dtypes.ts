@@ -8,7 +8,7 @@ import type { DType } from '../../src/index.js';
 import { DTYPES, tensor, zeros, ones, full, arange, linspace, eye, grad, Tensor } from '../../src/index.js';
 import { expectTrue, type Equal } from './assert.js';
 
-type AnyArray = Float64Array | Float32Array | Int32Array | Uint8Array;
+type AnyArray = Float64Array | Float32Array | Int32Array | Int8Array | Uint8Array;
 type AnyItem = number | boolean | [number, number];
 
 // DType is spelled out (so messages say Tensor<DType>): DTYPES lists exactly its names.
