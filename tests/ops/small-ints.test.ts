@@ -91,6 +91,22 @@ describe.each(DEVICES)('int8/uint8 data movement and mixed graphs on %s', (devic
     expect(rlx.stack([u.T, u]).shape).toEqual([2, 2, 2]);
   });
 
+  it('int8/uint8 indices (tensors or TypedArrays) are widened to int32 for gather and scatterAdd', () => {
+    const x = rlx.tensor([10, 20, 30, 40]).on(device);
+    expect(x.gather(U8([3, 0])).tolist()).toEqual([40, 10]);
+    expect(x.gather(I8([-1, 1])).tolist()).toEqual([40, 20]);
+    expect(x.gather(new Uint8Array([2, 2])).tolist()).toEqual([30, 30]);
+    expect(x.gather(new Int8Array([-4])).tolist()).toEqual([10]);
+    expect(x.scatterAdd(new Uint8Array([1, 1]), rlx.tensor([1, 2]).on(device)).tolist()).toEqual([10, 23, 30, 40]);
+    expect(() => x.gather(U8([4])).toArray()).toThrow(rlx.IndexError);
+  });
+
+  it('linalg takes int8/uint8 matrices as float64, like int32 (NumPy)', () => {
+    const d = rlx.linalg.det(I8([2, 1, 1, 3], [2, 2]));
+    expect(d.dtype).toBe('float64');
+    expect(d.item()).toBeCloseTo(5, 12);
+  });
+
   it('scatterAdd wraps like np.add.at on int8 (127 + 1 → -128) and uint8 (255 + 2 → 1)', () => {
     const x = I8([127, 0, -128]);
     const r = x.scatterAdd(rlx.tensor([0, 2, 2], { dtype: 'int32' }), I8([1, -1, -1]));
