@@ -1,6 +1,7 @@
 // The dispatch answer shared by the CPU backends: leaves and views are free,
-// composites are decomposed, float16/bfloat16 arithmetic is rewritten to
-// float32 (ops that only move bits are exempt), an elementwise op is served
+// composites are decomposed, storage-type arithmetic is rewritten to its
+// compute dtype (float16/bfloat16 to float32, int8/uint8 to int32; ops that
+// only move bits are exempt), an elementwise op is served
 // when the backend has a scalar rule for its input dtype. A backend passes its
 // own answer for the ops where it differs (e.g. native has no integer GEMM).
 
@@ -11,7 +12,7 @@ import { DTYPE_INFO, type DType } from '../tensor/dtype.js';
 import type { DispatchChoice } from './backend.js';
 
 const isStorageType = (d: DType) => DTYPE_INFO[d].compute !== d;
-/** Ops that only move bits (or orchestrate bodies): they serve f16/bf16 storage as is. */
+/** Ops that only move bits (or orchestrate bodies): they serve f16/bf16 and int8/uint8 storage as is. */
 const BIT_MOVERS = new Set(['cast', 'where', 'gather', 'concat', 'pad', 'scan', 'while', 'cond']);
 
 export interface DispatchHooks {

@@ -5,7 +5,7 @@
 // clones the DAG into private nodes that passes may rewrite freely.
 
 import { Node, attrsKey, topoSort } from './ir.js';
-import { DTYPES, DTYPE_INFO } from '../tensor/dtype.js';
+import { DTYPES, DTYPE_INFO, type DType } from '../tensor/dtype.js';
 import { isSpecialLiteral } from './passes/const-value.js';
 import { kindOf, type ElementwiseOp } from './primitives.js';
 import { scalarEvaluator, type ScalarValue } from '../backends/js/evaluate.js';
@@ -66,18 +66,19 @@ function shapeHash(h: number, s: readonly (number | string)[]): number {
   return h;
 }
 
-const HALF: ReadonlySet<string> = new Set(['float16', 'bfloat16']);
+/** Storage types (float16/bfloat16 computed in float32, int8/uint8 in int32). */
+const isStorageType = (d: DType): boolean => DTYPE_INFO[d].compute !== d;
 
 /**
  * The value of an elementwise op over literals (values `vals`), or undefined
- * when it is not folded here: float16/bfloat16 arithmetic is legalized to
- * float32 first, so the constant-fold pass folds it after legalization, as
- * it always did. Otherwise this is the value that pass would compute (the
- * same js scalar kernel), bit for bit.
+ * when it is not folded here: arithmetic on storage types (float16/bfloat16,
+ * int8/uint8) is legalized to its compute dtype first, so the constant-fold
+ * pass folds it after legalization, as it always did. Otherwise this is the
+ * value that pass would compute (the same js scalar kernel), bit for bit.
  */
 function foldHere(n: Node, vals: readonly ScalarValue[]): ScalarValue | undefined {
-  if (HALF.has(n.dtype)) return undefined;
-  for (const x of n.inputs) if (HALF.has(x.dtype)) return undefined;
+  if (isStorageType(n.dtype)) return undefined;
+  for (const x of n.inputs) if (isStorageType(x.dtype)) return undefined;
   return scalarEvaluator(
     n.op as ElementwiseOp,
     n.attrs,

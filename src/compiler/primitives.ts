@@ -7,7 +7,7 @@
 
 import { DTypeError, ShapeError } from '../tensor/errors.js';
 import type { DType } from '../tensor/dtype.js';
-import { isComplex, realDType, complexDType, isFloat } from '../tensor/dtype.js';
+import { isComplex, realDType, complexDType, isFloat, floatToInt } from '../tensor/dtype.js';
 import { type Dim, type Shape, fmtShape, shapesEqual, staticSize } from '../tensor/shape.js';
 import { type Attrs, Node, refreshDepth, parentsOf, attrsOf, producerOf } from './ir.js';
 import { config } from './config.js';
@@ -311,6 +311,9 @@ export function roundToDType(x: number, d: DType): number {
       return bf16BitsToF32(f32ToBf16Bits(Math.fround(x)));
     case 'int32':
       return Math.trunc(x) | 0;
+    case 'int8':
+    case 'uint8':
+      return floatToInt(x, d); // astype's rule (dtype.ts): truncate, then modulo 256
     case 'bool':
       return x !== 0 ? 1 : 0;
     default:

@@ -21,7 +21,7 @@ export interface CheckOptions {
 /** The dtype a linalg op computes in for inputs of dtype d. */
 export function linalgDTypeOf(op: string, d: DType): DType {
   if (d === 'float16' || d === 'bfloat16') throw new DTypeError(`linalg.${op}: ${d} is not supported (LAPACK has no half precision); cast to float32`);
-  if (d === 'int32' || d === 'bool') return 'float64';
+  if (d === 'int32' || d === 'int8' || d === 'uint8' || d === 'bool') return 'float64';
   return d;
 }
 

@@ -45,13 +45,17 @@ export function fromStorage(data: StorageArray, shape: readonly number[], dtype:
 function typedArrayDType(op: string, a: ArrayBufferView): DType {
   if (a instanceof Float64Array) return 'float64';
   if (a instanceof Float32Array) return 'float32';
-  if (a instanceof Int32Array || a instanceof Int16Array || a instanceof Int8Array || a instanceof Uint16Array || a instanceof Uint8Array || a instanceof Uint8ClampedArray) return 'int32';
+  if (a instanceof Int8Array) return 'int8';
+  if (a instanceof Uint8Array || a instanceof Uint8ClampedArray) return 'uint8';
+  // No int16/uint16 dtype: the smallest rlx dtype holding their values.
+  if (a instanceof Int32Array || a instanceof Int16Array || a instanceof Uint16Array) return 'int32';
   throw new DTypeError(`${op}: unsupported TypedArray ${a.constructor.name}; expected Float64Array, Float32Array, Int32Array or a smaller integer array`);
 }
 
 /**
  * tensor(data, {dtype, shape, device}): nested arrays of numbers/booleans/{re, im},
- * or a TypedArray (keeps its dtype: Float32Array → float32; smaller ints → int32).
+ * or a TypedArray (keeps its dtype: Float32Array → float32, Int8Array → int8,
+ * Uint8Array → uint8; Int16Array/Uint16Array → int32).
  * Plain numbers default to float64. For complex dtypes a TypedArray holds
  * interleaved (re, im) pairs. With `shape`, flat data is laid out row-major.
  * @example

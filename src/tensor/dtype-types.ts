@@ -11,10 +11,12 @@ export type DTypeOf<T extends DTypeLike> = T extends DType ? T : T extends keyof
 /**
  * The typed array toArray() returns per dtype (storage.ts decodeStorage): float16
  * and bfloat16 decode to Float32Array; complex dtypes interleave (re, im) in
- * their component type's array; bool is 0/1 bytes.
+ * their component type's array; bool is 0/1 bytes (uint8 shares Uint8Array).
  */
 export interface ArrayByDType {
   bool: Uint8Array;
+  int8: Int8Array;
+  uint8: Uint8Array;
   int32: Int32Array;
   float16: Float32Array;
   bfloat16: Float32Array;

@@ -11,12 +11,15 @@ import { DTypeError } from './errors.js';
  * TypeScript names it in messages and hovers (`Tensor<DType>`, not the eight
  * names); tests/types/dtypes.ts checks that DTYPES lists exactly these.
  */
-export type DType = 'bool' | 'int32' | 'float16' | 'bfloat16' | 'float32' | 'float64' | 'complex64' | 'complex128';
+export type DType = 'bool' | 'int8' | 'uint8' | 'int32' | 'float16' | 'bfloat16' | 'float32' | 'float64' | 'complex64' | 'complex128';
 /**
- * Every dtype name rlx supports, in promotion order (bool, int32, float16, bfloat16, float32, float64, complex64, complex128).
+ * Every dtype name rlx supports, in promotion order (bool, int8, uint8, int32, float16, bfloat16, float32, float64, complex64, complex128).
+ * The native interpreter's dtype codes are indices into this list (native/src/interp/program.h).
  */
 export const DTYPES = [
   'bool',
+  'int8',
+  'uint8',
   'int32',
   'float16',
   'bfloat16',
@@ -31,6 +34,8 @@ export type DTypeLike = DType | keyof typeof ALIASES;
 
 const ALIASES = {
   b: 'bool',
+  i8: 'int8',
+  u8: 'uint8',
   i32: 'int32',
   int: 'int32',
   f16: 'float16',
@@ -62,7 +67,7 @@ export function toDType(d: string): DType {
   throw new DTypeError(`unknown dtype '${d}'; expected one of ${DTYPES.join(', ')} or an alias (${Object.keys(ALIASES).join(', ')})`);
 }
 
-export type StorageArray = Uint8Array | Int32Array | Uint16Array | Float32Array | Float64Array;
+export type StorageArray = Uint8Array | Int8Array | Int32Array | Uint16Array | Float32Array | Float64Array;
 type StorageCtor = { new (n: number): StorageArray; BYTES_PER_ELEMENT: number };
 
 interface DTypeInfo {
@@ -79,6 +84,11 @@ interface DTypeInfo {
 
 export const DTYPE_INFO: { readonly [D in DType]: DTypeInfo } = {
   bool: { storage: Uint8Array, lanes: 1, itemsize: 1, kind: 'b', compute: 'bool' },
+  // int8/uint8 are storage types like float16: kernels compute in int32 and
+  // wrap the result back to 8 bits per op (legalize's storage rewrite), which
+  // is NumPy's modular arithmetic.
+  int8: { storage: Int8Array, lanes: 1, itemsize: 1, kind: 'i', compute: 'int32' },
+  uint8: { storage: Uint8Array, lanes: 1, itemsize: 1, kind: 'i', compute: 'int32' },
   int32: { storage: Int32Array, lanes: 1, itemsize: 4, kind: 'i', compute: 'int32' },
   float16: { storage: Uint16Array, lanes: 1, itemsize: 2, kind: 'f', compute: 'float32' },
   bfloat16: { storage: Uint16Array, lanes: 1, itemsize: 2, kind: 'f', compute: 'float32' },
@@ -121,7 +131,10 @@ export function allocStorage(d: DType, n: number): StorageArray {
     case 'int32':
       return new Int32Array(n);
     case 'bool':
+    case 'uint8':
       return new Uint8Array(n);
+    case 'int8':
+      return new Int8Array(n);
     case 'complex128':
       return new Float64Array(2 * n);
     case 'complex64':
@@ -133,44 +146,108 @@ export function allocStorage(d: DType, n: number): StorageArray {
   }
 }
 
+/**
+ * Whether `d` is an integer dtype (int8, uint8, int32; bool is not).
+ * @example
+ * ```ts
+ * isInteger('uint8');   // true
+ * isInteger('bool');    // false
+ * ```
+ */
+export const isInteger = (d: DType): boolean => DTYPE_INFO[d].kind === 'i';
+
+/** The values an integer dtype holds, [min, max] (NumPy's np.iinfo). */
+export const INT_RANGE: { readonly [D in 'int8' | 'uint8' | 'int32']: readonly [number, number] } = {
+  int8: [-128, 127],
+  uint8: [0, 255],
+  int32: [-2147483648, 2147483647],
+};
+
+/**
+ * An integer (an exact JS number within ±2^53) wrapped into integer dtype d
+ * the way C and NumPy's astype do: modulo 2^bits, two's complement for the
+ * signed types (int8 128 → -128, uint8 -1 → 255).
+ */
+export function wrapInt(x: number, d: 'int8' | 'uint8' | 'int32'): number {
+  const i = x | 0; // the low 32 bits (ToInt32): exact for |x| < 2^53
+  return d === 'int8' ? (i << 24) >> 24 : d === 'uint8' ? i & 255 : i;
+}
+
+/**
+ * float → int32 as NumPy on x86 (cvttsd2si): truncation toward zero; NaN,
+ * ±inf and values out of the int32 range give -2^31. The kernels' cast
+ * (js runtime.ts toInt32, native scalar.h npToInt32) is the same function.
+ */
+export function floatToInt32(v: number): number {
+  const t = Math.trunc(v);
+  return t >= -2147483648 && t <= 2147483647 ? t : -2147483648;
+}
+
+/**
+ * float → int8/uint8: NumPy on x86 converts through int32 and keeps the low
+ * byte, so this is wrapInt(floatToInt32(v)): truncation toward zero, then
+ * modulo 256 (300.7 → 44; -1.5 → -1 as int8, 255 as uint8); NaN, ±inf and
+ * values outside int32 give 0 (the low byte of -2^31). NumPy calls these
+ * casts undefined; rlx does this on every platform and backend.
+ */
+export function floatToInt(v: number, d: 'int8' | 'uint8' | 'int32'): number {
+  return wrapInt(floatToInt32(v), d);
+}
+
 /** Real dtype of the components of a complex dtype (identity for real dtypes). */
 export function realDType(d: DType): DType {
   return d === 'complex64' ? 'float32' : d === 'complex128' ? 'float64' : d;
 }
 
-/** Complex dtype whose components are d (float64 → complex128, others → complex64). */
+/** Complex dtype whose components are d (float64 and the integers → complex128, others → complex64). */
 export function complexDType(d: DType): DType {
   if (isComplex(d)) return d;
-  return d === 'float64' || d === 'int32' ? 'complex128' : 'complex64';
+  return d === 'float64' || isInteger(d) ? 'complex128' : 'complex64';
 }
 
-/** Smallest inexact dtype that holds d (int32/bool → float64, NumPy's true_divide rule). */
+/** Smallest inexact dtype that holds d (integers/bool → float64, NumPy's true_divide rule). */
 export function inexactDType(d: DType): DType {
   return isInexact(d) ? d : 'float64';
 }
 
 // NumPy's promotion lattice for arrays (np.promote_types), extended with bfloat16
-// the way JAX and PyTorch do it (bfloat16 ⊔ float16 = float32). int32 ⊔ float16 and
-// int32 ⊔ float32 are float64 in NumPy (the float must hold every int32 exactly).
-const ORDER: DType[] = ['bool', 'int32', 'float16', 'bfloat16', 'float32', 'float64', 'complex64', 'complex128'];
+// the way JAX and PyTorch do it (bfloat16 ⊔ float16 = float32). Integers with a
+// float: the float when it holds every value of the integer type, else the
+// smallest float that holds both (int8/uint8 fit float16, int32 needs float64,
+// so int32 ⊔ float32 = float64 as in NumPy). tests/ops/promotion.test.ts checks
+// every pair against np.result_type (tests/golden/promotion.json).
+//
+// One deviation: int8 ⊔ uint8 is int16 in NumPy; rlx has no int16 and gives
+// int32, the smallest rlx type that holds both.
+// bfloat16 (no NumPy dtype): bf16 ⊔ f16 = f32, int8/uint8 ⊔ bf16 = bf16 (bf16's
+// 8 significant bits hold them, as in JAX), int32 ⊔ bf16 = f64; otherwise like float16.
+const FLOATS: DType[] = ['float16', 'bfloat16', 'float32', 'float64', 'complex64', 'complex128'];
+/** The smallest float holding every value of a bool or integer dtype (NumPy: bool, int8, uint8 → float16). */
+const floatHolding = (d: DType): DType => (d === 'int32' ? 'float64' : 'float16');
 const PROMOTE: Record<DType, Record<DType, DType>> = (() => {
   const t = {} as Record<DType, Record<DType, DType>>;
-  const rule = (a: DType, b: DType): DType => {
+  const floatRule = (a: DType, b: DType): DType => {
     if (a === b) return a;
-    if (a === 'bool') return b;
-    if (b === 'bool') return a;
-    const ka = DTYPE_INFO[a].kind,
-      kb = DTYPE_INFO[b].kind;
-    if (a === 'int32' || b === 'int32') {
-      const o = a === 'int32' ? b : a;
-      return DTYPE_INFO[o].kind === 'c' ? 'complex128' : 'float64';
-    }
-    if (ka === 'c' || kb === 'c') {
+    if (isComplex(a) || isComplex(b)) {
       const wide = a === 'float64' || b === 'float64' || a === 'complex128' || b === 'complex128';
       return wide ? 'complex128' : 'complex64';
     }
     if ((a === 'float16' && b === 'bfloat16') || (a === 'bfloat16' && b === 'float16')) return 'float32';
-    return ORDER.indexOf(a) > ORDER.indexOf(b) ? a : b;
+    return FLOATS.indexOf(a) > FLOATS.indexOf(b) ? a : b;
+  };
+  const rule = (a: DType, b: DType): DType => {
+    if (a === b) return a;
+    if (a === 'bool') return b;
+    if (b === 'bool') return a;
+    const ia = isInteger(a),
+      ib = isInteger(b);
+    if (ia && ib) return 'int32'; // int8 ⊔ int32, uint8 ⊔ int32, and int8 ⊔ uint8 (NumPy: int16)
+    if (ia || ib) {
+      const [i, f] = ia ? [a, b] : [b, a];
+      if (f === 'bfloat16' && i !== 'int32') return 'bfloat16';
+      return floatRule(floatHolding(i), f);
+    }
+    return floatRule(a, b);
   };
   for (const a of DTYPES) {
     t[a] = {} as Record<DType, DType>;

@@ -1,22 +1,23 @@
 // Conversions between user values and storage arrays (f16/bf16 bits, complex interleaving).
 
-import { type DType, type StorageArray, DTYPE_INFO, allocStorage } from './dtype.js';
+import { type DType, type StorageArray, DTYPE_INFO, allocStorage, floatToInt } from './dtype.js';
 import { f16BitsToF32, f32ToF16Bits, bf16BitsToF32, f32ToBf16Bits } from './half.js';
 
 /** Copy of storage as values: f16/bf16 bits decoded to Float32Array, others copied as-is. */
-export function decodeStorage(data: StorageArray, dtype: DType): Float64Array | Float32Array | Int32Array | Uint8Array {
+export function decodeStorage(data: StorageArray, dtype: DType): Float64Array | Float32Array | Int32Array | Int8Array | Uint8Array {
   if (dtype === 'float16' || dtype === 'bfloat16') {
     const dec = dtype === 'float16' ? f16BitsToF32 : bf16BitsToF32;
     const out = new Float32Array(data.length);
     for (let i = 0; i < data.length; i++) out[i] = dec(data[i]!);
     return out;
   }
-  return (data as Float64Array | Float32Array | Int32Array | Uint8Array).slice();
+  return (data as Float64Array | Float32Array | Int32Array | Int8Array | Uint8Array).slice();
 }
 
 /**
  * Storage for `dtype` from plain values (complex: interleaved re, im already).
- * Casts like NumPy's astype: floats to int32 truncate toward zero, to bool test != 0.
+ * Casts like NumPy's astype: floats to int32 truncate toward zero, to int8/uint8
+ * truncate and wrap modulo 256 (dtype.ts floatToInt), to bool test != 0.
  */
 export function encodeValues(values: ArrayLike<number>, dtype: DType): StorageArray {
   const lanes = DTYPE_INFO[dtype].lanes;
@@ -34,6 +35,10 @@ export function encodeValues(values: ArrayLike<number>, dtype: DType): StorageAr
       break;
     case 'int32':
       for (let i = 0; i < n; i++) out[i] = Math.trunc(values[i]!) | 0;
+      break;
+    case 'int8':
+    case 'uint8':
+      for (let i = 0; i < n; i++) out[i] = floatToInt(values[i]!, dtype);
       break;
     default:
       for (let i = 0; i < n; i++) out[i] = values[i]!;

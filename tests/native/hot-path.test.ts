@@ -26,7 +26,7 @@ describe('cached small expressions', () => {
       const first = expr().toArray();
       for (let i = 0; i < 100; i++) expect(Math.abs(first[i]! - want[i]!)).toBeLessThanOrEqual(1e-15 * Math.abs(want[i]!) + 1e-300);
       const before = rlx.cacheStats();
-      const outs: (Float64Array | Float32Array | Int32Array | Uint8Array)[] = [];
+      const outs: (Float64Array | Float32Array | Int32Array | Int8Array | Uint8Array)[] = [];
       for (let k = 0; k < 2000; k++) {
         const t = expr().realize();
         if (k % 97 === 0) outs.push(t.toArray());

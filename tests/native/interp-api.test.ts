@@ -9,7 +9,7 @@
 import { expect, it } from 'vitest';
 import * as rlx from '../../src/index.js';
 import { nativeAddon } from '../../src/backends/native/addon.js';
-import { INTERP_API, interpApiProblem } from '../../src/backends/native/interp-api.js';
+import { INTERP_API, INTERP_PROGRAM_VERSION, interpApiProblem } from '../../src/backends/native/interp-api.js';
 import { describeNative } from './native-harness.js';
 
 describeNative('the interpreter calling convention', () => {
@@ -24,6 +24,12 @@ describeNative('the interpreter calling convention', () => {
     expect(interpApiProblem(stale)).toMatch(/calling convention is 1 \(no interpApi\), this rlx needs 2 \(stale build\? run npm run build:native\)/);
     expect(interpApiProblem({ ...stale, interpApi: 1 })).toMatch(/calling convention is 1, this rlx needs 2/);
     expect(interpApiProblem({})).toMatch(/does not export interpRun/);
+  });
+
+  it('an addon reading an older program format (before int8/uint8 moved the dtype codes) is refused with the reason', () => {
+    const addon = nativeAddon()! as unknown as Record<string, unknown>;
+    expect(addon['interpVersion']).toBe(INTERP_PROGRAM_VERSION);
+    expect(interpApiProblem({ ...addon, interpVersion: 1 })).toMatch(/reads program version 1, this rlx writes 2 \(stale build\? run npm run build:native\)/);
   });
 
   it('norms through cond on native, with literals in the branches (the reported case): exact values', async () => {

@@ -7,7 +7,7 @@
 import { expect, it } from 'vitest';
 import '../../src/index.js';
 import type { ElementwiseKernel, ReduceKernel } from '../../src/compiler/kernel.js';
-import { encodeElementwise, encodeReduce, OPCODES, type EncodedKernel } from '../../src/backends/native/program.js';
+import { encodeElementwise, encodeReduce, OPCODES, dtypeCode, type EncodedKernel } from '../../src/backends/native/program.js';
 import { describeInterp, addTimesTwo } from './interp-harness.js';
 
 const HEADER = 16,
@@ -61,7 +61,7 @@ describeInterp('interpreter argument validation', (addon) => {
     ['destination register out of range', () => [patched(enc, instr(enc, 2, 3), 1000), enc.consts], /destination register out of range/],
     ['argument register out of range', () => [patched(enc, instr(enc, 2, 5), -7), enc.consts], /argument register out of range/],
     ['reads a register nothing wrote', () => [patched(enc, instr(enc, 2, 5), enc.program[5]! - 1), enc.consts], /does not hold a float64 value|overlaps/],
-    ['argument of the wrong dtype', () => [patched(patched(enc, instr(enc, 2, 1), 4), instr(enc, 2, 2), 4), enc.consts], /argument 0 \(register \d+\) does not hold a float32 value/],
+    ['argument of the wrong dtype', () => [patched(patched(enc, instr(enc, 2, 1), dtypeCode('float32')), instr(enc, 2, 2), dtypeCode('float32')), enc.consts], /argument 0 \(register \d+\) does not hold a float32 value/],
     ['result overlapping an argument', () => [patched(enc, instr(enc, 2, 3), enc.program[instr(enc, 2, 4)]!), enc.consts], /overlaps an argument/],
     ['load index out of range', () => [patched(enc, instr(enc, 0, 4), 5), enc.consts], /load index out of range/],
     ['constant index out of range', () => [enc.program, new Float64Array(0)], /constant index out of range/],

@@ -28,7 +28,7 @@ import { hasRule } from '../../src/backends/js/codegen-expr.js';
 import { jsBackend } from '../../src/backends/js/index.js';
 import { DTYPES, type DType, type StorageArray, allocStorage, isComplex } from '../../src/tensor/dtype.js';
 import { f32ToF16Bits, f32ToBf16Bits, f16BitsToF32, bf16BitsToF32 } from '../../src/tensor/half.js';
-import { encodeElementwise, interpretedKernel, OPCODE_NAMES, type InterpAddon } from '../../src/backends/native/program.js';
+import { encodeElementwise, interpretedKernel, OPCODE_NAMES, PROGRAM_VERSION, type InterpAddon } from '../../src/backends/native/program.js';
 import { describeInterp, EXACT, expectMatch, maxUlps, rng, type Tol } from './interp-harness.js';
 
 const LIBM = new Set(['angle', 'exp', 'log', 'log1p', 'expm1', 'sin', 'cos', 'tan', 'tanh', 'sinh', 'cosh', 'asin', 'acos', 'atan', 'atan2', 'pow', 'erf', 'sigmoid', 'softplus', 'gelu']);
@@ -51,6 +51,13 @@ function numbers(d: DType, n: number, seed: number): number[] {
   const out: number[] = [];
   if (d === 'bool') {
     for (let i = 0; i < n; i++) out.push(i < 2 ? i : r() < 0.5 ? 0 : 1);
+    return out;
+  }
+  if (d === 'int8' || d === 'uint8') {
+    // Every value of the type (the ends first), then random ones.
+    const [lo, hi] = d === 'int8' ? [-128, 127] : [0, 255];
+    const ends = [lo, hi, 0, 1, lo + 1, hi - 1];
+    for (let i = 0; i < n; i++) out.push(i < ends.length ? ends[i]! : i < ends.length + 256 ? lo + ((i - ends.length) % (hi - lo + 1)) : lo + Math.floor(r() * (hi - lo + 1)));
     return out;
   }
   if (d === 'int32') {
@@ -164,7 +171,7 @@ function check(addon: InterpAddon, op: ElementwiseOp, ins: DType[], nums: number
 describeInterp('interpreter opcodes vs the js backend', (addon) => {
   it('the addon and program.ts agree on the opcode table and the format version', () => {
     expect(addon.interpOpcodes()).toEqual(OPCODE_NAMES);
-    expect(addon.interpVersion).toBe(1);
+    expect(addon.interpVersion).toBe(PROGRAM_VERSION);
   });
 
   const unary = UNARY_OPS.filter((o) => o !== 'cast');
@@ -214,7 +221,7 @@ describeInterp('interpreter opcodes vs the js backend', (addon) => {
     }
   });
 
-  it('cast between every pair of dtypes (NumPy astype: truncation, INT32_MIN out of range, f16/bf16 rounding)', () => {
+  it('cast between every pair of dtypes (NumPy astype: truncation, INT32_MIN out of range, int8/uint8 modulo 256, f16/bf16 rounding)', () => {
     for (const from of DTYPES)
       for (const to of DTYPES) {
         check(addon, 'cast', [from], [numbers(from, 700, 13)], { dtype: to });

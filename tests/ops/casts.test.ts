@@ -25,17 +25,24 @@ import * as N from '../harness/naive.js';
 import { broadcastShapesArb, expectTensor, FEW, narrOf, runs, shapeArb, toTensor } from '../harness/arbitraries.js';
 
 const EXACT = { rtol: 0, atol: 0 };
-const ALL: DType[] = ['bool', 'int32', 'float16', 'bfloat16', 'float32', 'float64', 'complex64', 'complex128'];
+const ALL: DType[] = ['bool', 'int8', 'uint8', 'int32', 'float16', 'bfloat16', 'float32', 'float64', 'complex64', 'complex128'];
 const isC = (d: DType) => d === 'complex64' || d === 'complex128';
 
 /** Values exactly representable in every float dtype (|v| < 8, at most 5 significant bits). */
 const REP = [0, 1, -2, 0.5, -1.5, 3.75, 7, -0.25, 2.5, -2.5, 6.5, -7.75];
 const INT_REP = [0, 1, -2, 7, -8, 3, -1];
+const UINT_REP = [0, 1, 2, 7, 8, 3, 255];
+/** Integer v wrapped to 8 bits by hand (two's complement for int8). */
+const wrap8 = (v: number, d: 'int8' | 'uint8') => {
+  const u = ((v % 256) + 256) % 256;
+  return d === 'uint8' || u < 128 ? u : u - 256;
+};
 
 /** What src value v (complex: [re, im]) becomes in dst, flattened the way toArray() returns it. */
 function castRef(re: number, im: number, dst: DType): number[] {
   if (dst === 'bool') return [re !== 0 || im !== 0 ? 1 : 0];
   if (dst === 'int32') return [Math.trunc(re)];
+  if (dst === 'int8' || dst === 'uint8') return [wrap8(Math.trunc(re), dst)];
   if (isC(dst)) return [re, im];
   return [re];
 }
@@ -43,7 +50,7 @@ function castRef(re: number, im: number, dst: DType): number[] {
 describe.each(DEVICES)('casts on %s', (device) => {
   for (const src of ALL) {
     it(`cast from ${src} to every dtype on representable values`, () => {
-      const vals = src === 'bool' ? [0, 1, 1, 0] : src === 'int32' ? INT_REP : REP;
+      const vals = src === 'bool' ? [0, 1, 1, 0] : src === 'int32' || src === 'int8' ? INT_REP : src === 'uint8' ? UINT_REP : REP;
       const t = isC(src) ? rlx.complex(rlx.tensor(vals), rlx.tensor(vals.map((v) => -v / 2))).cast(src).on(device) : rlx.tensor(vals, { dtype: src }).on(device);
       expect(t.dtype).toBe(src);
       for (const dst of ALL) {
@@ -60,7 +67,7 @@ describe.each(DEVICES)('casts on %s', (device) => {
     const bad: string[] = [];
     for (const src of ALL) {
       for (const dst of ALL) {
-        const v = src === 'bool' ? 1 : src === 'int32' ? -3 : 1.5;
+        const v = src === 'bool' ? 1 : src === 'int32' || src === 'int8' ? -3 : src === 'uint8' ? 250 : 1.5;
         const got = [...rlx.full([2], v, { dtype: src }).on(device).cast(dst).toArray()];
         const want = [...rlx.tensor([v, v], { dtype: src }).on(device).cast(dst).toArray()];
         if (JSON.stringify(got) !== JSON.stringify(want)) bad.push(`full(${v}, ${src}).cast(${dst}): got ${JSON.stringify(got)}, want ${JSON.stringify(want)}`);

@@ -172,7 +172,7 @@ describe.each(DEVICES)('composite patterns on %s', (device) => {
         fc.property(shapeArb({ minRank: 2, maxRank: 3, maxDim: 4 }), fc.integer({ min: -3, max: 3 }), fc.integer({ min: -3, max: 3 }), (shape, va, vb) => {
           const real = f(toTensor(N.filled(shape, va), device), toTensor(N.filled(shape, vb), device));
           const lazy = f(rlx.full(shape, va).on(device), rlx.full(shape, vb).on(device));
-          let got: Float64Array | Float32Array | Int32Array | Uint8Array;
+          let got: Float64Array | Float32Array | Int32Array | Int8Array | Uint8Array;
           try {
             got = lazy.toArray();
           } catch (e) {

@@ -123,7 +123,7 @@ describe.each(DEVICES)('errors on %s', (device) => {
   });
 
   it('DTypeError for unknown dtype names', () => {
-    for (const bad of ['float8', 'int64', 'uint8', 'Float32', '']) {
+    for (const bad of ['float8', 'int64', 'uint16', 'Float32', '']) {
       expect(thrown(() => rlx.tensor([1, 2], { dtype: bad as rlx.DTypeLike })), `tensor dtype '${bad}'`).toBeInstanceOf(rlx.DTypeError);
       expect(thrown(() => rlx.zeros([2], { dtype: bad as rlx.DTypeLike })), `zeros dtype '${bad}'`).toBeInstanceOf(rlx.DTypeError);
       expect(thrown(() => T([2]).cast(bad as rlx.DTypeLike)), `cast '${bad}'`).toBeInstanceOf(rlx.DTypeError);

@@ -1,42 +1,56 @@
-// Type promotion: rlx.promoteTypes against a table written out by hand from
-// NumPy 1.24's np.promote_types, extended with the documented bfloat16 rules;
-// the dtypes that real ops produce for every pair; NEP 50 weak JS scalars.
+// Type promotion: rlx.promoteTypes against NumPy 1.24's np.result_type for
+// every pair of the dtypes both have (tests/golden/promotion.json, written by
+// tests/golden/gen_promotion.py), plus the documented rules where NumPy has no
+// answer or rlx deviates; the dtypes that real ops produce for every pair;
+// NEP 50 weak JS scalars.
 //
-// Table source (run with /usr/bin/python3, NumPy 1.24.2):
-//   ds = ['bool','int32','float16','float32','float64','complex64','complex128']
-//   for a in ds: print(a, [str(np.promote_types(a, b)) for b in ds])
-// bfloat16 (no NumPy dtype): bf16 ⊔ f16 = f32, bf16 ⊔ f32 = f32, bf16 ⊔ int32 = f64,
-// bf16 ⊔ c64 = c64, and otherwise like float16 (bool → bf16, f64 → f64, c128 → c128).
+// Where rlx is not NumPy (src/tensor/dtype.ts):
+//   int8 ⊔ uint8 = int32 (NumPy: int16, which rlx does not have; int32 is the
+//   smallest rlx dtype holding both).
+//   bfloat16 (no NumPy dtype): bf16 ⊔ f16 = f32, bf16 ⊔ f32 = f32, bf16 ⊔ int32 = f64,
+//   bf16 ⊔ int8/uint8 = bf16 (its 8 significant bits hold them; JAX and PyTorch agree),
+//   bf16 ⊔ c64 = c64, and otherwise like float16 (bool → bf16, f64 → f64, c128 → c128).
 
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
 import * as rlx from '../../src/index.js';
 import type { DType } from '../../src/index.js';
 import { DEVICES } from '../harness/devices.js';
 
-const b = 'bool', i = 'int32', h = 'float16', bf = 'bfloat16', f = 'float32', d = 'float64', c = 'complex64', z = 'complex128';
+interface PromotionGolden {
+  numpy: string;
+  dtypes: DType[];
+  table: Record<string, Record<string, string>>;
+}
+const GOLDEN = JSON.parse(readFileSync(new URL('../golden/promotion.json', import.meta.url), 'utf8')) as PromotionGolden;
 
-// Rows and columns in this order: bool, int32, float16, bfloat16, float32, float64, complex64, complex128.
-const ORDER: DType[] = [b, i, h, bf, f, d, c, z];
-const TABLE: Record<DType, DType[]> = {
-  //           bool int32 f16 bf16 f32 f64 c64 c128
-  bool:       [b,   i,    h,  bf,  f,  d,  c,  z],
-  int32:      [i,   i,    d,  d,   d,  d,  z,  z],
-  float16:    [h,   d,    h,  f,   f,  d,  c,  z],
-  bfloat16:   [bf,  d,    f,  bf,  f,  d,  c,  z],
-  float32:    [f,   d,    f,  f,   f,  d,  c,  z],
-  float64:    [d,   d,    d,  d,   d,  d,  z,  z],
-  complex64:  [c,   z,    c,  c,   c,  z,  c,  z],
-  complex128: [z,   z,    z,  z,   z,  z,  z,  z],
+/** rlx's documented answers where NumPy's differs or does not exist (the header above). */
+const BF16: Record<DType, DType> = {
+  bool: 'bfloat16', int8: 'bfloat16', uint8: 'bfloat16', int32: 'float64', float16: 'float32', bfloat16: 'bfloat16',
+  float32: 'float32', float64: 'float64', complex64: 'complex64', complex128: 'complex128',
 };
-const expected = (x: DType, y: DType): DType => TABLE[x][ORDER.indexOf(y)]!;
+const deviation = (x: DType, y: DType): DType | undefined => {
+  if (x === 'bfloat16') return BF16[y];
+  if (y === 'bfloat16') return BF16[x];
+  if ((x === 'int8' && y === 'uint8') || (x === 'uint8' && y === 'int8')) return 'int32';
+  return undefined;
+};
+
+const ORDER: DType[] = [...rlx.DTYPES];
+const expected = (x: DType, y: DType): DType => deviation(x, y) ?? (GOLDEN.table[x]![y] as DType);
 
 describe('promotion table', () => {
-  it('covers exactly the rlx dtypes', () => {
-    expect([...rlx.DTYPES].sort()).toEqual([...ORDER].sort());
+  it('the golden covers every rlx dtype but bfloat16 (NumPy has none), and rlx has no dtype NumPy names that it lacks', () => {
+    expect(GOLDEN.numpy.startsWith('1.24')).toBe(true);
+    expect([...GOLDEN.dtypes, 'bfloat16'].sort()).toEqual([...ORDER].sort());
+    const named = new Set(GOLDEN.dtypes.flatMap((a) => Object.values(GOLDEN.table[a]!)));
+    // int16 (int8 ⊔ uint8) is the only NumPy answer that is not an rlx dtype: the documented deviation.
+    expect([...named].filter((d) => !ORDER.includes(d as DType))).toEqual(['int16']);
+    expect(GOLDEN.table['int8']!['uint8']).toBe('int16');
   });
 
   for (const x of ORDER) {
-    it(`promoteTypes(${x}, ·) matches NumPy 1.24 (+ bfloat16 rules)`, () => {
+    it(`promoteTypes(${x}, ·) matches NumPy 1.24's np.result_type (+ the documented rules)`, () => {
       for (const y of ORDER) expect(rlx.promoteTypes(x, y), `${x} ⊔ ${y}`).toBe(expected(x, y));
     });
   }
@@ -49,11 +63,14 @@ describe('promotion table', () => {
     }
   });
 
-  it('the documented bfloat16 rules', () => {
+  it('the documented rules', () => {
     expect(rlx.promoteTypes('bfloat16', 'float16')).toBe('float32');
     expect(rlx.promoteTypes('bfloat16', 'float32')).toBe('float32');
     expect(rlx.promoteTypes('bfloat16', 'int32')).toBe('float64');
+    expect(rlx.promoteTypes('bfloat16', 'int8')).toBe('bfloat16');
+    expect(rlx.promoteTypes('uint8', 'bfloat16')).toBe('bfloat16');
     expect(rlx.promoteTypes('bfloat16', 'complex64')).toBe('complex64');
+    expect(rlx.promoteTypes('int8', 'uint8')).toBe('int32');
   });
 
   it('data without elements is float64, like np.array([]) (bool only when booleans are given)', () => {
@@ -66,7 +83,10 @@ describe('promotion table', () => {
     expect(rlx.toDType('f32')).toBe('float32');
     expect(rlx.toDType('bf16')).toBe('bfloat16');
     expect(rlx.toDType('complex')).toBe('complex128');
-    for (const bad of ['float8', 'int64', 'Float32', '', 'uint8']) expect(() => rlx.toDType(bad), bad).toThrow(rlx.DTypeError);
+    expect(rlx.toDType('i8')).toBe('int8');
+    expect(rlx.toDType('u8')).toBe('uint8');
+    expect(rlx.toDType('uint8')).toBe('uint8');
+    for (const bad of ['float8', 'int64', 'Float32', '', 'uint16', 'int16', 'U8']) expect(() => rlx.toDType(bad), bad).toThrow(rlx.DTypeError);
   });
 });
 

@@ -297,13 +297,13 @@ describe.each(DEVICES)('views on %s', (device) => {
 });
 
 describe.each(DEVICES)('views of non-float64 data on %s', (device) => {
-  const DTS = ['int32', 'float32', 'float16', 'bfloat16', 'bool', 'complex64', 'complex128'] as const;
+  const DTS = ['int8', 'uint8', 'int32', 'float32', 'float16', 'bfloat16', 'bool', 'complex64', 'complex128'] as const;
   type DT = (typeof DTS)[number] | 'float64';
-  /** A chain on dtype dt: [tensor, naive] (small integers, exact in every dtype; bool 0/1; complex (k, -k/2)). */
+  /** A chain on dtype dt: [tensor, naive] (small integers, exact in every dtype (uint8: non-negative); bool 0/1; complex (k, -k/2)). */
   const chainOf = (shape: number[], steps: Step[], dt: DT): [rlx.Tensor, N.NArr] => {
     const cplx = dt.startsWith('complex');
     const n = N.sizeOf(shape);
-    const vals = Array.from({ length: n }, (_, i) => (dt === 'bool' ? (i % 3 === 0 ? 1 : 0) : (i % 50) - 20));
+    const vals = Array.from({ length: n }, (_, i) => (dt === 'bool' ? (i % 3 === 0 ? 1 : 0) : dt === 'uint8' ? i % 50 : (i % 50) - 20));
     const a0: N.NArr = cplx ? N.make(shape, vals.flatMap((v) => [v, -v / 2]), true) : N.make(shape, vals);
     let t = rlx.tensor(Float64Array.from(a0.data), { shape, dtype: dt }).on(device);
     let a = a0;
@@ -311,7 +311,7 @@ describe.each(DEVICES)('views of non-float64 data on %s', (device) => {
     return [t, a];
   };
 
-  it('random view chains on int32 / float32 / float16 / bfloat16 / bool / complex data, then x + x', () => {
+  it('random view chains on int8 / uint8 / int32 / float32 / float16 / bfloat16 / bool / complex data, then x + x', () => {
     fc.assert(
       fc.property(shapeArb(), fc.array(stepArb, { minLength: 1, maxLength: 4 }), fc.constantFrom(...DTS), (shape, steps, dt) => {
         const [t, a] = chainOf(shape, steps, dt);

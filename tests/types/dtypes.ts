@@ -8,7 +8,7 @@ import type { DType } from '../../src/index.js';
 import { DTYPES, tensor, zeros, ones, full, arange, linspace, eye, grad, Tensor } from '../../src/index.js';
 import { expectTrue, type Equal } from './assert.js';
 
-type AnyArray = Float64Array | Float32Array | Int32Array | Uint8Array;
+type AnyArray = Float64Array | Float32Array | Int32Array | Int8Array | Uint8Array;
 type AnyItem = number | boolean | [number, number];
 
 // DType is spelled out (so messages say Tensor<DType>): DTYPES lists exactly its names.
@@ -30,10 +30,25 @@ const z = tensor([{ re: 1, im: 2 }], { dtype: 'c64' });
 expectTrue<Equal<ReturnType<typeof z.toArray>, Float32Array>>(); // interleaved (re, im)
 expectTrue<Equal<ReturnType<typeof z.item>, [number, number]>>();
 expectTrue<Equal<ReturnType<Tensor<'complex128'>['toArray']>, Float64Array>>();
+// int8 is an Int8Array; uint8 a Uint8Array like bool, but its item() is a number.
+const i8 = tensor([1, -2], { dtype: 'int8' });
+expectTrue<Equal<typeof i8, Tensor<'int8'>>>();
+expectTrue<Equal<ReturnType<typeof i8.toArray>, Int8Array>>();
+expectTrue<Equal<ReturnType<typeof i8.item>, number>>();
+const u8 = tensor([1, 2], { dtype: 'u8' });
+expectTrue<Equal<typeof u8, Tensor<'uint8'>>>();
+expectTrue<Equal<ReturnType<typeof u8.toArray>, Uint8Array>>();
+expectTrue<Equal<ReturnType<typeof u8.item>, number>>();
+expectTrue<Equal<ReturnType<ReturnType<typeof tensor<'i8'>>['toArray']>, Int8Array>>();
+// @ts-expect-error a uint8 tensor's item() is a number, not a boolean
+const wrongU8: boolean = u8.item();
+void wrongU8;
 // float16 and bfloat16 decode to Float32Array.
 expectTrue<Equal<ReturnType<Tensor<'float16' | 'bfloat16'>['toArray']>, Float32Array>>();
 
 // The NumPy constructors and cast/astype narrow on a literal dtype; on() keeps it.
+const small = [zeros([2], { dtype: 'int8' }), full([2], 3, { dtype: 'i8' }), arange(3, { dtype: 'int8' }), tensor([1.5]).cast('int8'), ones([1], { dtype: 'i8' })] as const;
+expectTrue<Equal<(typeof small)[number], Tensor<'int8'>>>();
 const built = [zeros([2], { dtype: 'float32' }), ones([2], { dtype: 'f32' }), full([2], 3, { dtype: 'float32' }), arange(3, undefined, 1, { dtype: 'float32' }), linspace(0, 1, 5, { dtype: 'float32' }), eye(2, 2, { dtype: 'float32' })] as const;
 expectTrue<Equal<(typeof built)[number], Tensor<'float32'>>>();
 const cast = tensor([1.5]).cast('int32');

@@ -366,6 +366,10 @@ void finishOutputs(const Plan& pl, Ctx& c, int64_t o0, int m) {
     if (P.redT == kComplex64) round32(c.accIm, m);
   } else if (P.redT == kInt32) {
     for (int j = 0; j < m; j++) c.accRe[j] = jsToInt32(c.accRe[j]);
+  } else if (P.redT == kInt8) {
+    for (int j = 0; j < m; j++) c.accRe[j] = jsToInt8(c.accRe[j]);
+  } else if (P.redT == kUInt8) {
+    for (int j = 0; j < m; j++) c.accRe[j] = jsToUint8(c.accRe[j]);
   }
   if (static_cast<int>(P.instrs.size()) > P.nPro) {
     double* direct = P.outT == kFloat64 && P.instrs.back().op >= kCast ? reinterpret_cast<double*>(pl.out) + o0 : nullptr;

@@ -27,10 +27,11 @@ inline void convRun(const char* base, int64_t off, int64_t st, int m, double* dr
       di[i] = p[i * s2 + 1];
     }
   } else {
-    using T = std::conditional_t<D == kBool, uint8_t,
+    using T = std::conditional_t<D == kBool || D == kUInt8, uint8_t,
+              std::conditional_t<D == kInt8, int8_t,
               std::conditional_t<D == kInt32, int32_t,
               std::conditional_t<D == kFloat32, float,
-              std::conditional_t<D == kFloat64, double, uint16_t>>>>;
+              std::conditional_t<D == kFloat64, double, uint16_t>>>>>;
     const T* p = reinterpret_cast<const T*>(base) + off;
     auto cv = [](T v) -> double {
       if constexpr (D == kFloat16) return f16ToDouble(v);
@@ -85,6 +86,8 @@ void gather(const Geo& g, const Space& s, const int64_t* idx0, int n, double* dr
 void gatherAny(const Geo& g, const Space& s, const int64_t* idx, int n, double* dr, double* di) {
   switch (g.dtype) {
     case kBool: return gather<kBool>(g, s, idx, n, dr, di);
+    case kInt8: return gather<kInt8>(g, s, idx, n, dr, di);
+    case kUInt8: return gather<kUInt8>(g, s, idx, n, dr, di);
     case kInt32: return gather<kInt32>(g, s, idx, n, dr, di);
     case kFloat16: return gather<kFloat16>(g, s, idx, n, dr, di);
     case kBFloat16: return gather<kBFloat16>(g, s, idx, n, dr, di);
@@ -99,9 +102,15 @@ void gatherAny(const Geo& g, const Space& s, const int64_t* idx, int n, double* 
 // TypedArray store (or the js kernels' f16/bf16 encoders) makes.
 void store(int outT, char* out, int64_t f0, int n, const double* vr, const double* vi) {
   switch (outT) {
-    case kBool: {
+    case kBool:
+    case kUInt8: {
       uint8_t* o = reinterpret_cast<uint8_t*>(out) + f0;
       for (int i = 0; i < n; i++) o[i] = jsToUint8(vr[i]);
+      return;
+    }
+    case kInt8: {
+      int8_t* o = reinterpret_cast<int8_t*>(out) + f0;
+      for (int i = 0; i < n; i++) o[i] = jsToInt8(vr[i]);
       return;
     }
     case kInt32: {

@@ -72,6 +72,7 @@ Buffer bufferOf(const Napi::Value& v) {
   if (!typed_any(v, &m)) return b;
   switch (m.type) {
     case napi_uint8_array: b.storage = kU8; break;
+    case napi_int8_array: b.storage = kI8; break;
     case napi_int32_array: b.storage = kI32; break;
     case napi_uint16_array: b.storage = kU16; break;
     case napi_float32_array: b.storage = kF32; break;

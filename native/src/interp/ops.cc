@@ -5,7 +5,9 @@
 //
 // Kinds: 'f' float16/bfloat16/float32/float64 (computed in double; float32
 // results are rounded by the caller, like Math.fround per op), 'i' int32
-// (wrap-around), 'b' bool (0/1), 'c' complex (pairs of registers).
+// (wrap-around), 'b' bool (0/1), 'c' complex (pairs of registers). int8/uint8
+// have no kind: the compiler computes them in int32, so only cast, where,
+// load and store see them.
 
 #include "fp.h"
 #include <cmath>
@@ -244,6 +246,8 @@ U(RF16, roundF16(x))
 U(RBF16, roundBF16(x))
 U(ToBool, x != 0 ? 1.0 : 0.0)
 U(ToI32, npToInt32(x))
+U(ToI8, npToInt8(x))
+U(ToU8, npToUint8(x))
 
 template <class R>
 void castRealToComplex(double* dr, double* di, const Args& a, int n) {
@@ -281,8 +285,13 @@ OpFn castFn(int from, int to) {
   }
   if (to == kBool) return cf ? castComplexToBool : un<ToBool>;
   if (to == kInt32) {
-    if (from == kInt32 || from == kBool) return un<Ident>;
+    if (from == kInt32 || from == kBool || isSmallInt(from)) return un<Ident>;
     return cf ? castComplexToReal<ToI32> : un<ToI32>;
+  }
+  if (isSmallInt(to)) {
+    if (from == to || from == kBool) return un<Ident>;
+    if (to == kInt8) return cf ? castComplexToReal<ToI8> : un<ToI8>;
+    return cf ? castComplexToReal<ToU8> : un<ToU8>;
   }
   switch (to) {
     case kFloat32: return cf ? castComplexToReal<RF32> : un<RF32>;
@@ -292,9 +301,10 @@ OpFn castFn(int from, int to) {
   }
 }
 
-enum Kind { kF, kI, kB, kC };
+enum Kind { kF, kI, kB, kC, kNone };
 Kind kindOf(int d) {
   if (isComplex(d)) return kC;
+  if (isSmallInt(d)) return kNone;
   if (d == kInt32) return kI;
   if (d == kBool) return kB;
   return kF;
@@ -392,6 +402,7 @@ OpFn opFor(int op, int inT, int outT) {
     case kF: return r.f;
     case kI: return r.i;
     case kB: return r.b;
+    case kNone: return nullptr;
     default: return r.c;
   }
 }

@@ -165,7 +165,7 @@ std::string prepare(const int32_t* prog, size_t n, const double* consts, size_t 
         argT[1] = argT[2] = in.outT;
         break;
       case kComplex:
-        if (!validDType(in.inT) || isComplex(in.inT) || in.inT == kBool || in.inT == kInt32 || !isComplex(in.outT)) return at(i, name) + "expects two real floating values and a complex result";
+        if (!validDType(in.inT) || isComplex(in.inT) || in.inT == kBool || in.inT == kInt32 || isSmallInt(in.inT) || !isComplex(in.outT)) return at(i, name) + "expects two real floating values and a complex result";
         nargs = 2;
         argT[0] = argT[1] = in.inT;
         break;

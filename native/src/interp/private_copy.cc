@@ -17,7 +17,8 @@ namespace rlx::interp {
 
 size_t elementBytes(int dtype) {
   switch (storageOf(dtype)) {
-    case kU8: return 1;
+    case kU8:
+    case kI8: return 1;
     case kU16: return 2 * lanesOf(dtype);
     case kI32:
     case kF32: return 4 * lanesOf(dtype);

@@ -10,7 +10,7 @@
 //
 // Values live in registers of kBlock doubles; a complex value takes two
 // consecutive registers (re, im). Every real dtype is held as a double:
-// bool as 0/1, int32 exactly, float32/float16/bfloat16 as their (decoded)
+// bool as 0/1, int8/uint8/int32 exactly, float32/float16/bfloat16 as their (decoded)
 // values. Instructions run one after another over a whole block, each as a
 // tight loop, so there is no per-element dispatch.
 //
@@ -47,7 +47,8 @@
 namespace rlx::interp {
 
 constexpr int32_t kMagic = 0x49584c52;  // "RLXI"
-constexpr int32_t kVersion = 1;
+// 2: int8 and uint8 joined the dtypes (codes 1 and 2; the later codes moved up).
+constexpr int32_t kVersion = 2;
 constexpr int kHeader = 16;
 constexpr int kLoadWidth = 4;
 constexpr int kInstrWidth = 8;
@@ -56,10 +57,10 @@ constexpr int kMaxDims = 32;
 constexpr int32_t kLoadInvariant = 1;
 
 // Same order as DTYPES in src/tensor/dtype.ts.
-enum DType : int32_t { kBool = 0, kInt32, kFloat16, kBFloat16, kFloat32, kFloat64, kComplex64, kComplex128, kNumDTypes };
+enum DType : int32_t { kBool = 0, kInt8, kUInt8, kInt32, kFloat16, kBFloat16, kFloat32, kFloat64, kComplex64, kComplex128, kNumDTypes };
 
-// Storage of a slot buffer (the TypedArray class).
-enum Storage : int32_t { kU8 = 0, kI32, kU16, kF32, kF64, kNumStorage };
+// Storage of a slot buffer (the TypedArray class): bool and uint8 share Uint8Array.
+enum Storage : int32_t { kU8 = 0, kI32, kU16, kF32, kF64, kI8, kNumStorage };
 
 // Opcodes: must match OPCODES in src/backends/native/program.ts.
 enum Op : int32_t {
@@ -77,6 +78,9 @@ enum ReduceOp : int32_t { kSum = 0, kProd, kMax, kMin, kArgmax, kArgmin, kNumRed
 const char* opName(int op);
 const char* dtypeName(int d);
 inline bool isComplex(int d) { return d == kComplex64 || d == kComplex128; }
+// int8/uint8: storage types whose arithmetic the compiler rewrites to int32
+// (src/compiler/passes/legalize.ts); here they are loaded, stored, cast and selected.
+inline bool isSmallInt(int d) { return d == kInt8 || d == kUInt8; }
 Storage storageOf(int d);
 inline int lanesOf(int d) { return isComplex(d) ? 2 : 1; }
 

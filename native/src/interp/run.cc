@@ -62,7 +62,8 @@ std::string checkLoad(const Geo& g, const Space& s, int64_t total, int64_t elems
 
 size_t scalarBytes(int storage) {
   switch (storage) {
-    case kU8: return 1;
+    case kU8:
+    case kI8: return 1;
     case kU16: return 2;
     case kI32:
     case kF32: return 4;

@@ -20,12 +20,19 @@ inline int32_t jsToInt32(double x) {
 }
 // ToUint8 (a Uint8Array store): the low byte of ToInt32.
 inline uint8_t jsToUint8(double x) { return static_cast<uint8_t>(static_cast<uint32_t>(jsToInt32(x)) & 0xffu); }
+// ToInt8 (an Int8Array store): the low byte of ToInt32, two's complement.
+inline int8_t jsToInt8(double x) { return static_cast<int8_t>(jsToUint8(x)); }
 
 // float -> int32 as NumPy on x86 (runtime.ts toInt32): truncation; NaN and out of range give INT32_MIN.
 inline double npToInt32(double v) {
   double t = std::trunc(v);
   return (t >= -2147483648.0 && t <= 2147483647.0) ? t : -2147483648.0;
 }
+// Any real value -> int8/uint8 as rlx casts it (src/tensor/dtype.ts floatToInt):
+// through int32 as above, then the low byte (integers wrap modulo 256; NaN,
+// inf and values outside int32 give 0). An integer input is exact in npToInt32.
+inline double npToInt8(double v) { return static_cast<double>(jsToInt8(npToInt32(v))); }
+inline double npToUint8(double v) { return static_cast<double>(jsToUint8(npToInt32(v))); }
 
 inline double fround(double x) { return static_cast<double>(static_cast<float>(x)); }
 

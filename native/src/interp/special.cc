@@ -137,13 +137,15 @@ const char* opName(int op) {
 }
 
 const char* dtypeName(int d) {
-  static const char* const names[kNumDTypes] = {"bool", "int32", "float16", "bfloat16", "float32", "float64", "complex64", "complex128"};
+  static const char* const names[kNumDTypes] = {"bool", "int8", "uint8", "int32", "float16", "bfloat16", "float32", "float64", "complex64", "complex128"};
   return d >= 0 && d < kNumDTypes ? names[d] : "?";
 }
 
 Storage storageOf(int d) {
   switch (d) {
-    case kBool: return kU8;
+    case kBool:
+    case kUInt8: return kU8;
+    case kInt8: return kI8;
     case kInt32: return kI32;
     case kFloat16:
     case kBFloat16: return kU16;

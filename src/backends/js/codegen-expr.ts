@@ -47,7 +47,13 @@ export function castCode(o: string, v: Val, from: DType, to: DType): { code: str
   }
   let e: string;
   if (to === 'bool') e = cf ? `(${re} !== 0 || ${(v as [string, string])[1]} !== 0 ? 1 : 0)` : `(${re} !== 0 ? 1 : 0)`;
-  else if (to === 'int32') e = from === 'int32' || from === 'bool' ? re : `S.toInt32(${re})`;
+  else if (to === 'int32') e = from === 'int32' || from === 'bool' || from === 'int8' || from === 'uint8' ? re : `S.toInt32(${re})`;
+  else if (to === 'int8' || to === 'uint8') {
+    // Integers wrap to 8 bits (C's conversion); floats go through int32 first (NumPy on x86, dtype.ts floatToInt).
+    const exact = from === to || from === 'bool';
+    const asInt = from === 'int32' || from === 'int8' || from === 'uint8' || from === 'bool' ? re : `S.toInt32(${re})`;
+    e = exact ? re : to === 'int8' ? `((${asInt} << 24) >> 24)` : `(${asInt} & 255)`;
+  }
   else e = roundTo(to, re);
   return { code: `const ${o} = ${e};`, val: o };
 }
@@ -122,7 +128,7 @@ export function emitExpr(expr: Expr, prefix: string, load: (i: number) => Val, a
       default: {
         const inD = expr.instrs[ins.args[0]!]!.dtype;
         const kind = ruleKind(inD);
-        const rule = JS_RULES[ins.op][kind];
+        const rule = kind === undefined ? undefined : JS_RULES[ins.op][kind];
         if (!rule) throw new LegalizationError(ins.op, inD, 'js');
         const args = ins.args.map((a) => vals[a]!);
         if (kind === 'c') {
@@ -151,5 +157,6 @@ export function emitExpr(expr: Expr, prefix: string, load: (i: number) => Val, a
 export function hasRule(op: string, inDType: DType): boolean {
   if (op === 'cast' || op === 'where' || op === 'complex') return true;
   const r = (JS_RULES as unknown as Record<string, Record<string, unknown>>)[op];
-  return !!r && r[ruleKind(inDType)] !== undefined;
+  const kind = ruleKind(inDType);
+  return !!r && kind !== undefined && r[kind] !== undefined;
 }

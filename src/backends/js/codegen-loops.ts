@@ -133,6 +133,8 @@ function accValue(op: string, d: DType): Val {
   if (isComplex(d)) return d === 'complex64' ? ['Math.fround(accr)', 'Math.fround(acci)'] : ['accr', 'acci'];
   if (d === 'float32') return 'Math.fround(acc)';
   if (d === 'int32') return '(acc | 0)';
+  if (d === 'int8') return '((acc << 24) >> 24)';
+  if (d === 'uint8') return '(acc & 255)';
   return 'acc';
 }
 

@@ -86,10 +86,15 @@ export const JS_RULES: { readonly [P in Exclude<ElementwiseOp, 'cast' | 'where'>
   complex: { f: () => 'unused' },
 };
 
-/** Which rule slot serves a compute dtype. */
-export function ruleKind(dtype: string): keyof ScalarRule {
+/**
+ * Which rule slot serves a compute dtype; undefined for int8/uint8, which are
+ * storage types computed in int32 (legalization rewrites their ops, so only
+ * cast and where, handled by codegen, ever see them).
+ */
+export function ruleKind(dtype: string): keyof ScalarRule | undefined {
   if (dtype === 'complex64' || dtype === 'complex128') return 'c';
   if (dtype === 'int32') return 'i';
+  if (dtype === 'int8' || dtype === 'uint8') return undefined;
   if (dtype === 'bool') return 'b';
   return 'f';
 }

@@ -15,6 +15,12 @@ export const INTERP_API = 2;
 export function interpApiProblem(addon: object): string | undefined {
   const api = (addon as { interpApi?: unknown }).interpApi;
   if (typeof (addon as { interpRun?: unknown }).interpRun !== 'function') return 'it does not export interpRun() (stale build? run npm run build:native)';
-  if (api === INTERP_API) return undefined;
-  return `its interpreter calling convention is ${api === undefined ? '1 (no interpApi)' : String(api)}, this rlx needs ${INTERP_API} (stale build? run npm run build:native)`;
+  if (api !== INTERP_API) return `its interpreter calling convention is ${api === undefined ? '1 (no interpApi)' : String(api)}, this rlx needs ${INTERP_API} (stale build? run npm run build:native)`;
+  // The program format (dtype codes, opcodes) changes too: version 2 added int8/uint8.
+  const version = (addon as { interpVersion?: unknown }).interpVersion;
+  if (version !== INTERP_PROGRAM_VERSION) return `its interpreter reads program version ${String(version)}, this rlx writes ${INTERP_PROGRAM_VERSION} (stale build? run npm run build:native)`;
+  return undefined;
 }
+
+/** The program format version this TS writes (program.ts PROGRAM_VERSION; native/src/interp/program.h kVersion). */
+export const INTERP_PROGRAM_VERSION = 2;

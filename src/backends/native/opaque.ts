@@ -53,7 +53,18 @@ function fit(buf: StorageArray | undefined, d: DType, n: number, what: string): 
     throw new DTypeError(`native ${what}: expected a ${S.name} for ${d}, got ${buf === undefined ? 'undefined' : buf.constructor.name}`);
   }
   if (buf.length < n) throw new ShapeError(`native ${what}: buffer of ${buf.length} scalars, the kernel needs ${n}`);
-  return buf.length === n ? buf : buf.subarray(0, n);
+  return asAddonStorage(buf.length === n ? buf : buf.subarray(0, n));
+}
+
+/**
+ * The addon's data-movement kernels know the storage classes Uint8Array,
+ * Uint16Array, Int32Array, Float32Array and Float64Array; an Int8Array (int8)
+ * is handed over as the Uint8Array of the same bytes. gather, concat and pad
+ * move bits, so the bytes are the same; cumsum and scatterAdd never see int8
+ * (legalization computes int8 arithmetic in int32).
+ */
+function asAddonStorage(buf: StorageArray): StorageArray {
+  return buf instanceof Int8Array ? new Uint8Array(buf.buffer, buf.byteOffset, buf.length) : buf;
 }
 
 function checkAxis(name: string, ax: unknown, rank: number): number {
@@ -199,7 +210,7 @@ function nativeOpaque(a: OpaqueAddon, k: OpaqueKernel): CompiledKernel {
       };
     default: {
       // pad: the fill element is encoded once ([value, 0] for complex), like the js kernel.
-      const fill = encodeValues(L === 2 ? [k.attrs['value'] as number, 0] : [k.attrs['value'] as number], d);
+      const fill = asAddonStorage(encodeValues(L === 2 ? [k.attrs['value'] as number, 0] : [k.attrs['value'] as number], d));
       const w = k.attrs['widths'] as [number, number][];
       return {
         run(bufs, env) {

@@ -42,9 +42,12 @@ import type { ElementwiseOp, ReduceOp } from '../../compiler/primitives.js';
 import { resolveChain } from '../../compiler/view.js';
 import type { CompiledKernel, DimEnv } from '../backend.js';
 import { callNative, nativeError } from './errors.js';
+import { INTERP_PROGRAM_VERSION } from './interp-api.js';
 
 export const PROGRAM_MAGIC = 0x49584c52; // "RLXI"
-export const PROGRAM_VERSION = 1;
+// 2: int8 and uint8 joined DTYPES (dtype codes 1 and 2; later codes moved up).
+// Checked against the addon's interpVersion when it is loaded (interp-api.ts).
+export const PROGRAM_VERSION = INTERP_PROGRAM_VERSION;
 const HEADER = 16;
 const LOAD_WIDTH = 4;
 const INSTR_WIDTH = 8;

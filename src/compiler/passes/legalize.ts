@@ -1,6 +1,7 @@
 // Legalization under the dispatch contract: each node is run natively by the
 // backend, decomposed into primitives, or rewritten (storage types computed in
-// float32). Anything else is a LegalizationError naming op, dtype and backend.
+// their compute dtype: float16/bfloat16 in float32, int8/uint8 in int32).
+// Anything else is a LegalizationError naming op, dtype and backend.
 
 import { LegalizationError } from '../../tensor/errors.js';
 import { DTYPE_INFO, type DType } from '../../tensor/dtype.js';
@@ -19,9 +20,14 @@ export interface DispatchRecord {
 
 const storageCast = (x: Node, d: DType): Node => (x.dtype === d ? x : bind('cast', [x], { dtype: d, storage: true }));
 
-/** f16/bf16 compute: cast storage inputs to float32, run, cast the result back. */
-function computeInFloat32(n: Node, ins: Node[]): Node {
-  const up = (x: Node) => (DTYPE_INFO[x.dtype].compute === 'float32' && x.dtype !== 'float32' ? storageCast(x, 'float32') : x);
+/**
+ * Storage-type compute: cast storage inputs to their compute dtype (f16/bf16 →
+ * float32, int8/uint8 → int32), run, cast the result back. For the small ints
+ * the cast back wraps modulo 256 after every op, which is NumPy's int8/uint8
+ * arithmetic (127 + 1 = -128) also inside fused kernels.
+ */
+function computeInComputeDType(n: Node, ins: Node[]): Node {
+  const up = (x: Node) => (DTYPE_INFO[x.dtype].compute !== x.dtype ? storageCast(x, DTYPE_INFO[x.dtype].compute) : x);
   const r = bind(n.op, ins.map(up), n.attrs);
   return r.dtype === n.dtype ? r : storageCast(r, n.dtype);
 }
@@ -45,7 +51,7 @@ export function legalize(g: Graph, backend: Backend, records: DispatchRecord[] =
       }
       if (choice === 'native') return undefined;
       changed = true;
-      if (choice === 'rewrite') return computeInFloat32(n, ins);
+      if (choice === 'rewrite') return computeInComputeDType(n, ins);
       const dec = decompositionOf(n.op);
       if (!dec) throw new LegalizationError(n.op, n.dtype, backend.name, 'backend asked for a decomposition but none is registered');
       return dec(ins, n.attrs);

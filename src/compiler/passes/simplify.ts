@@ -37,7 +37,8 @@ function simplifyNode(n: Node, ins: Node[]): Node | undefined {
     case 'cast': {
       if (a!.dtype === n.dtype) return a;
       // A storage round trip float32 -> float16 -> float32 inserted by legalization.
-      if (n.attrs['storage'] && a!.op === 'cast' && a!.attrs['storage'] && a!.inputs[0]!.dtype === n.dtype) return a!.inputs[0];
+      // Not int32 -> int8 -> int32: that round trip is the wrap to 8 bits.
+      if (n.attrs['storage'] && a!.op === 'cast' && a!.attrs['storage'] && a!.inputs[0]!.dtype === n.dtype && isFloat(a!.dtype)) return a!.inputs[0];
       return undefined;
     }
     default:

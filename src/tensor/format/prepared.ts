@@ -22,6 +22,8 @@ function kindOf(dtype: DType): 'b' | 'i' | 'f' | 'c' {
   switch (dtype) {
     case 'bool':
       return 'b';
+    case 'int8':
+    case 'uint8':
     case 'int32':
       return 'i';
     case 'complex64':

@@ -2,7 +2,7 @@
 
 import { bind, constNode, type BinaryOp, type UnaryOp } from '../../compiler/primitives.js';
 import type { Node } from '../../compiler/ir.js';
-import { type DType, type DTypeLike, type ScalarKind, toDType, inexactDType, promoteTypes, promoteWithScalar, isComplex, isInexact, DTYPE_INFO, realDType } from '../dtype.js';
+import { type DType, type DTypeLike, type ScalarKind, toDType, inexactDType, promoteTypes, promoteWithScalar, isComplex, isInexact, DTYPE_INFO, realDType, INT_RANGE } from '../dtype.js';
 import { DTypeError, ValueError } from '../errors.js';
 import { broadcastShapes, shapesEqual, type Dim } from '../shape.js';
 import { Tensor, type Operand } from '../tensor.js';
@@ -29,6 +29,18 @@ function literal(v: number | boolean, d: DType, shape: readonly Dim[] = []): Nod
   return constNode(typeof v === 'boolean' ? Number(v) : v, d, shape);
 }
 
+/**
+ * A weak JS integer that takes an int8/uint8 tensor's dtype must fit it:
+ * NEP 50 (NumPy 2) raises for uint8 + 300 or uint8 + -1 rather than wrap the
+ * scalar silently; rlx throws a DTypeError (cast the tensor, or wrap the
+ * value yourself). int32 keeps its older behavior (the literal wraps).
+ */
+function checkWeakInt(op: string, v: number | boolean, d: DType): void {
+  if (typeof v !== 'number' || (d !== 'int8' && d !== 'uint8')) return;
+  const [lo, hi] = INT_RANGE[d];
+  if (v < lo || v > hi) throw new DTypeError(`${op}: the scalar ${v} is out of range for ${d} [${lo}, ${hi}] (NEP 50); cast the tensor to a wider dtype first`);
+}
+
 /** Zeros of x's shape on x's device (imag of a real tensor: the device stays the input's). */
 function zerosOn(x: Tensor, d: DType): Tensor {
   const z = literal(0, d, x.node.shape);
@@ -37,13 +49,13 @@ function zerosOn(x: Tensor, d: DType): Tensor {
 }
 
 // Ops whose result is inexact: integer inputs are first cast to the smallest float
-// that holds them (NumPy: bool → float16, int32 → float64).
+// that holds them (NumPy: bool, int8, uint8 → float16; int32 → float64).
 const FLOAT_UNARY = new Set<UnaryOp>(['exp', 'log', 'log1p', 'expm1', 'sqrt', 'rsqrt', 'sin', 'cos', 'tan', 'tanh', 'sinh', 'cosh', 'asin', 'acos', 'atan', 'erf', 'sigmoid', 'softplus', 'gelu', 'angle']);
 const FLOAT_BINARY = new Set<BinaryOp>(['div', 'atan2']);
 const REAL_ONLY_UNARY = new Set<UnaryOp>(['floor', 'ceil', 'round', 'erf', 'gelu', 'softplus']);
 const REAL_ONLY_BINARY = new Set<BinaryOp>(['maximum', 'minimum', 'atan2', 'lt', 'le', 'gt', 'ge', 'complex']);
 
-const floatFor = (d: DType): DType => (isInexact(d) ? d : d === 'bool' ? 'float16' : 'float64');
+const floatFor = (d: DType): DType => (isInexact(d) ? d : d === 'int32' ? 'float64' : 'float16');
 
 /** Applies a unary op with NumPy's dtype rules. */
 export function unary(op: UnaryOp, x: Tensor): Tensor {
@@ -77,6 +89,8 @@ export function binary(op: BinaryOp, aIn: Operand, bIn: Operand): Tensor {
   else if (FLOAT_BINARY.has(op)) dt = floatFor(dt);
   if (dt === 'bool' && op === 'pow') dt = 'int32';
   const shape = broadcastShapes(op, a instanceof Tensor ? a.node.shape : [], b instanceof Tensor ? b.node.shape : []);
+  if (!(a instanceof Tensor)) checkWeakInt(op, a, dt);
+  if (!(b instanceof Tensor)) checkWeakInt(op, b, dt);
   const an = a instanceof Tensor ? castNode(a.node, dt) : literal(a, dt, shape);
   const bn = b instanceof Tensor ? castNode(b.node, dt) : literal(b, dt, shape);
   return new Tensor(bind(op, [broadcastNode(an, shape), broadcastNode(bn, shape)]));
@@ -113,6 +127,8 @@ export function where(condIn: Operand, xIn: Operand, yIn: Operand): Tensor {
   else if (y instanceof Tensor) dt = promoteWithScalar(y.dtype, scalarKind(x as number));
   else dt = scalarKind(x as number) === 'b' && scalarKind(y as number) === 'b' ? 'bool' : 'float64';
   const shape = broadcastShapes('where', cond.node.shape, x instanceof Tensor ? x.node.shape : [], y instanceof Tensor ? y.node.shape : []);
+  if (!(x instanceof Tensor)) checkWeakInt('where', x, dt);
+  if (!(y instanceof Tensor)) checkWeakInt('where', y, dt);
   const xn = x instanceof Tensor ? castNode(x.node, dt) : literal(x, dt, shape);
   const yn = y instanceof Tensor ? castNode(y.node, dt) : literal(y, dt, shape);
   const c = cond.dtype === 'bool' ? cond.node : bind('ne', [cond.node, literal(0, cond.dtype, cond.node.shape)]);

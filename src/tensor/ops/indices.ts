@@ -1,5 +1,5 @@
 // Index operands of gather / scatterAdd (np.take, np.add.at): an int32 tensor
-// as is, or JS data (a number, nested arrays, a TypedArray) checked here before
+// as is (int8/uint8 widened to int32), or JS data (a number, nested arrays, a TypedArray) checked here before
 // it is stored as int32.
 //
 // Why the checks: storing a JS number in an Int32Array wraps it modulo 2³², so
@@ -25,11 +25,14 @@ const INT32_MIN = -(2 ** 31),
 /** `indices` as an int32 tensor for op along an axis of size `axisSize` (which names it in errors). */
 export function indexTensor(op: string, indices: unknown, axisSize: Dim): Tensor {
   if (indices instanceof Tensor) {
+    // int8/uint8 values are valid integer indices: widened (NumPy takes any integer index array).
+    if (indices.dtype === 'int8' || indices.dtype === 'uint8') return indices.cast('int32');
     if (indices.dtype !== 'int32') throw new DTypeError(`${op}: an index tensor must be int32, got ${indices.dtype} (cast it, or pass the indices as JS numbers to have them checked)`);
     return indices;
   }
   const t = toTensor(op, indices, 'indices');
-  if (t.dtype === 'int32') return t; // from an Int32Array or a smaller integer TypedArray: in range by construction
+  if (t.dtype === 'int32') return t; // from an Int32Array, Int16Array or Uint16Array: in range by construction
+  if (t.dtype === 'int8' || t.dtype === 'uint8') return t.cast('int32'); // from an Int8Array or Uint8Array
   if (t.dtype !== 'float64' && t.dtype !== 'float32') throw new DTypeError(`${op}: indices must be integers, got ${t.dtype} data`);
   // A fresh realized buffer of the converted values (float64 holds every JS number exactly).
   const values = t.node.data as Float64Array | Float32Array;

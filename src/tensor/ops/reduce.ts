@@ -8,7 +8,9 @@ import { Tensor, type Axis } from '../tensor.js';
 import { castNode, unary, where } from './elementwise.js';
 import { registerDecomposition } from '../../compiler/decompose.js';
 
-const accumDType = (d: DType): DType => (d === 'bool' ? 'int32' : d);
+// sum/prod/cumsum of bool and the small ints accumulate in int32 (NumPy: the
+// platform int, int64, or uint64 for uint8; rlx has neither, int32 is its widest).
+const accumDType = (d: DType): DType => (d === 'bool' || d === 'int8' || d === 'uint8' ? 'int32' : d);
 
 function keep(t: Tensor, axes: number[], rank: number): Tensor {
   const shape = t.node.shape.slice();
