@@ -11,3 +11,7 @@ export type { ReadGgufOptions, GgufFile, GgufHeader, GgufTensorInfo, GgufValue }
 export { writeGguf } from './gguf/write.js';
 export type { WriteGgufOptions } from './gguf/write.js';
 export { GgufError } from './gguf/errors.js';
+export { loadOnnx, OnnxModel } from './onnx/load.js';
+export type { OnnxValueInfo } from './onnx/load.js';
+export { OnnxError } from './onnx/errors.js';
+export type { UnsupportedOp } from './onnx/errors.js';
