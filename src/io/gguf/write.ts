@@ -31,7 +31,7 @@ const TYPED_NAME = new Map<unknown, GgufValueType>([
 function inferType(v: unknown): string | undefined {
   if (typeof v === 'string') return 'string';
   if (typeof v === 'boolean') return 'bool';
-  if (typeof v === 'bigint') return v >= 0n && v >= 2n ** 63n ? 'uint64' : 'int64';
+  if (typeof v === 'bigint') return v >= 2n ** 63n ? 'uint64' : 'int64';
   if (typeof v === 'number') {
     if (Number.isInteger(v)) return v >= 0 && v < 2 ** 32 ? 'uint32' : v >= -(2 ** 31) && v < 2 ** 31 ? 'int32' : Number.isSafeInteger(v) ? 'int64' : 'float64';
     return Math.fround(v) === v || !Number.isFinite(v) ? 'float32' : 'float64';
