@@ -27,6 +27,8 @@ export interface ValueDesc {
 }
 export interface ModelDesc {
   opset?: number;
+  /** The opset's domain (default '': the ONNX operators). */
+  opsetDomain?: string;
   nodes: NodeDesc[];
   inputs: ValueDesc[];
   outputs: ValueDesc[];
@@ -120,5 +122,5 @@ export function encodeModel(m: ModelDesc): Uint8Array {
     ),
   );
   const graph = cat([...nodes, str(2, 'test'), ...(m.initializers ?? []).map((t) => bytes(5, encodeTensor(t))), ...m.inputs.map((v) => bytes(11, encodeValueInfo(v))), ...m.outputs.map((v) => bytes(12, encodeValueInfo(v)))]);
-  return cat([vint(1, 8), str(2, 'rlx-tests'), bytes(7, graph), bytes(8, vint(2, m.opset ?? 14))]);
+  return cat([vint(1, 8), str(2, 'rlx-tests'), bytes(7, graph), bytes(8, cat([...(m.opsetDomain ? [str(1, m.opsetDomain)] : []), vint(2, m.opset ?? 14)]))]);
 }
