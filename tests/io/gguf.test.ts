@@ -82,7 +82,7 @@ describe('golden files (make_gguf.py)', () => {
           expect(x.dtype).toBe('bfloat16');
           expect(Array.from(data)).toEqual(e.bf16_bits);
         } else {
-          expect(x.dtype).toBe(e.type === 'F64' ? 'float64' : 'int32');
+          expect(x.dtype).toBe(e.type === 'F64' ? 'float64' : e.type === 'I8' ? 'int8' : 'int32');
           expect(Array.from(data), t).toEqual(e.values);
         }
         checked += data.length;
@@ -308,6 +308,7 @@ describe('writeGguf', () => {
       bf16: tensor([[1.5], [3]], { dtype: 'bfloat16' }),
       f64: tensor([1 / 3], { dtype: 'float64' }),
       i32: tensor([[[[-5, 7]]]], { dtype: 'int32' }),
+      i8: tensor([-128, 127], { dtype: 'int8' }),
     };
     const metadata = { s: 'é', b: true, u: 7, i: -7, big: 2 ** 40, f: 0.5, d: 0.1, n: 2n ** 63n, arr: new Float32Array([1, 2]), strs: ['a', ''], nest: [[1], ['x']], u8: 200, bools: [true, false] };
     const bytes = io.writeGguf(tensors, undefined, { metadata, types: { u8: 'uint8' }, alignment: 64 });

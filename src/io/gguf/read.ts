@@ -1,8 +1,8 @@
 // io.readGguf: GGUF files (ggml / llama.cpp models) → metadata, the tensor
 // index and tensors. The header is parsed and checked in header.ts; this file
 // turns each tensor's bytes into an rlx Tensor: F32, F64, F16 and BF16 as
-// typed-array views on the file's bytes where aligned (else copies), I8, I16
-// and I32 widened to int32, I64 narrowed to int32 when every value fits, and
+// typed-array views on the file's bytes where aligned (else copies), I8 as
+// int8 likewise, I16 and I32 as int32, I64 narrowed to int32 when every value fits, and
 // Q8_0, Q4_0 and Q4_K dequantized to float32 (dequantize.ts). Any other ggml
 // type is refused by name unless only the index is asked for ({tensors: false},
 // which on a path reads just the header's bytes). Little-endian hosts only.
@@ -26,7 +26,7 @@ export interface ReadGgufOptions {
   tensors?: boolean;
   /** F16 and BF16 tensors as float32 instead of float16 / bfloat16 (default false). */
   upcast?: boolean;
-  /** Copy F32/F64/F16/BF16 data instead of viewing the file's bytes where alignment allows (default false). */
+  /** Copy F32/F64/F16/BF16/I8 data instead of viewing the file's bytes where alignment allows (default false). */
   copy?: boolean;
 }
 
@@ -42,6 +42,7 @@ const PLAIN: Record<string, { Ctor: { new (b: ArrayBufferLike, off: number, len:
   F64: { Ctor: Float64Array, dtype: 'float64' },
   F16: { Ctor: Uint16Array, dtype: 'float16' },
   BF16: { Ctor: Uint16Array, dtype: 'bfloat16' },
+  I8: { Ctor: Int8Array, dtype: 'int8' },
 };
 
 /** The tensor's storage and dtype, or a GgufError naming the tensor and its type. */
@@ -70,9 +71,6 @@ function decode(op: string, name: string, e: GgufTensorInfo, file: Uint8Array, o
   const dv = new DataView(src.buffer, src.byteOffset, src.byteLength);
   const out = new Int32Array(n);
   switch (e.type) {
-    case 'I8':
-      for (let i = 0; i < n; i++) out[i] = dv.getInt8(i);
-      return { data: out, dtype: 'int32' };
     case 'I16':
       for (let i = 0; i < n; i++) out[i] = dv.getInt16(2 * i, true);
       return { data: out, dtype: 'int32' };

@@ -1,6 +1,6 @@
 // io.writeGguf: {name: Tensor} and metadata → a GGUF v3 file, for the plain
 // element types (float32 → F32, float16 → F16, bfloat16 → BF16, float64 → F64,
-// int32 → I32); rlx does not quantize to ggml's block formats. Metadata value
+// int32 → I32, int8 → I8); rlx does not quantize to ggml's block formats. Metadata value
 // types are inferred from the JS values or given per key in `types` (llama.cpp
 // checks types strictly: its integer keys are mostly uint32, its floats float32).
 
@@ -20,7 +20,7 @@ export interface WriteGgufOptions {
   alignment?: number;
 }
 
-const GGML_OF: Partial<Record<DType, string>> = { float32: 'F32', float16: 'F16', bfloat16: 'BF16', float64: 'F64', int32: 'I32' };
+const GGML_OF: Partial<Record<DType, string>> = { float32: 'F32', float16: 'F16', bfloat16: 'BF16', float64: 'F64', int32: 'I32', int8: 'I8' };
 const SIZE: Partial<Record<GgufValueType, number>> = { uint8: 1, int8: 1, uint16: 2, int16: 2, uint32: 4, int32: 4, float32: 4, bool: 1, uint64: 8, int64: 8, float64: 8 };
 const TYPED_NAME = new Map<unknown, GgufValueType>([
   [Uint8Array, 'uint8'], [Int8Array, 'int8'], [Uint16Array, 'uint16'], [Int16Array, 'int16'], [Uint32Array, 'uint32'], [Int32Array, 'int32'],
@@ -123,7 +123,7 @@ function writeValue(out: Sink, v: unknown, type: string, key: string, op: string
 }
 
 /**
- * Writes {name: Tensor} (float32, float16, bfloat16, float64, int32) and metadata as a GGUF v3 file at `path`, or returns the bytes when no path is given.
+ * Writes {name: Tensor} (float32, float16, bfloat16, float64, int32, int8) and metadata as a GGUF v3 file at `path`, or returns the bytes when no path is given.
  * @example
  * ```ts
  * const bytes = io.writeGguf({ b: tensor([1, 2], { dtype: 'float16' }) }, undefined, { metadata: { 'general.architecture': 'none' } });
