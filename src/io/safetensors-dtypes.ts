@@ -9,6 +9,8 @@ import { DTYPE_INFO, type DType } from '../tensor/dtype.js';
 /** The safetensors dtype name of each rlx dtype that a file can hold (complex128 has none). */
 export const SAFETENSORS_DTYPE: Partial<Record<DType, string>> = {
   bool: 'BOOL',
+  int8: 'I8',
+  uint8: 'U8',
   int32: 'I32',
   float16: 'F16',
   bfloat16: 'BF16',

@@ -44,4 +44,6 @@ export const optimIoCases: Table = {
   'io.readSafetensorsHeader': { none: 'io' },
   'io.batches': { none: 'io' },
   'io.SafetensorsError': { none: 'error' },
+  'io.readIdx': { none: 'io' },
+  'io.IdxError': { none: 'error' },
 };

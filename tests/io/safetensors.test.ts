@@ -213,3 +213,19 @@ describe('malformed files: a SafetensorsError with the byte and the tensor', () 
     expect(() => io.loadSafetensors(42 as never)).toThrow(/expects a path or a Uint8Array, got number/);
   });
 });
+
+describe('int8 and uint8 (I8, U8)', () => {
+  it('round-trip with their dtypes and bytes; the header names I8/U8 as the format does', () => {
+    const a = tensor(new Int8Array([-128, -1, 0, 1, 127, 5]), { shape: [2, 3] });
+    const b = tensor(new Uint8Array([0, 1, 128, 255]));
+    const bytes = io.saveSafetensors({ a, b }) as Uint8Array;
+    const header = io.readSafetensorsHeader(bytes);
+    expect(header.tensors.a!.dtype).toBe('I8');
+    expect(header.tensors.b!.dtype).toBe('U8');
+    const back = io.loadSafetensors(bytes);
+    expect(back.a!.dtype).toBe('int8');
+    expect(back.a!.tolist()).toEqual([[-128, -1, 0], [1, 127, 5]]);
+    expect(back.b!.dtype).toBe('uint8');
+    expect(Array.from(back.b!.toArray() as Uint8Array)).toEqual([0, 1, 128, 255]);
+  });
+});
