@@ -15,3 +15,4 @@ export { loadOnnx, OnnxModel } from './onnx/load.js';
 export type { OnnxValueInfo } from './onnx/load.js';
 export { OnnxError } from './onnx/errors.js';
 export type { UnsupportedOp } from './onnx/errors.js';
+export { readIdx, IdxError } from './idx.js';
