@@ -4,8 +4,12 @@
 // constant, so an exported graph's shape computations become JS numbers
 // before any tensor is built (values.ts explains why).
 
-import { ShapeError } from '../../tensor/errors.js';
-import { type Host, host, sizeOf } from './values.js';
+import { ShapeError, ValueError } from '../../tensor/errors.js';
+import { type Host, HOST_LIMIT, host, sizeOf } from './values.js';
+
+function checkSize(shape: readonly number[], op: string): void {
+  if (sizeOf(shape) > HOST_LIMIT) throw new ValueError(`${op}: a constant of shape [${shape}] has more than ${HOST_LIMIT} elements`);
+}
 
 const stridesOf = (shape: readonly number[]): number[] => {
   const s = new Array<number>(shape.length).fill(1);
@@ -50,6 +54,7 @@ function broadcastIndex(shape: readonly number[], out: readonly number[]): Int32
 /** f applied elementwise over broadcast inputs; the result has element type `elem`. */
 export function hostMap(vals: readonly Host[], f: (...xs: number[]) => number, elem: number, op: string): Host {
   const shape = vals.map((v) => v.shape).reduce((a, b) => broadcastShapes(a, b, op));
+  checkSize(shape, op);
   const idx = vals.map((v) => broadcastIndex(v.shape, shape));
   const n = sizeOf(shape);
   const data = new Array<number>(n);
@@ -62,6 +67,7 @@ export function hostGather(x: Host, indices: Host, axis: number): Host {
   const outer = sizeOf(x.shape.slice(0, axis)),
     inner = sizeOf(x.shape.slice(axis + 1)),
     n = x.shape[axis]!;
+  checkSize([outer, inner, indices.data.length], 'Gather');
   const data: number[] = [];
   for (let o = 0; o < outer; o++)
     for (const i of indices.data) {
@@ -124,6 +130,7 @@ export function hostTranspose(x: Host, perm: readonly number[]): Host {
 
 /** x broadcast to `shape` (the caller has checked the shapes broadcast). */
 export function hostBroadcast(x: Host, shape: readonly number[]): Host {
+  checkSize(shape, 'Expand');
   const idx = broadcastIndex(x.shape, shape);
   return host(x.elem, [...shape], Array.from(idx, (i) => x.data[i]!));
 }

@@ -26,7 +26,15 @@ export interface OnnxValueInfo {
   shape: (number | string | null)[] | undefined;
 }
 
-/** An ONNX model imported into rlx (io.loadOnnx). */
+/**
+ * An ONNX model imported into rlx (io.loadOnnx): its inputs, outputs and weights, and run / forward / func to evaluate it.
+ * @example
+ * ```ts
+ * const m = io.loadOnnx(Buffer.from('CAcSB3B5dG9yY2gaBjEuMTMuMDpCChMKAXgSAXkaBS9SZWx1IgRSZWx1Egl0b3JjaF9qaXRaDwoBeBIKCggIARIECgIIAmIPCgF5EgoKCAgBEgQKAggCQgIQDg==', 'base64'));   // y = Relu(x), x: float32 [2]
+ * m.outputs;   // [{ name: 'y', dtype: 'float32', shape: [2] }]
+ * m.opset;     // 14
+ * ```
+ */
 export class OnnxModel {
   /** The inputs a caller provides (graph inputs that are not initializers). */
   readonly inputs: OnnxValueInfo[];
@@ -78,6 +86,12 @@ export class OnnxModel {
   /**
    * Evaluates the model with rlx ops on `inputs` (tensors of the declared dtypes), with `weights` replacing the
    * file's (some or all, by name): plain lazy tensor code, so grad, jit and vmap apply to it.
+   * @example
+   * ```ts
+   * const m = io.loadOnnx(Buffer.from('CAcSB3B5dG9yY2gaBjEuMTMuMDpCChMKAXgSAXkaBS9SZWx1IgRSZWx1Egl0b3JjaF9qaXRaDwoBeBIKCggIARIECgIIAmIPCgF5EgoKCAgBEgQKAggCQgIQDg==', 'base64'));   // y = Relu(x)
+   * const dydx = grad((x: Tensor) => m.forward({ x })['y']!.sum());
+   * dydx(tensor([-1, 2], { dtype: 'float32' })).tolist();   // [0, 1]
+   * ```
    */
   forward(inputs: Record<string, Tensor>, weights: Record<string, Tensor> = {}): Record<string, Tensor> {
     const env = new Map(this.constants);
@@ -99,6 +113,13 @@ export class OnnxModel {
   /**
    * The model as a graph() Func at concrete input shapes (default: the file's, when every dim is a number):
    * inputs are the model's inputs, params its weights, outputs a record by output name.
+   * @example
+   * ```ts
+   * const m = io.loadOnnx(Buffer.from('CAcSB3B5dG9yY2gaBjEuMTMuMDpCChMKAXgSAXkaBS9SZWx1IgRSZWx1Egl0b3JjaF9qaXRaDwoBeBIKCggIARIECgIIAmIPCgF5EgoKCAgBEgQKAggCQgIQDg==', 'base64'));   // y = Relu(x), x: float32 [2]
+   * const f = m.func();
+   * f.inputNames;   // ['x']
+   * (f.compile().run({ x: tensor([3, -3], { dtype: 'float32' }) }) as Record<string, Tensor>)['y']!.tolist();   // [3, 0]
+   * ```
    */
   func(shapes: Record<string, number[]> = {}): Func {
     return graph(this.graphProto.name || 'onnx', (g) => {
@@ -113,7 +134,14 @@ export class OnnxModel {
     });
   }
 
-  /** Runs the model: compiled once per set of input shapes (cached), then executed; returns {outputName: Tensor}. */
+  /**
+   * Runs the model: compiled once per set of input shapes (cached), then executed; returns {outputName: Tensor}.
+   * @example
+   * ```ts
+   * const m = io.loadOnnx(Buffer.from('CAcSB3B5dG9yY2gaBjEuMTMuMDpCChMKAXgSAXkaBS9SZWx1IgRSZWx1Egl0b3JjaF9qaXRaDwoBeBIKCggIARIECgIIAmIPCgF5EgoKCAgBEgQKAggCQgIQDg==', 'base64'));   // y = Relu(x), x: float32 [2]
+   * m.run({ x: [-0.5, 0.5] })['y']!.tolist();   // [0, 0.5]
+   * ```
+   */
   run(inputs: Record<string, Tensor | TensorData>): Record<string, Tensor> {
     const ts: Record<string, Tensor> = {};
     for (const spec of this.inputs) {

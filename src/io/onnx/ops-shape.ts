@@ -8,7 +8,7 @@ import type { Tensor } from '../../tensor/tensor.js';
 import { cat } from '../../tensor/ops/movement.js';
 import { s, rg, ax, sliceIndices } from '../../tensor/slicing.js';
 import type { NodeCtx, OpImpl } from './registry.js';
-import { ELEM, type Host, type Val, host, isHost, roundTo, shapeOf, sizeOf, toTensor } from './values.js';
+import { ELEM, EXPAND_LIMIT, HOST_LIMIT, type Host, type Val, host, isHost, roundTo, shapeOf, sizeOf, toTensor } from './values.js';
 import { broadcastShapes, hostBroadcast, hostConcat, hostGather, hostSlice, hostTranspose } from './host-ops.js';
 
 const reshapeVal = (v: Val, shape: number[]): Val => (isHost(v) ? host(v.elem, shape, v.data) : v.reshape(shape));
@@ -72,7 +72,7 @@ export const SHAPE_OPS: Record<string, OpImpl> = {
     const shape = ctx.hostInts(ins, 0, 'shape');
     const v = ctx.tensor('value') ?? host(ELEM.FLOAT, [1], [0]);
     if (v.data.length !== 1) ctx.fail(`value must hold one element, got ${v.data.length}`);
-    if (shape.some((d) => !Number.isSafeInteger(d) || d < 0) || sizeOf(shape) > 2 ** 26) ctx.fail(`invalid shape [${shape}]`);
+    if (shape.some((d) => !Number.isSafeInteger(d) || d < 0) || sizeOf(shape) > HOST_LIMIT) ctx.fail(`invalid shape [${shape}] (at most ${HOST_LIMIT} elements)`);
     return [host(v.elem, shape, new Array<number>(sizeOf(shape)).fill(v.data[0]!))];
   },
 
@@ -86,7 +86,7 @@ export const SHAPE_OPS: Record<string, OpImpl> = {
       limit = scalar(1, 'limit').data[0]!,
       delta = scalar(2, 'delta').data[0]!;
     const n = Math.max(Math.ceil((limit - start.data[0]!) / delta), 0);
-    if (delta === 0 || !Number.isFinite(n) || n > 2 ** 26) ctx.fail(`cannot make a range from ${start.data[0]} to ${limit} by ${delta}`);
+    if (delta === 0 || !Number.isFinite(n) || n > HOST_LIMIT) ctx.fail(`cannot make a range from ${start.data[0]} to ${limit} by ${delta}`);
     return [host(start.elem, [n], Array.from({ length: n }, (_, i) => roundTo(start.elem, start.data[0]! + i * delta)))];
   },
 
@@ -213,6 +213,7 @@ export const SHAPE_OPS: Record<string, OpImpl> = {
   Expand: (ins, ctx) => {
     const x = ctx.input(ins, 0, 'input');
     const target = broadcastShapes(shapeOf(x, ctx.label), ctx.hostInts(ins, 1, 'shape'), ctx.label);
+    if (target.some((d) => !Number.isSafeInteger(d) || d < 0) || sizeOf(target) > EXPAND_LIMIT) ctx.fail(`invalid target shape [${target}] (at most ${EXPAND_LIMIT} elements)`);
     return [isHost(x) ? hostBroadcast(x, target) : x.broadcastTo(target)];
   },
 };

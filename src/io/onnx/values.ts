@@ -62,6 +62,12 @@ export const isHost = (v: Val): v is Host => !(v instanceof Tensor);
 
 export const host = (elem: number, shape: number[], data: number[]): Host => ({ kind: 'host', elem, shape, data });
 
+/** The most elements a host constant may hold: host values are shape arithmetic and small constants, so a bigger one is a malformed model. */
+export const HOST_LIMIT = 2 ** 22;
+
+/** The most elements an op may create by broadcasting (Expand): far beyond real models, short of exhausting memory. */
+export const EXPAND_LIMIT = 2 ** 28;
+
 export const sizeOf = (shape: readonly number[]): number => shape.reduce((a, b) => a * b, 1);
 
 /** The shape of a value as numbers (inside a graph() with symbolic dims, a symbol cannot be folded: a typed error). */
