@@ -9,6 +9,9 @@
 //     function as the script's): the sha256 of their float32 bytes must equal the one PyTorch's side recorded,
 //     so the weights are PyTorch's bit for bit; they travel through io.saveSafetensors/loadSafetensors and
 //     loadStateDict(strict) like a checkpoint, and the output matches PyTorch's.
+//  3. golden/minilm6_graph.onnx is torch.onnx's export of that 6-layer model without its weights (each parameter a
+//     graph input under its state-dict name): io.loadOnnx imports PyTorch's graph, the formula weights are fed as
+//     inputs, and the output matches PyTorch's too.
 // Errors are max |rlx - torch| (absolute: the outputs are LayerNorm outputs of magnitude ~1).
 
 import { describe, expect, it } from 'vitest';
@@ -70,6 +73,17 @@ describe('MiniLM-shaped encoder vs PyTorch 1.13 through safetensors', () => {
     const model = encoder(1);
     model.loadStateDict(sd);
     const err = maxAbsDiff(model.forward(ref['x']!), ref['layer_f16_out']!);
+    expect(err).toBeLessThan(1e-4);
+  });
+
+  it('six layers through ONNX: torch.onnx\'s graph with the formula weights as inputs matches within 1e-4', () => {
+    const names = JSON.parse(meta['formula6_keys']!) as string[];
+    const m = io.loadOnnx(path.join(GOLDEN, 'minilm6_graph.onnx'));
+    expect(m.inputs.map((i) => i.name)).toEqual(['x', ...names]);
+    const shapes = Object.fromEntries(m.inputs.map((i) => [i.name, i.shape as number[]]));
+    const weights = Object.fromEntries(names.map((k) => [k, tensor(formulaWeights(k, shapes[k]!), { dtype: 'float32', shape: shapes[k]! })]));
+    const y = m.run({ x: ref['x']!, ...weights })['y']!;
+    const err = maxAbsDiff(y, ref['formula6_out']!);
     expect(err).toBeLessThan(1e-4);
   });
 

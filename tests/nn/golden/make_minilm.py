@@ -13,6 +13,10 @@ to commit, so the check is split in two, each honest about what it proves:
      state dict are hashed here (sha256 in the metadata of minilm_io.safetensors) and in the test, so the test
      knows it runs PyTorch's exact weights before it compares outputs.
 
+  3. minilm6_graph.onnx: the 6-layer model exported by torch.onnx (opset 14) without its weights
+     (export_params=False: each parameter is a graph input named by its state-dict key, 79 kB): io.loadOnnx
+     imports PyTorch's graph, the test feeds the formula weights, and the output must match too.
+
 minilm_io.safetensors holds the input x [2, 16, 384] (torch.randn, seeded) and PyTorch's outputs of both models
 (eval mode, torch.no_grad()). Neither torch's nor the Python safetensors package writes the files: Debian has no
 python3-safetensors, so they are written from the format's definition with struct and json (as
@@ -116,6 +120,13 @@ def main():
     digest = hashlib.sha256(b"".join(sd[k].astype("<f4").tobytes() for k in names)).hexdigest()
     with torch.no_grad():
         y6 = six(x)
+
+    # The same model through torch.onnx, graph only: export_params=False makes every parameter a graph input
+    # under its state-dict name (no constant folding, so none is pre-transposed or merged); the test feeds them.
+    torch.onnx.export(
+        six, (x,), os.path.join(HERE, "minilm6_graph.onnx"), opset_version=14, input_names=["x"], output_names=["y"],
+        export_params=False, do_constant_folding=False,
+    )
 
     write_safetensors(
         os.path.join(HERE, "minilm_io.safetensors"),
