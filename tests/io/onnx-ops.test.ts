@@ -148,6 +148,74 @@ describe('io.loadOnnx operators', () => {
   });
 });
 
+describe('io.loadOnnx operators (float64, closed forms)', () => {
+  const unary = (node: NodeDesc, extra: TensorDesc[] = [], opset = 14) =>
+    io.loadOnnx(encodeModel({ opset, nodes: [node], inputs: [{ name: 'x', elem: D, shape: [3] }], outputs: [{ name: 'y', elem: D, shape: [3] }], initializers: extra }));
+  const xs = [-2, 0.5, 1];
+
+  it('Gelu (opset 20: exact and tanh), LeakyRelu, Softplus, Reciprocal, Clip (bounds as inputs and, before opset 11, attributes)', () => {
+    // gelu(x) = x Φ(x): Φ(-2) = 0.022750131948179195, Φ(0.5) = 0.6914624612740131, Φ(1) = 0.8413447460685429.
+    close(unary({ op: 'Gelu', inputs: ['x'], outputs: ['y'] }, [], 20).run({ x: xs })['y']!, [-2 * 0.022750131948179195, 0.5 * 0.6914624612740131, 0.8413447460685429]);
+    const tanhGelu = (x: number) => 0.5 * x * (1 + Math.tanh(Math.sqrt(2 / Math.PI) * (x + 0.044715 * x ** 3)));
+    close(unary({ op: 'Gelu', inputs: ['x'], outputs: ['y'], attrs: { approximate: 'tanh' } }, [], 20).run({ x: xs })['y']!, xs.map(tanhGelu));
+    close(unary({ op: 'LeakyRelu', inputs: ['x'], outputs: ['y'], attrs: { alpha: { f: 0.25 } } }).run({ x: xs })['y']!, [-0.5, 0.5, 1]);
+    close(unary({ op: 'Softplus', inputs: ['x'], outputs: ['y'] }).run({ x: xs })['y']!, xs.map((x) => Math.log1p(Math.exp(x))));
+    close(unary({ op: 'Reciprocal', inputs: ['x'], outputs: ['y'] }).run({ x: xs })['y']!, [-0.5, 2, 1]);
+    close(unary({ op: 'Clip', inputs: ['x', 'lo', 'hi'], outputs: ['y'] }, [{ name: 'lo', elem: D, dims: [], data: [-1] }, { name: 'hi', elem: D, dims: [], data: [0.75] }]).run({ x: xs })['y']!, [-1, 0.5, 0.75]);
+    close(unary({ op: 'Clip', inputs: ['x'], outputs: ['y'], attrs: { min: { f: 0 } } }, [], 6).run({ x: xs })['y']!, [0, 0.5, 1]);
+  });
+
+  it('unary math against Math.*; variadic Max, Min, Sum, Mean; logical And, Or, Not', () => {
+    const table: [string, (x: number) => number][] = [
+      ['Neg', (x) => -x], ['Abs', Math.abs], ['Sign', Math.sign], ['Sqrt', Math.sqrt], ['Exp', Math.exp], ['Log', Math.log], ['Floor', Math.floor],
+      ['Ceil', Math.ceil], ['Sin', Math.sin], ['Cos', Math.cos], ['Tanh', Math.tanh], ['Sigmoid', (x) => 1 / (1 + Math.exp(-x))], ['Relu', (x) => Math.max(x, 0)],
+    ];
+    const pos = [0.5, 1, 2.5];
+    for (const [op, f] of table) close(unary({ op, inputs: ['x'], outputs: ['y'] }).run({ x: pos })['y']!, pos.map(f));
+    const three = (op: string) =>
+      io.loadOnnx(encodeModel({ nodes: [{ op, inputs: ['x', 'a', 'b'], outputs: ['y'] }], inputs: [{ name: 'x', elem: D, shape: [3] }], outputs: [{ name: 'y', elem: D, shape: [3] }], initializers: [{ name: 'a', elem: D, dims: [3], data: [3, 0, 1] }, { name: 'b', elem: D, dims: [], data: [0.75] }] })).run({ x: xs })['y']!;
+    close(three('Max'), [3, 0.75, 1]);
+    close(three('Min'), [-2, 0, 0.75]);
+    close(three('Sum'), [1.75, 1.25, 2.75]);
+    close(three('Mean'), [1.75 / 3, 1.25 / 3, 2.75 / 3]);
+    const logic = io.loadOnnx(
+      encodeModel({
+        nodes: [
+          { op: 'Greater', inputs: ['x', 'zero'], outputs: ['p'] },
+          { op: 'Less', inputs: ['x', 'one'], outputs: ['q'] },
+          { op: 'And', inputs: ['p', 'q'], outputs: ['and'] },
+          { op: 'Or', inputs: ['p', 'q'], outputs: ['or'] },
+          { op: 'Not', inputs: ['p'], outputs: ['not'] },
+        ],
+        inputs: [{ name: 'x', elem: D, shape: [3] }],
+        outputs: ['and', 'or', 'not'].map((name) => ({ name, elem: 9, shape: [3] })),
+        initializers: [{ name: 'zero', elem: D, dims: [], data: [0] }, { name: 'one', elem: D, dims: [], data: [1] }],
+      }),
+    ).run({ x: xs });
+    expect(logic['and']!.tolist()).toEqual([false, true, false]);
+    expect(logic['or']!.tolist()).toEqual([true, true, true]);
+    expect(logic['not']!.tolist()).toEqual([true, false, false]);
+  });
+
+  it('Unsqueeze with axes as an attribute (opset 11), Flatten, Transpose without perm', () => {
+    const m = io.loadOnnx(
+      encodeModel({
+        opset: 11,
+        nodes: [
+          { op: 'Unsqueeze', inputs: ['x'], outputs: ['u'], attrs: { axes: [1] } },
+          { op: 'Flatten', inputs: ['u'], outputs: ['f'], attrs: { axis: 2 } },
+          { op: 'Transpose', inputs: ['f'], outputs: ['y'] },
+        ],
+        inputs: [{ name: 'x', elem: D, shape: [3] }],
+        outputs: [{ name: 'u', elem: D, shape: [] }, { name: 'y', elem: D, shape: [] }],
+      }),
+    );
+    const out = m.run({ x: xs });
+    expect(out['u']!.shape).toEqual([3, 1]);
+    expect(out['y']!.tolist()).toEqual([[-2, 0.5, 1]]);
+  });
+});
+
 describe('io.loadOnnx errors', () => {
   it('lists every unsupported op of the model at once, by type and node', () => {
     const bytes = encodeModel({

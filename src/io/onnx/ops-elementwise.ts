@@ -82,10 +82,6 @@ export const ELEMENTWISE_OPS: Record<string, OpImpl> = {
   Sub: arithmetic((a, b) => a - b, (a, b) => a.sub(b)),
   Mul: arithmetic((a, b) => a * b, (a, b) => a.mul(b)),
   Div: arithmetic((a, b) => a / b, truncDiv, (a, b) => (b === 0 ? 0 : Math.trunc(a / b))),
-  Mod: arithmetic(
-    (a, b) => a - Math.floor(a / b) * b,
-    (a, b) => a.sub(a.div(b).floor().mul(b)).cast(a.dtype),
-  ),
   Pow: (ins, ctx) => {
     // The exponent may have another type than the base (Pow(float, int64)); the output has the base's.
     const a = ctx.input(ins, 0, 'X'),

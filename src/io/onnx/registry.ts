@@ -6,7 +6,7 @@
 
 import { OnnxError } from './errors.js';
 import { ATTR, type AttributeProto, type NodeProto } from './schema.js';
-import { type Host, type Val, isHost, protoHost, elemName } from './values.js';
+import { type Host, type Val, isHost, isFloatElem, protoHost, elemName } from './values.js';
 
 /** A node's attributes and opset, and its name for errors. */
 export class NodeCtx {
@@ -84,7 +84,7 @@ export class NodeCtx {
   hostInts(ins: readonly (Val | undefined)[], i: number, what: string): number[] {
     const v = this.input(ins, i, what);
     if (!isHost(v)) this.fail(`input ${i} (${what}) must be a constant or computed from shapes; it depends on the model's inputs`);
-    if (v.elem === 1 || v.elem === 10 || v.elem === 11 || v.elem === 16) this.fail(`input ${i} (${what}) must be integers, got ${elemName(v.elem)}`);
+    if (isFloatElem(v.elem)) this.fail(`input ${i} (${what}) must be integers, got ${elemName(v.elem)}`);
     return v.data;
   }
 

@@ -116,12 +116,6 @@ function storageTensor(data: number[], shape: number[], dtype: DType, node: stri
   return fromStorage(out, shape, dtype);
 }
 
-/** A tensor's values on the host (used only for small integer tensors that feed shapes, when they are concrete). */
-export function toHost(t: Tensor): Host {
-  const a = t.toArray() as ArrayLike<number>;
-  return host(elemOf(t.dtype), t.shape.map(Number), Array.from(a, Number));
-}
-
 const ITEMSIZE: Record<number, number> = { 1: 4, 2: 1, 3: 1, 4: 2, 5: 2, 6: 4, 7: 8, 9: 1, 10: 2, 11: 8, 12: 4, 13: 8, 16: 2 };
 
 /** The numbers of a TensorProto, from raw_data (little-endian) or its typed field. */
