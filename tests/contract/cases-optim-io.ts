@@ -46,4 +46,7 @@ export const optimIoCases: Table = {
   'io.SafetensorsError': { none: 'error' },
   'io.readIdx': { none: 'io' },
   'io.IdxError': { none: 'error' },
+  'io.readGguf': { none: 'io' },
+  'io.writeGguf': { none: 'io' },
+  'io.GgufError': { none: 'error' },
 };
