@@ -253,6 +253,8 @@ describe('io.loadOnnx errors', () => {
     expect(() => io.loadOnnx(new Uint8Array([8, 7]))).toThrow(/holds no graph/);
     expect(() => io.loadOnnx(encodeModel({ ...base, opsetDomain: 'ai.onnx.ml', nodes: [{ op: 'Relu', inputs: ['x'], outputs: ['y'] }] }))).toThrow(/imports no version of the default ONNX opset \(imports: ai\.onnx\.ml 14\)/);
     expect(() => io.loadOnnx(42 as unknown as Uint8Array)).toThrow(/expects a path or a Uint8Array, got number/);
+    expect(() => io.loadOnnx(encodeModel({ inputs: [{ name: 'x', elem: F, shape: [2, -3] }], outputs: base.outputs, nodes: [{ op: 'Relu', inputs: ['x'], outputs: ['y'] }] }))).toThrow(/input 'x' has an invalid dim in \[2, -3\]/);
+    expect(() => io.loadOnnx(encodeModel({ inputs: [{ name: 'x', elem: 8, shape: [1] }], outputs: base.outputs, nodes: [{ op: 'Relu', inputs: ['x'], outputs: ['y'] }] }))).toThrow(/input 'x' has element type STRING, which rlx does not read/);
   });
 
   it('errors while running name the node', () => {

@@ -68,6 +68,7 @@ export class OnnxModel {
     const info = (v: GraphProto['inputs'][number], what: string): OnnxValueInfo => {
       const dtype = v.elemType === undefined ? undefined : rlxDType(v.elemType);
       if (dtype === undefined) throw new OnnxError('loadOnnx', undefined, undefined, `${what} '${v.name}' has ${v.elemType === undefined ? 'no tensor type' : `element type ${elemName(v.elemType)}, which rlx does not read`}`);
+      if (v.shape?.some((d) => typeof d === 'number' && (!Number.isSafeInteger(d) || d < 0))) throw new OnnxError('loadOnnx', undefined, undefined, `${what} '${v.name}' has an invalid dim in [${v.shape.join(', ')}]`);
       return { name: v.name, dtype, shape: v.shape };
     };
     this.inputs = g.inputs.filter((v) => !this.constants.has(v.name)).map((v) => info(v, 'input'));
