@@ -49,4 +49,7 @@ export const optimIoCases: Table = {
   'io.readGguf': { none: 'io' },
   'io.writeGguf': { none: 'io' },
   'io.GgufError': { none: 'error' },
+  'io.loadOnnx': { none: 'io' },
+  'io.OnnxModel': { none: 'class' },
+  'io.OnnxError': { none: 'error' },
 };
