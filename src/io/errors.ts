@@ -7,10 +7,14 @@
 
 import { ValueError } from '../tensor/errors.js';
 
-/** A malformed safetensors file, or a tensor dict that cannot be saved; `offset` is the byte of the file at fault, `tensor` the entry's name. */
-export class SafetensorsError extends ValueError {
+/**
+ * The shape every tensor-file error of io shares: the op (`loadSafetensors`,
+ * `readGguf`, ...), the byte of the file at fault and the tensor entry at fault
+ * (either may be undefined), and the detail, as one message.
+ */
+export abstract class TensorFileError extends ValueError {
   constructor(
-    /** 'loadSafetensors', 'readSafetensorsHeader' or 'saveSafetensors'. */
+    /** The io function that failed, e.g. 'loadSafetensors' or 'readGguf'. */
     readonly op: string,
     /** Byte offset in the file where the problem was found (undefined when no single byte is at fault). */
     readonly offset: number | undefined,
@@ -21,3 +25,6 @@ export class SafetensorsError extends ValueError {
     super(`io.${op}: ${offset !== undefined ? `byte ${offset}: ` : ''}${tensor !== undefined ? `tensor ${JSON.stringify(tensor)}: ` : ''}${detail}`);
   }
 }
+
+/** A malformed safetensors file, or a tensor dict that cannot be saved; `offset` is the byte of the file at fault, `tensor` the entry's name. */
+export class SafetensorsError extends TensorFileError {}

@@ -3,7 +3,7 @@
 
 export { loadSafetensors, saveSafetensors, readSafetensorsHeader } from './safetensors.js';
 export type { LoadSafetensorsOptions, SaveSafetensorsOptions, SafetensorsHeader, TensorEntry } from './safetensors.js';
-export { SafetensorsError } from './errors.js';
+export { SafetensorsError, TensorFileError } from './errors.js';
 export { batches } from './batches.js';
 export type { BatchOptions, Batches } from './batches.js';
 export { readGguf } from './gguf/read.js';

@@ -44,6 +44,7 @@ export const optimIoCases: Table = {
   'io.readSafetensorsHeader': { none: 'io' },
   'io.batches': { none: 'io' },
   'io.SafetensorsError': { none: 'error' },
+  'io.TensorFileError': { none: 'error' },
   'io.readIdx': { none: 'io' },
   'io.IdxError': { none: 'error' },
   'io.readGguf': { none: 'io' },

@@ -6,19 +6,7 @@
 // where reading failed and `tensor` the tensor at fault, so a broken
 // multi-gigabyte model can be inspected where it breaks.
 
-import { ValueError } from '../../tensor/errors.js';
+import { TensorFileError } from '../errors.js';
 
 /** A malformed or unsupported GGUF file, or values that cannot be written as one; `offset` is the byte of the file at fault, `tensor` the tensor's name. */
-export class GgufError extends ValueError {
-  constructor(
-    /** 'readGguf' or 'writeGguf'. */
-    readonly op: string,
-    /** Byte offset in the file where the problem was found (undefined when no single byte is at fault). */
-    readonly offset: number | undefined,
-    /** The tensor at fault, if one is. */
-    readonly tensor: string | undefined,
-    detail: string,
-  ) {
-    super(`io.${op}: ${offset !== undefined ? `byte ${offset}: ` : ''}${tensor !== undefined ? `tensor ${JSON.stringify(tensor)}: ` : ''}${detail}`);
-  }
-}
+export class GgufError extends TensorFileError {}
