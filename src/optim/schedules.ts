@@ -29,8 +29,8 @@ export function constant(lr: number): Schedule {
  * Cosine decay from `lr` to `minLr` over `steps` steps, then `minLr` (torch's CosineAnnealingLR(T_max = steps, eta_min = minLr) up to `steps`).
  * @example
  * ```ts
- * const s = optim.schedules.cosine({ lr: 1, steps: 4 });
- * [s(0), s(2), s(4), s(9)];   // [1, 0.5, 0, 0]
+ * const lr = optim.schedules.cosine({ lr: 1, steps: 4 });
+ * [lr(0), lr(2), lr(4), lr(9)];   // [1, 0.5, 0, 0]
  * ```
  */
 export function cosine(opts: { lr: number; steps: number; minLr?: number }): Schedule {
@@ -46,8 +46,8 @@ export function cosine(opts: { lr: number; steps: number; minLr?: number }): Sch
  * A straight line from `from` to `to` over `steps` steps, then `to` (optax's linear_schedule; torch's LinearLR in factors of the base lr).
  * @example
  * ```ts
- * const s = optim.schedules.linear({ from: 0, to: 1, steps: 4 });
- * [s(0), s(1), s(4), s(10)];   // [0, 0.25, 1, 1]
+ * const lr = optim.schedules.linear({ from: 0, to: 1, steps: 4 });
+ * [lr(0), lr(1), lr(4), lr(10)];   // [0, 0.25, 1, 1]
  * ```
  */
 export function linear(opts: { from: number; to: number; steps: number }): Schedule {
@@ -63,8 +63,8 @@ export function linear(opts: { from: number; to: number; steps: number }): Sched
  * Step decay: `lr · gamma^⌊t / stepSize⌋` (torch's StepLR).
  * @example
  * ```ts
- * const s = optim.schedules.step({ lr: 1, stepSize: 2, gamma: 0.5 });
- * [s(0), s(1), s(2), s(5)];   // [1, 1, 0.5, 0.25]
+ * const lr = optim.schedules.step({ lr: 1, stepSize: 2, gamma: 0.5 });
+ * [lr(0), lr(1), lr(2), lr(5)];   // [1, 1, 0.5, 0.25]
  * ```
  */
 export function step(opts: { lr: number; stepSize: number; gamma?: number }): Schedule {
@@ -79,8 +79,8 @@ export function step(opts: { lr: number; stepSize: number; gamma?: number }): Sc
  * Chains schedules: `schedules[0]` before `boundaries[0]`, then `schedules[i + 1](t − boundaries[i])` from `boundaries[i]` on (optax's join_schedules).
  * @example
  * ```ts
- * const s = optim.schedules.join([optim.schedules.constant(1), optim.schedules.linear({ from: 1, to: 0, steps: 2 })], [3]);
- * [s(2), s(3), s(4), s(5)];   // [1, 1, 0.5, 0]
+ * const lr = optim.schedules.join([optim.schedules.constant(1), optim.schedules.linear({ from: 1, to: 0, steps: 2 })], [3]);
+ * [lr(2), lr(3), lr(4), lr(5)];   // [1, 1, 0.5, 0]
  * ```
  */
 export function join(schedules: readonly Schedule[], boundaries: readonly number[]): Schedule {
@@ -110,8 +110,8 @@ export function join(schedules: readonly Schedule[], boundaries: readonly number
  * Linear warmup from `startLr` to `lr` over `steps` steps, then `then` counted from the end of warmup (or `lr` held): torch's SequentialLR of LinearLR and `then`.
  * @example
  * ```ts
- * const s = optim.schedules.warmup({ lr: 1, steps: 2, then: optim.schedules.cosine({ lr: 1, steps: 2 }) });
- * [s(0), s(1), s(2), s(3), s(4)];   // [0, 0.5, 1, 0.5, 0]
+ * const lr = optim.schedules.warmup({ lr: 1, steps: 2, then: optim.schedules.cosine({ lr: 1, steps: 2 }) });
+ * [lr(0), lr(1), lr(2), lr(3), lr(4)];   // [0, 0.5, 1, 0.5, 0]
  * ```
  */
 export function warmup(opts: { lr: number; steps: number; startLr?: number; then?: Schedule }): Schedule {
