@@ -26,10 +26,12 @@
 #include <cmath>
 #include <new>
 #include <string>
+#include <type_traits>
 
 #include "errors.h"
 #include "pool/pool.h"
 #include "splat/exp_fdlibm.h"
+#include "splat/raster_f32.h"
 #include "splat/raster_tile.h"
 #include "splat/splat.h"
 #include "splat/splat_constants.h"
@@ -40,6 +42,7 @@ namespace {
 
 /** Per list entry: ∂L/∂(u, v, c0, c1, c2, o, colour r, g, b, depth). */
 constexpr int REC = 10;
+static_assert(REC == GRAD_RECORD, "the float32 pass writes the same records");
 
 /** Four horizontally adjacent pixels of a tile and their backward state. */
 struct BackQuad {
@@ -184,10 +187,16 @@ void rasterize_backward(const RasterIn<T>& in, const RasterGrad<T>& g, Timings* 
   std::atomic<bool> failed{false};
   Pool& pool = Pool::instance();
   const bool avx2 = has_avx2();
+  // dtype float32: the float passes (raster_f32.h); a tile they cannot take runs the double pass below.
+  std::vector<PackedSplat> packed;
+  if constexpr (std::is_same<T, float>::value) prepare_splats_f32(in, packed);
   pool.parallelFor(nTiles, [&](int64_t tile) {
     thread_local std::vector<TileSplat> splats;
     thread_local AlignedScratch<BackQuad> quads;
     try {
+      if constexpr (std::is_same<T, float>::value) {
+        if (backward_tile_f32(in, g, bins, packed, tile, records.data(), avx2)) return;
+      }
 #if RLX_SPLAT_X86_DISPATCH
       if (avx2) {
         backward_tile_avx2(in, g, bins, tile, records.data(), splats, quads);
