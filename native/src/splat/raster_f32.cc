@@ -26,14 +26,21 @@ struct PixelOct {
   v8m replay;
 };
 
-/** The js reference's walk for one pixel over the tile's list, in double (its arithmetic and decisions). */
-void replay_pixel(const RasterIn<float>& in, const RasterOut<float>& out, const TileBins& bins, const std::vector<PackedSplat>& packed, int64_t tile,
-                  int px, int py) {
-  const int64_t begin = bins.offsets[tile], len = bins.offsets[tile + 1] - begin;
+/**
+ * The js reference's walk for pixel (lx, ly) of the tile at r over the
+ * tile's gathered list, in double (its arithmetic and decisions); a splat
+ * whose box leaves the pixel out is skipped without its exp (the reference
+ * skips it too: raster_tile.h).
+ */
+void replay_pixel(const RasterIn<float>& in, const RasterOut<float>& out, const std::vector<PackedSplat>& packed, const std::vector<TileSplatF>& splats,
+                  const TileRect& r, int lx, int ly) {
+  const int px = r.px0 + lx, py = r.py0 + ly;
   double T = 1, C[3] = {0, 0, 0}, D = 0;
   int64_t last = 0;
-  for (int64_t k = 0; k < len; k++) {
-    const PackedSplat& p = packed[bins.entries[begin + k]];
+  for (int64_t k = 0; k < static_cast<int64_t>(splats.size()); k++) {
+    const TileSplatF& s = splats[k];
+    if (lx < s.x0 || lx >= s.x1 || ly < s.y0 || ly >= s.y1) continue;
+    const PackedSplat& p = packed[s.id];
     const double alpha = exact_alpha(p, px, py);
     if (alpha == 0) continue;
     const double next = T * (1 - alpha);
@@ -147,7 +154,7 @@ RLX_ALWAYS_INLINE bool forward_body(const RasterIn<float>& in, const RasterOut<f
       const PixelOct& P = octs[static_cast<size_t>(ly) * qw + lx / 8];
       const int l = lx % 8;
       if (P.replay[l]) {
-        replay_pixel(in, out, bins, packed, tile, r.px0 + lx, r.py0 + ly);
+        replay_pixel(in, out, packed, sc.splats, r, lx, ly);
         continue;
       }
       const int64_t o = static_cast<int64_t>(r.py0 + ly) * in.width + (r.px0 + lx);
