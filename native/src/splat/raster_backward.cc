@@ -24,6 +24,7 @@
 #include <atomic>
 #include <climits>
 #include <cmath>
+#include <memory>
 #include <new>
 #include <string>
 #include <type_traits>
@@ -183,7 +184,8 @@ void rasterize_backward(const RasterIn<T>& in, const RasterGrad<T>& g, Timings* 
     }
   const double t0 = now_ms();
   const int64_t nTiles = static_cast<int64_t>(bins.tilesX) * bins.tilesY;
-  std::vector<T> records(static_cast<size_t>(bins.firstSlot[in.n]) * REC);
+  // Every record is written by its tile (the float32 and float64 passes alike), so the array starts uninitialised.
+  std::unique_ptr<T[]> records(new T[static_cast<size_t>(bins.firstSlot[in.n]) * REC]);
   std::atomic<bool> failed{false};
   Pool& pool = Pool::instance();
   const bool avx2 = has_avx2();
@@ -195,15 +197,15 @@ void rasterize_backward(const RasterIn<T>& in, const RasterGrad<T>& g, Timings* 
     thread_local AlignedScratch<BackQuad> quads;
     try {
       if constexpr (std::is_same<T, float>::value) {
-        if (backward_tile_f32(in, g, bins, packed, tile, records.data(), avx2)) return;
+        if (backward_tile_f32(in, g, bins, packed, tile, records.get(), avx2)) return;
       }
 #if RLX_SPLAT_X86_DISPATCH
       if (avx2) {
-        backward_tile_avx2(in, g, bins, tile, records.data(), splats, quads);
+        backward_tile_avx2(in, g, bins, tile, records.get(), splats, quads);
         return;
       }
 #endif
-      backward_tile_baseline(in, g, bins, tile, records.data(), splats, quads);
+      backward_tile_baseline(in, g, bins, tile, records.get(), splats, quads);
     } catch (...) {
       failed = true;
     }

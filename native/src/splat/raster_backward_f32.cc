@@ -1,8 +1,8 @@
 // The float32 backward rasterize of a tile (raster_f32.h: why its skip and
 // clamp decisions are the js reference's): raster_backward.cc's loop, back
 // to front splat by splat over the splat's box, in eight float lanes; each
-// splat's gradient is summed per lane and the lanes are added in double in a
-// fixed order into the splat's record.
+// splat's gradient is summed per lane and the lanes are added in a fixed
+// order into the splat's record.
 
 #include <algorithm>
 #include <cmath>
@@ -103,17 +103,18 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
         const v8f oG = s.o * G;
         v8f alpha = v8_select(oG > static_cast<float>(ALPHA_MAX), v8_splat(static_cast<float>(ALPHA_MAX)), oG);
         if (patch) alpha = v8_select(exactAlpha > 0.0f, exactAlpha, alpha);
-        const v8f oneMinus = 1.0f - alpha;
-        const v8f Tk = Q.T / oneMinus;
+        // One division: the float pass need not round as the reference does (it cannot anyway), only closely.
+        const v8f inv = 1.0f / (1.0f - alpha);
+        const v8f Tk = Q.T * inv;
         const v8f wgt = alpha * Tk;
-        v8f gAlpha = Q.GA * Q.TN / oneMinus;
+        v8f gAlpha = Q.GA * Q.TN * inv;
         for (int c = 0; c < 3; c++) {
           gcol[c] += v8_and(m, Q.GC[c] * wgt);
-          gAlpha += Q.GC[c] * (s.col[c] * Tk - Q.SC[c] / oneMinus);
+          gAlpha += Q.GC[c] * (s.col[c] * Tk - Q.SC[c] * inv);
           Q.SC[c] = v8_select(m, Q.SC[c] + s.col[c] * wgt, Q.SC[c]);
         }
         gz += v8_and(m, Q.GD * wgt);
-        gAlpha += Q.GD * (s.z * Tk - Q.SD / oneMinus);
+        gAlpha += Q.GD * (s.z * Tk - Q.SD * inv);
         Q.SD = v8_select(m, Q.SD + s.z * wgt, Q.SD);
         Q.T = v8_select(m, Tk, Q.T);
         const v8m mg = m & ~clamped;  // α clamped: no gradient to o or σ
@@ -128,8 +129,8 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
       }
     }
     float* rec = records + GRAD_RECORD * bins.slots[begin + k];
-    const double vals[GRAD_RECORD] = {v8_sum(gu), v8_sum(gv), v8_sum(gc0), v8_sum(gc1), v8_sum(gc2), v8_sum(go), v8_sum(gcol[0]), v8_sum(gcol[1]), v8_sum(gcol[2]), v8_sum(gz)};
-    for (int j = 0; j < GRAD_RECORD; j++) rec[j] = static_cast<float>(vals[j]);
+    const v8f sums[GRAD_RECORD] = {gu, gv, gc0, gc1, gc2, go, gcol[0], gcol[1], gcol[2], gz};
+    for (int j = 0; j < GRAD_RECORD; j++) rec[j] = v8_sum_float(sums[j]);
   }
   return true;
 }

@@ -41,9 +41,14 @@ RLX_ALWAYS_INLINE v8f v8_select(v8m m, v8f a, v8f b) { return m ? a : b; }
 /** a where m, else 0. */
 RLX_ALWAYS_INLINE v8f v8_and(v8m m, v8f a) { return m ? a : v8_splat(0); }
 
-/** The sum of the eight lanes in double, in a fixed order (results do not depend on the thread count). */
-RLX_ALWAYS_INLINE double v8_sum(v8f v) {
-  return ((static_cast<double>(v[0]) + v[1]) + (static_cast<double>(v[2]) + v[3])) + ((static_cast<double>(v[4]) + v[5]) + (static_cast<double>(v[6]) + v[7]));
+/** The sum of the eight lanes in a fixed order (results do not depend on the thread count): halves, then pairs. */
+RLX_ALWAYS_INLINE float v8_sum_float(v8f v) {
+  typedef float v4f __attribute__((vector_size(16)));
+  v4f lo, hi;
+  std::memcpy(&lo, &v, 16);
+  std::memcpy(&hi, reinterpret_cast<const char*>(&v) + 16, 16);
+  const v4f a = lo + hi;
+  return (a[0] + a[1]) + (a[2] + a[3]);
 }
 
 /**
