@@ -185,7 +185,7 @@ void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* 
   }
   bins->offsets[nTiles] = total;
   bins->entries.resize(total);
-  if (withSlots) bins->slots.resize(total);
+  if (withSlots) bins->slotEntries.resize(total);
   pool.parallelFor(nChunks, [&](int64_t c) {
     int64_t* cur = &cursor[c * nTiles];
     const int64_t end = std::min(m, (c + 1) * per);
@@ -199,7 +199,7 @@ void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* 
       forTiles(i, [&](int64_t t) {
         const int64_t e = cur[t]++;
         bins->entries[e] = i;
-        if (withSlots) bins->slots[e] = slot++;
+        if (withSlots) bins->slotEntries[slot++] = e;
       });
     }
   });

@@ -35,7 +35,7 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
     for (int lx = 0; lx < r.w; lx++) maxLast = std::max<int64_t>(maxLast, g.lastIndex[static_cast<int64_t>(r.py0 + ly) * in.width + (r.px0 + lx)]);
   sc.splats.resize(static_cast<size_t>(maxLast));
   for (int64_t k = 0; k < maxLast; k++) {
-    if (k + 8 < len) __builtin_prefetch(&packed[bins.entries[begin + k + 8]]);
+    if (k + 16 < len) __builtin_prefetch(&packed[bins.entries[begin + k + 16]]);
     const int32_t id = bins.entries[begin + k];
     if (!gather_f32(packed[id], id, r, sc.splats[k])) return false;
   }
@@ -61,7 +61,7 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
         Q.last[l] = static_cast<float>(g.lastIndex[o]);
       }
     }
-  for (int64_t k = maxLast; k < len; k++) std::fill_n(records + GRAD_RECORD * bins.slots[begin + k], GRAD_RECORD, 0.0f);
+  std::fill_n(records + GRAD_RECORD * (begin + maxLast), GRAD_RECORD * (len - maxLast), 0.0f);
   const v8f lane = {0, 1, 2, 3, 4, 5, 6, 7}, zero = v8_splat(0);
   for (int64_t k = maxLast - 1; k >= 0; k--) {
     const TileSplatF& s = sc.splats[k];
@@ -128,7 +128,7 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
         gc2 += v8_and(mg, gSigma * 0.5f * dyv * dyv);
       }
     }
-    float* rec = records + GRAD_RECORD * bins.slots[begin + k];
+    float* rec = records + GRAD_RECORD * (begin + k);
     const v8f sums[GRAD_RECORD] = {gu, gv, gc0, gc1, gc2, go, gcol[0], gcol[1], gcol[2], gz};
     for (int j = 0; j < GRAD_RECORD; j++) rec[j] = v8_sum_float(sums[j]);
   }

@@ -73,7 +73,7 @@ RLX_ALWAYS_INLINE bool forward_body(const RasterIn<float>& in, const RasterOut<f
   if (len >= (int64_t(1) << 24)) return false;  // lastIndex lanes are floats
   sc.splats.resize(static_cast<size_t>(len));
   for (int64_t k = 0; k < len; k++) {
-    if (k + 8 < len) __builtin_prefetch(&packed[bins.entries[begin + k + 8]]);
+    if (k + 16 < len) __builtin_prefetch(&packed[bins.entries[begin + k + 16]]);
     const int32_t id = bins.entries[begin + k];
     if (!gather_f32(packed[id], id, r, sc.splats[k])) return false;
   }

@@ -76,16 +76,16 @@ struct Timings {
 
 /**
  * The per-tile lists: tile t's splats are entries[offsets[t] .. offsets[t+1]),
- * in (depth, index) order. With slots (the backward pass): slots[e] is entry
- * e's place in a Gaussian-major layout (Gaussian g's entries are
- * slots firstSlot[g] .. firstSlot[g+1]), so per-entry gradients can be summed
- * per Gaussian in a fixed order.
+ * in (depth, index) order. With slots (the backward pass): Gaussian g's
+ * entries, in a fixed order, are slotEntries[firstSlot[g] .. firstSlot[g+1]),
+ * so per-entry gradients (stored in entry order, where the tiles write them
+ * sequentially) can be summed per Gaussian in that order.
  */
 struct TileBins {
   int tilesX = 0, tilesY = 0;
   std::vector<int64_t> offsets;
   std::vector<int32_t> entries;
-  std::vector<int64_t> slots;
+  std::vector<int64_t> slotEntries;
   std::vector<int64_t> firstSlot;
 };
 
