@@ -6,7 +6,8 @@
 // box (raster_tile.h) with each pixel's state (T, colour, depth, lastIndex)
 // kept per pixel, so every pixel sees exactly the sequence the contract's
 // per-pixel walk gives, in the same order, with the same arithmetic; the tile
-// stops when all of its pixels have stopped.
+// stops when all of its pixels have stopped. This is the float64 pass (and
+// the float32 fallback); dtype float32 tiles normally run raster_f32.cc.
 
 #include <algorithm>
 #include <atomic>

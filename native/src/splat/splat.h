@@ -1,14 +1,17 @@
 // The native splat kernels (the contract is src/splat/kernels/contract.ts;
 // the checked TS wrapper src/splat/kernels/native.ts; the JS entry points
-// splat_binding.cc). Storage is T = float or double; all arithmetic is double,
-// as in the js reference, so both give the same numbers up to the last bits
-// of exp/sqrt.
+// splat_binding.cc). Storage is T = float or double. Projection and binning
+// compute in double, as the js reference does, for both. Rasterization of
+// float64 does too (bit for bit the reference's); float32 rasterizes in float
+// (raster_f32.h), with every skip and stop decision still the reference's.
 //
 //   project.cc           projectForward / projectBackward, parallel over Gaussians
 //   bin.cc               the per-tile lists, sorted by (tile, depth, index)
 //   raster.cc            rasterizeForward, parallel over tiles
 //   raster_backward.cc   rasterizeBackward, parallel over tiles, then a
 //                        per-Gaussian reduction (deterministic)
+//   raster_f32.h         the float32 tile passes (raster_f32.cc,
+//                        raster_backward_f32.cc, raster_prep_f32.cc)
 #pragma once
 
 #include <cstdint>
