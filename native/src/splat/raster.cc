@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <memory>
 #include <climits>
 #include <new>
 #include <string>
@@ -161,15 +162,15 @@ void rasterize_forward(const RasterIn<T>& in, const RasterOut<T>& out, Timings* 
   std::atomic<bool> failed{false};
   const bool avx2 = has_avx2();
   // dtype float32: the float passes (raster_f32.h) on the splats packed once; a tile they cannot take runs the double pass below.
-  std::vector<PackedSplat> packed;
-  if constexpr (std::is_same<T, float>::value) prepare_splats_f32(in, packed);
+  std::unique_ptr<PackedSplat[]> packed;
+  if constexpr (std::is_same<T, float>::value) packed = prepare_splats_f32(in);
   Pool::instance().parallelFor(nTiles, [&](int64_t tile) {
     // Scratch reused by the tiles a thread runs; an allocation failure is reported after the join (nothing may throw in a pool task).
     thread_local std::vector<TileSplat> splats;
     thread_local AlignedScratch<PixelQuad> quads;
     try {
       if constexpr (std::is_same<T, float>::value) {
-        if (forward_tile_f32(in, out, bins, packed, tile, avx2)) return;
+        if (forward_tile_f32(in, out, bins, packed.get(), tile, avx2)) return;
       }
 #if RLX_SPLAT_X86_DISPATCH
       if (avx2) {

@@ -191,14 +191,14 @@ void rasterize_backward(const RasterIn<T>& in, const RasterGrad<T>& g, Timings* 
   Pool& pool = Pool::instance();
   const bool avx2 = has_avx2();
   // dtype float32: the float passes (raster_f32.h); a tile they cannot take runs the double pass below.
-  std::vector<PackedSplat> packed;
-  if constexpr (std::is_same<T, float>::value) prepare_splats_f32(in, packed);
+  std::unique_ptr<PackedSplat[]> packed;
+  if constexpr (std::is_same<T, float>::value) packed = prepare_splats_f32(in);
   pool.parallelFor(nTiles, [&](int64_t tile) {
     thread_local std::vector<TileSplat> splats;
     thread_local AlignedScratch<BackQuad> quads;
     try {
       if constexpr (std::is_same<T, float>::value) {
-        if (backward_tile_f32(in, g, bins, packed, tile, records.get(), avx2)) return;
+        if (backward_tile_f32(in, g, bins, packed.get(), tile, records.get(), avx2)) return;
       }
 #if RLX_SPLAT_X86_DISPATCH
       if (avx2) {

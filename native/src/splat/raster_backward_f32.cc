@@ -1,5 +1,5 @@
-// The float32 backward rasterize of a tile (raster_f32.h: why its skip and
-// clamp decisions are the js reference's): raster_backward.cc's loop, back
+// The float32 backward rasterize of a tile (raster_f32.h: why its skip
+// decisions are the js reference's): raster_backward.cc's loop, back
 // to front splat by splat over the splat's box, in eight float lanes; each
 // splat's gradient is summed per lane and the lanes are added in a fixed
 // order into the splat's record.
@@ -24,7 +24,7 @@ struct BackwardScratch {
   AlignedScratch<BackOct> octs;
 };
 
-RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad<float>& g, const TileBins& bins, const std::vector<PackedSplat>& packed,
+RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad<float>& g, const TileBins& bins, const PackedSplat* packed,
                                      int64_t tile, float* records, BackwardScratch& sc) {
   const int tx = static_cast<int>(tile % bins.tilesX), ty = static_cast<int>(tile / bins.tilesX);
   const TileRect r = tile_rect(tx, ty, in.tileSize, in.width, in.height);
@@ -37,7 +37,7 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
   for (int64_t k = 0; k < maxLast; k++) {
     if (k + 16 < len) __builtin_prefetch(&packed[bins.entries[begin + k + 16]]);
     const int32_t id = bins.entries[begin + k];
-    if (!gather_f32(packed[id], id, r, sc.splats[k])) return false;
+    if (!gather_f32(packed[id], id, r, sc.splats[k], PACKED_MAY_CLAMP)) return false;
   }
   const int qw = (r.w + 7) / 8;
   BackOct* octs = sc.octs.get(static_cast<size_t>(qw) * r.h);
@@ -67,7 +67,6 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
     const TileSplatF& s = sc.splats[k];
     v8f gu = zero, gv = zero, gc0 = zero, gc1 = zero, gc2 = zero, go = zero, gcol[3] = {zero, zero, zero}, gz = zero;
     const v8f kk = v8_splat(static_cast<float>(k));
-    const bool mayClamp = s.clampAbove > -INFINITY;
     const int q0 = s.x0 / 8, q1 = (s.x1 + 7) / 8;
     for (int ly = s.y0; ly < s.y1; ly++) {
       const float dy = s.v - static_cast<float>(r.py0 + ly + PIXEL_CENTER);
@@ -83,18 +82,14 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
         const v8m maybe = reached & (sigma <= s.skipMin);
         if (!v8_any(maybe)) continue;
         v8m m = maybe & (sigma <= s.acceptMax);
-        v8m clamped = m & (sigma < s.clampBelow);
-        v8m unsure = maybe & ~m;
-        if (mayClamp) unsure |= m & (sigma >= s.clampBelow) & (sigma <= s.clampAbove);
+        const v8m unsure = maybe & ~m;
         v8f exactAlpha = zero;
         const bool patch = v8_any(unsure);
         if (patch) {  // rare: the js arithmetic decides (raster_f32.h)
           for (int l = 0; l < 8; l++) {
             if (!unsure[l]) continue;
-            bool cl;
-            const double a = exact_alpha(packed[s.id], r.px0 + 8 * q + l, r.py0 + ly, &cl);
+            const double a = exact_alpha(packed[s.id], r.px0 + 8 * q + l, r.py0 + ly);
             m[l] = a > 0 ? -1 : 0;
-            clamped[l] = a > 0 && cl ? -1 : 0;
             exactAlpha[l] = static_cast<float>(a);
           }
           if (!v8_any(m)) continue;
@@ -117,7 +112,8 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
         gAlpha += Q.GD * (s.z * Tk - Q.SD * inv);
         Q.SD = v8_select(m, Q.SD + s.z * wgt, Q.SD);
         Q.T = v8_select(m, Tk, Q.T);
-        const v8m mg = m & ~clamped;  // α clamped: no gradient to o or σ
+        // No clamp here (o ≤ ALPHA_MAX in the tiles this pass takes), so every added lane passes its gradient to o and σ.
+        const v8m mg = m;
         go += v8_and(mg, gAlpha * G);
         const v8f gSigma = -gAlpha * alpha;
         const v8f dyv = v8_splat(dy);
@@ -135,21 +131,21 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
   return true;
 }
 
-bool backward_baseline(const RasterIn<float>& in, const RasterGrad<float>& g, const TileBins& bins, const std::vector<PackedSplat>& packed, int64_t tile,
+bool backward_baseline(const RasterIn<float>& in, const RasterGrad<float>& g, const TileBins& bins, const PackedSplat* packed, int64_t tile,
                        float* records, BackwardScratch& sc) {
   return backward_body(in, g, bins, packed, tile, records, sc);
 }
 
 #if RLX_SPLAT_X86_DISPATCH
 __attribute__((target("avx2"))) bool backward_avx2(const RasterIn<float>& in, const RasterGrad<float>& g, const TileBins& bins,
-                                                   const std::vector<PackedSplat>& packed, int64_t tile, float* records, BackwardScratch& sc) {
+                                                   const PackedSplat* packed, int64_t tile, float* records, BackwardScratch& sc) {
   return backward_body(in, g, bins, packed, tile, records, sc);
 }
 #endif
 
 }  // namespace
 
-bool backward_tile_f32(const RasterIn<float>& in, const RasterGrad<float>& g, const TileBins& bins, const std::vector<PackedSplat>& packed, int64_t tile,
+bool backward_tile_f32(const RasterIn<float>& in, const RasterGrad<float>& g, const TileBins& bins, const PackedSplat* packed, int64_t tile,
                        float* records, bool avx2) {
   thread_local BackwardScratch sc;
 #if RLX_SPLAT_X86_DISPATCH

@@ -32,7 +32,7 @@ struct PixelOct {
  * whose box leaves the pixel out is skipped without its exp (the reference
  * skips it too: raster_tile.h).
  */
-void replay_pixel(const RasterIn<float>& in, const RasterOut<float>& out, const std::vector<PackedSplat>& packed, const std::vector<TileSplatF>& splats,
+void replay_pixel(const RasterIn<float>& in, const RasterOut<float>& out, const PackedSplat* packed, const std::vector<TileSplatF>& splats,
                   const TileRect& r, int lx, int ly) {
   const int px = r.px0 + lx, py = r.py0 + ly;
   double T = 1, C[3] = {0, 0, 0}, D = 0;
@@ -65,7 +65,7 @@ struct ForwardScratch {
   AlignedScratch<PixelOct> octs;
 };
 
-RLX_ALWAYS_INLINE bool forward_body(const RasterIn<float>& in, const RasterOut<float>& out, const TileBins& bins, const std::vector<PackedSplat>& packed,
+RLX_ALWAYS_INLINE bool forward_body(const RasterIn<float>& in, const RasterOut<float>& out, const TileBins& bins, const PackedSplat* packed,
                                     int64_t tile, ForwardScratch& sc) {
   const int tx = static_cast<int>(tile % bins.tilesX), ty = static_cast<int>(tile / bins.tilesX);
   const TileRect r = tile_rect(tx, ty, in.tileSize, in.width, in.height);
@@ -168,21 +168,21 @@ RLX_ALWAYS_INLINE bool forward_body(const RasterIn<float>& in, const RasterOut<f
   return true;
 }
 
-bool forward_baseline(const RasterIn<float>& in, const RasterOut<float>& out, const TileBins& bins, const std::vector<PackedSplat>& packed, int64_t tile,
+bool forward_baseline(const RasterIn<float>& in, const RasterOut<float>& out, const TileBins& bins, const PackedSplat* packed, int64_t tile,
                       ForwardScratch& sc) {
   return forward_body(in, out, bins, packed, tile, sc);
 }
 
 #if RLX_SPLAT_X86_DISPATCH
 __attribute__((target("avx2"))) bool forward_avx2(const RasterIn<float>& in, const RasterOut<float>& out, const TileBins& bins,
-                                                  const std::vector<PackedSplat>& packed, int64_t tile, ForwardScratch& sc) {
+                                                  const PackedSplat* packed, int64_t tile, ForwardScratch& sc) {
   return forward_body(in, out, bins, packed, tile, sc);
 }
 #endif
 
 }  // namespace
 
-bool forward_tile_f32(const RasterIn<float>& in, const RasterOut<float>& out, const TileBins& bins, const std::vector<PackedSplat>& packed, int64_t tile,
+bool forward_tile_f32(const RasterIn<float>& in, const RasterOut<float>& out, const TileBins& bins, const PackedSplat* packed, int64_t tile,
                       bool avx2) {
   thread_local ForwardScratch sc;
 #if RLX_SPLAT_X86_DISPATCH

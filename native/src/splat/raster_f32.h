@@ -4,16 +4,17 @@
 // T·(1 − α) ≤ T_STOP) still taken exactly as the js reference takes it in
 // double. How:
 //
-// * Per splat, once per call (prepare_splats_f32): its inputs as floats, the
-//   σ threshold thr = ln(255·o) (α ≥ ALPHA_MIN ⇔ σ ≤ thr, up to the last
-//   bits of exp and log: δ below) and its pixel box (raster_tile.h's, as
-//   floats rounded outwards), packed in one 64-byte record.
-// * Per tile entry (gather_f32): a bound E on |σ_float − σ_exact| over every
-//   lane the tile loop evaluates for that splat. Each of the float σ's
-//   operations rounds once (relative 2⁻²⁴); with B = ½(c₀dx² + c₂dy²) +
-//   |c₁dx·dy| ≥ |every partial sum|, |error| ≤ 6·2⁻²⁴·B (to first order),
-//   and E = SIGMA_REL·B at the largest |dx|, |dy| of those lanes,
-//   SIGMA_REL = 6e-7 > 10·2⁻²⁴.
+// * Per splat, once per call (prepare_splats_f32, one 64-byte record): its
+//   inputs as floats, its pixel box (raster_tile.h's, as floats rounded
+//   outwards), and the bands below, from the σ threshold thr = ln(255·o)
+//   (α ≥ ALPHA_MIN ⇔ σ ≤ thr, up to the last bits of exp and log: δ) and a
+//   bound E on |σ_float − σ_exact| over every lane any tile evaluates for
+//   that splat (eight-lane groups over its box: |dx| < ex + 8, |dy| < ey).
+//   Each of the float σ's operations rounds once (relative 2⁻²⁴); with
+//   B = ½(c₀dx² + c₂dy²) + |c₁dx·dy| ≥ |every partial sum|,
+//   |error| ≤ 6·2⁻²⁴·B (to first order), and E = SIGMA_REL·B at those
+//   largest |dx|, |dy|, SIGMA_REL = 6e-7 > 10·2⁻²⁴. A tile entry
+//   (gather_f32) only clips the box to its tile.
 //   The reference's σ is never negative for a trusted splat (its conic is
 //   positive definite with ρ = |c₁|/√(c₀c₂) < 1 − 5e-7, so σ ≥ B(1 − ρ)/2,
 //   far above double rounding, and its dx, dy are exact), so only α ≥
@@ -30,8 +31,9 @@
 //   walk in double (the forward's replay). The backward takes lastIndex as
 //   given, so only the skip decisions matter there.
 // * A tile with a splat these bounds do not cover (non-finite or huge
-//   numbers, a badly conditioned conic, an opacity that can reach the
-//   ALPHA_MAX clamp, lists past 2²⁴) runs the float64 pass instead.
+//   numbers, a badly conditioned conic, lists past 2²⁴; in the backward also
+//   an opacity above ALPHA_MAX, whose clamp decides a gradient) runs the
+//   float64 pass instead.
 //
 // So dtype float32's lastIndex is the js reference's exactly and its image,
 // alpha, depth and gradients differ from it by float rounding only.
@@ -39,6 +41,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 #include "splat/raster_tile.h"
@@ -54,16 +57,24 @@ struct PackedSplat {
   float u, v, c0, c1, c2, o, col[3], z;
   /** Half-extents of the pixel box (raster_tile.h's ex, ey, rounded up). */
   float ex, ey;
-  /** ln(255·o): α ≥ ALPHA_MIN ⇔ σ ≤ thr (up to δ). */
-  double thr;
-  /** Whether the float passes may take this splat (else its tiles run the float64 pass). */
-  int32_t trusted;
-  /** Nothing to draw (o < ALPHA_MIN): the box is empty. */
-  int32_t empty;
+  /** σ ≤ acceptMax: added for sure; σ > skipMin: skipped for sure (bands from E over every lane any tile evaluates). */
+  float acceptMax, skipMin;
+  /** Bound on α's relative error on those lanes (the stop test's band). */
+  float relAlpha;
+  /** PACKED_* bits. */
+  int32_t flags;
 };
+static_assert(sizeof(PackedSplat) == 64, "one cache line per splat");
 
-/** The packed records of in's splats with radius > 0 (others are never listed), in parallel. */
-void prepare_splats_f32(const RasterIn<float>& in, std::vector<PackedSplat>& packed);
+/** The float passes may take this splat (else its tiles run the float64 pass). */
+constexpr int32_t PACKED_TRUSTED = 1;
+/** Nothing to draw (o < ALPHA_MIN): the box is empty. */
+constexpr int32_t PACKED_EMPTY = 2;
+/** o > ALPHA_MAX: α can reach the clamp, which changes the backward's gradient; the backward leaves such tiles to the float64 pass. */
+constexpr int32_t PACKED_MAY_CLAMP = 4;
+
+/** The packed records of in's splats with radius > 0 (others are never listed and left unset), in parallel. */
+std::unique_ptr<PackedSplat[]> prepare_splats_f32(const RasterIn<float>& in);
 
 /** One splat as a tile's float loop reads it, with its certified bands. */
 struct TileSplatF {
@@ -72,8 +83,6 @@ struct TileSplatF {
   float acceptMax, skipMin;
   /** Bound on α's relative error over the tile's lanes (the stop test's band). */
   float relAlpha;
-  /** The backward's clamp test (o·e^(−σ) > ALPHA_MAX ⇔ σ < ln(o/ALPHA_MAX)): σ < clampBelow clamps for sure, σ > clampAbove does not; both −∞ when o ≤ ALPHA_MAX (never clamps). */
-  float clampBelow, clampAbove;
   /** Tile-local pixel box [x0, x1) × [y0, y1) (may be empty). */
   int x0, x1, y0, y1;
   /** The splat's index (for exact_alpha). */
@@ -88,47 +97,28 @@ inline float float_up(double d) { return static_cast<float>(d + (std::fabs(d) * 
 inline float float_down(double d) { return static_cast<float>(d - (std::fabs(d) * 2.4e-7 + 1e-37)); }
 
 /**
- * Fills s for splat p as the tile at r sees it, evaluated in groups of eight
- * lanes; false if the splat is not trusted. Inline: it runs once per list
- * entry inside the passes' AVX2 clones (where ceil and floor are one
- * instruction).
+ * Fills s for splat p as the tile at r sees it (its box clipped to the tile;
+ * the bands are the splat's); false if the splat is not trusted, or, for the
+ * backward (failFlags = PACKED_MAY_CLAMP), may reach the α clamp. Inline: it runs once per
+ * list entry inside the passes' AVX2 clones.
  */
-RLX_ALWAYS_INLINE bool gather_f32(const PackedSplat& p, int32_t id, const TileRect& r, TileSplatF& s) {
-  if (!p.trusted) return false;
+RLX_ALWAYS_INLINE bool gather_f32(const PackedSplat& p, int32_t id, const TileRect& r, TileSplatF& s, int32_t failFlags = 0) {
+  if (!(p.flags & PACKED_TRUSTED) || (p.flags & failFlags)) return false;
   s.u = p.u, s.v = p.v, s.c0 = p.c0, s.c1 = p.c1, s.c2 = p.c2, s.o = p.o;
   for (int c = 0; c < 3; c++) s.col[c] = p.col[c];
   s.z = p.z;
+  s.acceptMax = p.acceptMax, s.skipMin = p.skipMin, s.relAlpha = p.relAlpha;
   s.id = id;
   s.x0 = s.x1 = s.y0 = s.y1 = 0;
-  if (p.empty) return true;
+  if (p.flags & PACKED_EMPTY) return true;
   const double u = p.u, v = p.v;
   s.x0 = clamp_int(std::ceil(u - p.ex - PIXEL_CENTER) - r.px0, 0, r.w);
   s.x1 = clamp_int(std::floor(u + p.ex - PIXEL_CENTER) - r.px0 + 1, 0, r.w);
   s.y0 = clamp_int(std::ceil(v - p.ey - PIXEL_CENTER) - r.py0, 0, r.h);
   s.y1 = clamp_int(std::floor(v + p.ey - PIXEL_CENTER) - r.py0 + 1, 0, r.h);
-  if (s.x0 >= s.x1 || s.y0 >= s.y1) {
-    s.x1 = s.x0;
-    return true;
-  }
-  // The lanes the loop evaluates: the eight-pixel groups over [x0, x1), rows [y0, y1).
-  const int lx0 = s.x0 / 8 * 8, lx1 = (s.x1 + 7) / 8 * 8 - 1;
-  const double dxm = std::fmax(std::fabs(u - (r.px0 + lx0 + PIXEL_CENTER)), std::fabs(u - (r.px0 + lx1 + PIXEL_CENTER)));
-  const double dym = std::fmax(std::fabs(v - (r.py0 + s.y0 + PIXEL_CENTER)), std::fabs(v - (r.py0 + s.y1 - 1 + PIXEL_CENTER)));
-  const double B = 0.5 * (p.c0 * dxm * dxm + p.c2 * dym * dym) + std::fabs(static_cast<double>(p.c1)) * dxm * dym;
-  const double E = SIGMA_REL * B + 1e-30;
-  const double delta = 1e-12 * (1 + std::fabs(p.thr));
-  s.acceptMax = float_down(p.thr - E - delta);
-  s.skipMin = float_up(p.thr + E + delta);
-  s.relAlpha = float_up(E + EXP8_REL_ERR + 1e-6);
-  s.clampBelow = s.clampAbove = -INFINITY;
-  if (p.o > ALPHA_MAX) {
-    const double thrC = std::log(p.o / ALPHA_MAX);
-    s.clampBelow = float_down(thrC - E - delta);
-    s.clampAbove = float_up(thrC + E + delta);
-  }
+  if (s.x0 >= s.x1 || s.y0 >= s.y1) s.x1 = s.x0;
   return true;
 }
-
 
 /**
  * The js reference's α for pixel (px, py) and this splat, in double with its
@@ -136,18 +126,15 @@ RLX_ALWAYS_INLINE bool gather_f32(const PackedSplat& p, int32_t id, const TileRe
  * the splat (σ < 0 or α < ALPHA_MIN).
  */
 double exact_alpha(const PackedSplat& p, int px, int py);
-/** exact_alpha, and in *clamped whether the reference's o·e^(−σ) exceeds ALPHA_MAX there. */
-double exact_alpha(const PackedSplat& p, int px, int py, bool* clamped);
 
 /** Tile `tile` of the float32 forward; false (nothing written) when it needs the float64 pass. */
-bool forward_tile_f32(const RasterIn<float>& in, const RasterOut<float>& out, const TileBins& bins, const std::vector<PackedSplat>& packed, int64_t tile,
-                      bool avx2);
+bool forward_tile_f32(const RasterIn<float>& in, const RasterOut<float>& out, const TileBins& bins, const PackedSplat* packed, int64_t tile, bool avx2);
 
 /** Per list entry of the backward: ∂L/∂(u, v, c0, c1, c2, o, colour r, g, b, depth) (raster_backward.cc's records). */
 constexpr int GRAD_RECORD = 10;
 
 /** Tile `tile` of the float32 backward (records: raster_backward.cc's); false (nothing written) when it needs the float64 pass. */
-bool backward_tile_f32(const RasterIn<float>& in, const RasterGrad<float>& g, const TileBins& bins, const std::vector<PackedSplat>& packed, int64_t tile,
+bool backward_tile_f32(const RasterIn<float>& in, const RasterGrad<float>& g, const TileBins& bins, const PackedSplat* packed, int64_t tile,
                        float* records, bool avx2);
 
 }  // namespace splat
