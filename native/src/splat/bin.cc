@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 
 #include "pool/pool.h"
 #include "splat/splat.h"
@@ -114,7 +115,7 @@ void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* 
 
   // Each splat's tile rectangle [x0, x1) × [y0, y1) (empty when radius ≤ 0).
   double t0 = now_ms();
-  std::vector<int32_t> rect(4 * n);
+  std::unique_ptr<int32_t[]> rect(new int32_t[4 * n]);  // every element written below
   constexpr int64_t CHUNK = 4096;
   pool.parallelFor((n + CHUNK - 1) / CHUNK, [&](int64_t ch) {
     const int64_t end = std::min(n, (ch + 1) * CHUNK);
@@ -184,8 +185,8 @@ void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* 
     }
   }
   bins->offsets[nTiles] = total;
-  bins->entries.resize(total);
-  if (withSlots) bins->slotEntries.resize(total);
+  bins->entries.reset(new int32_t[total]);
+  if (withSlots) bins->slotEntries.reset(new int64_t[total]);
   pool.parallelFor(nChunks, [&](int64_t c) {
     int64_t* cur = &cursor[c * nTiles];
     const int64_t end = std::min(m, (c + 1) * per);
