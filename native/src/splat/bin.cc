@@ -14,6 +14,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 
 #include "pool/pool.h"
 #include "splat/splat.h"
@@ -43,25 +44,48 @@ inline uint64_t order_bits(double d) {
   return (u & 0x8000000000000000ull) ? ~u : (u | 0x8000000000000000ull);
 }
 
-/** Stable LSD radix sort of `idx` by key[idx] (one byte a pass; passes where every key has the same byte are skipped). */
+/**
+ * Stable LSD radix sort of the pairs (keys[j], idx[j]) by key, one byte a
+ * pass (a pass where every key has the same byte is skipped), in parallel:
+ * the array is cut into one part per thread; each pass counts the bytes per
+ * part, and part p's elements of a byte go after those of parts < p, so the
+ * result is the serial sort's whatever the thread count.
+ */
 template <class K>
-void radix_sort_by_key(std::vector<int32_t>& idx, const std::vector<K>& key) {
-  const size_t m = idx.size();
+void radix_sort_pairs(std::vector<int32_t>& idx, std::vector<K>& keys, Pool& pool) {
+  const int64_t m = static_cast<int64_t>(idx.size());
+  const int64_t parts = std::max<int64_t>(1, std::min<int64_t>(pool.size(), m / 32768));
+  auto lo = [&](int64_t p) { return m * p / parts; };
   std::vector<int32_t> tmp(m);
-  std::vector<K> keys(m), ktmp(m);
-  for (size_t j = 0; j < m; j++) keys[j] = key[idx[j]];
+  std::vector<K> ktmp(m);
+  std::vector<int64_t> count(parts * 256);
   for (unsigned shift = 0; shift < 8 * sizeof(K); shift += 8) {
-    size_t count[257] = {0};
-    for (size_t j = 0; j < m; j++) count[((keys[j] >> shift) & 0xff) + 1]++;
+    std::fill(count.begin(), count.end(), 0);
+    pool.parallelFor(parts, [&](int64_t p) {
+      int64_t* c = &count[p * 256];
+      for (int64_t j = lo(p); j < lo(p + 1); j++) c[(keys[j] >> shift) & 0xff]++;
+    });
     bool trivial = false;
-    for (int b = 1; b <= 256; b++) trivial |= count[b] == m;
-    if (trivial) continue;
-    for (int b = 0; b < 256; b++) count[b + 1] += count[b];
-    for (size_t j = 0; j < m; j++) {
-      const size_t to = count[(keys[j] >> shift) & 0xff]++;
-      tmp[to] = idx[j];
-      ktmp[to] = keys[j];
+    int64_t total = 0;
+    for (int b = 0; b < 256; b++) {
+      int64_t inByte = 0;
+      for (int64_t p = 0; p < parts; p++) {
+        const int64_t k = count[p * 256 + b];
+        count[p * 256 + b] = total;
+        total += k;
+        inByte += k;
+      }
+      trivial |= inByte == m;
     }
+    if (trivial) continue;
+    pool.parallelFor(parts, [&](int64_t p) {
+      int64_t* c = &count[p * 256];
+      for (int64_t j = lo(p); j < lo(p + 1); j++) {
+        const int64_t to = c[(keys[j] >> shift) & 0xff]++;
+        tmp[to] = idx[j];
+        ktmp[to] = keys[j];
+      }
+    });
     idx.swap(tmp);
     keys.swap(ktmp);
   }
@@ -91,7 +115,7 @@ void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* 
 
   // Each splat's tile rectangle [x0, x1) × [y0, y1) (empty when radius ≤ 0).
   double t0 = now_ms();
-  std::vector<int32_t> rect(4 * n);
+  std::unique_ptr<int32_t[]> rect(new int32_t[4 * n]);  // every element written below
   constexpr int64_t CHUNK = 4096;
   pool.parallelFor((n + CHUNK - 1) / CHUNK, [&](int64_t ch) {
     const int64_t end = std::min(n, (ch + 1) * CHUNK);
@@ -121,13 +145,13 @@ void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* 
   // The listed splats in (depth, index) order.
   double t1 = now_ms();
   std::vector<int32_t> order;
-  for (int64_t i = 0; i < n; i++)
-    if (area(i) > 0) order.push_back(static_cast<int32_t>(i));
   {
     using K = typename KeyOf<T>::type;
-    std::vector<K> key(n);
-    for (int32_t i : order) key[i] = order_bits(in.depths[i]);
-    radix_sort_by_key(order, key);
+    std::vector<K> keys;
+    order.reserve(n), keys.reserve(n);
+    for (int64_t i = 0; i < n; i++)
+      if (area(i) > 0) order.push_back(static_cast<int32_t>(i)), keys.push_back(order_bits(in.depths[i]));
+    radix_sort_pairs(order, keys, pool);
   }
   double t2 = now_ms();
 
@@ -144,7 +168,11 @@ void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* 
   pool.parallelFor(nChunks, [&](int64_t c) {
     int64_t* cnt = &cursor[c * nTiles];
     const int64_t end = std::min(m, (c + 1) * per);
-    for (int64_t j = c * per; j < end; j++) forTiles(order[j], [&](int64_t t) { cnt[t]++; });
+    for (int64_t j = c * per; j < end; j++) {
+      // order is depth order, so rect is read at random: fetch ahead (a miss per splat otherwise stalls the loop).
+      if (j + 16 < end) __builtin_prefetch(&rect[4 * static_cast<int64_t>(order[j + 16])]);
+      forTiles(order[j], [&](int64_t t) { cnt[t]++; });
+    }
   });
   bins->offsets.assign(nTiles + 1, 0);
   int64_t total = 0;
@@ -157,18 +185,22 @@ void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* 
     }
   }
   bins->offsets[nTiles] = total;
-  bins->entries.resize(total);
-  if (withSlots) bins->slots.resize(total);
+  bins->entries.reset(new int32_t[total]);
+  if (withSlots) bins->slotEntries.reset(new int64_t[total]);
   pool.parallelFor(nChunks, [&](int64_t c) {
     int64_t* cur = &cursor[c * nTiles];
     const int64_t end = std::min(m, (c + 1) * per);
     for (int64_t j = c * per; j < end; j++) {
+      if (j + 16 < end) {
+        __builtin_prefetch(&rect[4 * static_cast<int64_t>(order[j + 16])]);
+        if (withSlots) __builtin_prefetch(&bins->firstSlot[order[j + 16]]);
+      }
       const int32_t i = order[j];
       int64_t slot = withSlots ? bins->firstSlot[i] : 0;
       forTiles(i, [&](int64_t t) {
         const int64_t e = cur[t]++;
         bins->entries[e] = i;
-        if (withSlots) bins->slots[e] = slot++;
+        if (withSlots) bins->slotEntries[slot++] = e;
       });
     }
   });

@@ -15,6 +15,7 @@
 
 #include "pool/pool.h"
 #include "splat/sh.h"
+#include "splat/simd.h"
 #include "splat/splat.h"
 #include "splat/splat_constants.h"
 
@@ -81,7 +82,7 @@ inline bool finite_all(const T* x, int n) {
 
 /** Steps 1–6 and 8 for Gaussian i: false when it is culled. */
 template <class T>
-bool project_one(const ProjectIn<T>& in, const Camera& cam, int64_t i, Proj& p) {
+RLX_ALWAYS_INLINE bool project_one(const ProjectIn<T>& in, const Camera& cam, int64_t i, Proj& p) {
   if (!finite_all(in.means + 3 * i, 3) || !finite_all(in.quats + 4 * i, 4) || !finite_all(in.scales + 3 * i, 3) ||
       !std::isfinite(static_cast<double>(in.opacities[i])))
     return false;
@@ -151,7 +152,7 @@ bool project_one(const ProjectIn<T>& in, const Camera& cam, int64_t i, Proj& p) 
 
 /** Step 7 for a visible Gaussian: p.color (and dir, basis, raw for SH). */
 template <class T>
-void shade_one(const ProjectIn<T>& in, const Camera& cam, int64_t i, Proj& p) {
+RLX_ALWAYS_INLINE void shade_one(const ProjectIn<T>& in, const Camera& cam, int64_t i, Proj& p) {
   if (in.shDegree < 0) {
     for (int c = 0; c < 3; c++) p.color[c] = in.coeffs[3 * i + c];
     return;
@@ -178,33 +179,53 @@ void shade_one(const ProjectIn<T>& in, const Camera& cam, int64_t i, Proj& p) {
 /** Gaussians per pool task: enough work to amortise the dispatch. */
 constexpr int64_t CHUNK = 1024;
 
+/** Pool task ch (Gaussians ch·CHUNK …) of the forward (inlined into a baseline and an AVX2 build: same arithmetic, no FMA, same bits; AVX2 rounds ceil in one instruction). */
+template <class T>
+RLX_ALWAYS_INLINE void forward_chunk(const ProjectIn<T>& in, const Camera& cam, const ProjectOut<T>& out, int64_t ch) {
+  Proj p{};  // zeroed once per task: fields a path leaves unset are never read, but the compiler cannot see that
+  const int64_t end = std::min(in.n, (ch + 1) * CHUNK);
+  for (int64_t i = ch * CHUNK; i < end; i++) {
+    // Outputs arrive zeroed, but a culled Gaussian is written anyway: the contract says every output of i is 0.
+    if (!project_one(in, cam, i, p)) {
+      out.means2d[2 * i] = out.means2d[2 * i + 1] = 0;
+      out.conics[3 * i] = out.conics[3 * i + 1] = out.conics[3 * i + 2] = 0;
+      out.depths[i] = 0;
+      out.radii[i] = 0;
+      out.colors[3 * i] = out.colors[3 * i + 1] = out.colors[3 * i + 2] = 0;
+      out.opacities[i] = 0;
+      continue;
+    }
+    shade_one(in, cam, i, p);
+    out.means2d[2 * i] = static_cast<T>(p.u), out.means2d[2 * i + 1] = static_cast<T>(p.v);
+    for (int k = 0; k < 3; k++) out.conics[3 * i + k] = static_cast<T>(p.conic[k]);
+    out.depths[i] = static_cast<T>(p.t[2]);
+    out.radii[i] = static_cast<int32_t>(std::min(p.radius, MAX_RADIUS));
+    for (int c = 0; c < 3; c++) out.colors[3 * i + c] = static_cast<T>(p.color[c]);
+    out.opacities[i] = static_cast<T>(p.opacity);
+  }
+}
+template <class T>
+void forward_chunk_baseline(const ProjectIn<T>& in, const Camera& cam, const ProjectOut<T>& out, int64_t ch) {
+  forward_chunk(in, cam, out, ch);
+}
+#if RLX_SPLAT_X86_DISPATCH
+template <class T>
+__attribute__((target("avx2"))) void forward_chunk_avx2(const ProjectIn<T>& in, const Camera& cam, const ProjectOut<T>& out, int64_t ch) {
+  forward_chunk(in, cam, out, ch);
+}
+#endif
+
 }  // namespace
 
 template <class T>
 void project_forward(const ProjectIn<T>& in, const Camera& cam, const ProjectOut<T>& out) {
   const int64_t chunks = (in.n + CHUNK - 1) / CHUNK;
+  const bool avx2 = has_avx2();
   Pool::instance().parallelFor(chunks, [&](int64_t ch) {
-    Proj p;
-    const int64_t end = std::min(in.n, (ch + 1) * CHUNK);
-    for (int64_t i = ch * CHUNK; i < end; i++) {
-      // Outputs arrive zeroed, but a culled Gaussian is written anyway: the contract says every output of i is 0.
-      if (!project_one(in, cam, i, p)) {
-        out.means2d[2 * i] = out.means2d[2 * i + 1] = 0;
-        out.conics[3 * i] = out.conics[3 * i + 1] = out.conics[3 * i + 2] = 0;
-        out.depths[i] = 0;
-        out.radii[i] = 0;
-        out.colors[3 * i] = out.colors[3 * i + 1] = out.colors[3 * i + 2] = 0;
-        out.opacities[i] = 0;
-        continue;
-      }
-      shade_one(in, cam, i, p);
-      out.means2d[2 * i] = static_cast<T>(p.u), out.means2d[2 * i + 1] = static_cast<T>(p.v);
-      for (int k = 0; k < 3; k++) out.conics[3 * i + k] = static_cast<T>(p.conic[k]);
-      out.depths[i] = static_cast<T>(p.t[2]);
-      out.radii[i] = static_cast<int32_t>(std::min(p.radius, MAX_RADIUS));
-      for (int c = 0; c < 3; c++) out.colors[3 * i + c] = static_cast<T>(p.color[c]);
-      out.opacities[i] = static_cast<T>(p.opacity);
-    }
+#if RLX_SPLAT_X86_DISPATCH
+    if (avx2) return forward_chunk_avx2(in, cam, out, ch);
+#endif
+    forward_chunk_baseline(in, cam, out, ch);
   });
 }
 
@@ -213,7 +234,7 @@ void project_forward(const ProjectIn<T>& in, const Camera& cam, const ProjectOut
  * gradients (the derivation is in the comments of each step, in reverse).
  */
 template <class T>
-void backward_one(const ProjectIn<T>& in, const Camera& cam, const ProjectGrad<T>& g, int64_t i, const Proj& p) {
+RLX_ALWAYS_INLINE void backward_one(const ProjectIn<T>& in, const Camera& cam, const ProjectGrad<T>& g, int64_t i, const Proj& p) {
   const double gu = g.ctMeans2d[2 * i], gv = g.ctMeans2d[2 * i + 1];
   const double gq0 = g.ctConics[3 * i], gq1 = g.ctConics[3 * i + 1], gq2 = g.ctConics[3 * i + 2];
   const double gOpac = g.ctOpacities[i];
@@ -330,27 +351,47 @@ void backward_one(const ProjectIn<T>& in, const Camera& cam, const ProjectGrad<T
   for (int k = 0; k < 4; k++) g.quats[4 * i + k] = static_cast<T>((gqh[k] - p.q[k] * dq) / p.qNorm);
 }
 
+/** Pool task ch of the backward, built twice as forward_chunk is. */
+template <class T>
+RLX_ALWAYS_INLINE void backward_chunk(const ProjectIn<T>& in, const Camera& cam, const int32_t* radii, const ProjectGrad<T>& g, int64_t ch) {
+  const int64_t perCoeffs = static_cast<int64_t>(in.k) * 3;
+  Proj p{};  // zeroed once per task: fields a path leaves unset are never read, but the compiler cannot see that
+  const int64_t end = std::min(in.n, (ch + 1) * CHUNK);
+  for (int64_t i = ch * CHUNK; i < end; i++) {
+    // Culled (by the forward's radii, or again now): every gradient of i is 0.
+    const bool visible = radii[i] > 0 && project_one(in, cam, i, p);
+    if (!visible) {
+      for (int k = 0; k < 3; k++) g.means[3 * i + k] = 0, g.scales[3 * i + k] = 0;
+      for (int k = 0; k < 4; k++) g.quats[4 * i + k] = 0;
+      g.opacities[i] = 0;
+      for (int64_t k = 0; k < perCoeffs; k++) g.coeffs[i * perCoeffs + k] = 0;
+      continue;
+    }
+    shade_one(in, cam, i, p);
+    for (int64_t k = 0; k < perCoeffs; k++) g.coeffs[i * perCoeffs + k] = 0;  // the bands past shDegree
+    backward_one(in, cam, g, i, p);
+  }
+}
+template <class T>
+void backward_chunk_baseline(const ProjectIn<T>& in, const Camera& cam, const int32_t* radii, const ProjectGrad<T>& g, int64_t ch) {
+  backward_chunk(in, cam, radii, g, ch);
+}
+#if RLX_SPLAT_X86_DISPATCH
+template <class T>
+__attribute__((target("avx2"))) void backward_chunk_avx2(const ProjectIn<T>& in, const Camera& cam, const int32_t* radii, const ProjectGrad<T>& g, int64_t ch) {
+  backward_chunk(in, cam, radii, g, ch);
+}
+#endif
+
 template <class T>
 void project_backward(const ProjectIn<T>& in, const Camera& cam, const int32_t* radii, const ProjectGrad<T>& g) {
   const int64_t chunks = (in.n + CHUNK - 1) / CHUNK;
-  const int64_t perCoeffs = static_cast<int64_t>(in.k) * 3;
+  const bool avx2 = has_avx2();
   Pool::instance().parallelFor(chunks, [&](int64_t ch) {
-    Proj p;
-    const int64_t end = std::min(in.n, (ch + 1) * CHUNK);
-    for (int64_t i = ch * CHUNK; i < end; i++) {
-      // Culled (by the forward's radii, or again now): every gradient of i is 0.
-      const bool visible = radii[i] > 0 && project_one(in, cam, i, p);
-      if (!visible) {
-        for (int k = 0; k < 3; k++) g.means[3 * i + k] = 0, g.scales[3 * i + k] = 0;
-        for (int k = 0; k < 4; k++) g.quats[4 * i + k] = 0;
-        g.opacities[i] = 0;
-        for (int64_t k = 0; k < perCoeffs; k++) g.coeffs[i * perCoeffs + k] = 0;
-        continue;
-      }
-      shade_one(in, cam, i, p);
-      for (int64_t k = 0; k < perCoeffs; k++) g.coeffs[i * perCoeffs + k] = 0;  // the bands past shDegree
-      backward_one(in, cam, g, i, p);
-    }
+#if RLX_SPLAT_X86_DISPATCH
+    if (avx2) return backward_chunk_avx2(in, cam, radii, g, ch);
+#endif
+    backward_chunk_baseline(in, cam, radii, g, ch);
   });
 }
 

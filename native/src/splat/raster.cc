@@ -6,19 +6,23 @@
 // box (raster_tile.h) with each pixel's state (T, colour, depth, lastIndex)
 // kept per pixel, so every pixel sees exactly the sequence the contract's
 // per-pixel walk gives, in the same order, with the same arithmetic; the tile
-// stops when all of its pixels have stopped.
+// stops when all of its pixels have stopped. This is the float64 pass (and
+// the float32 fallback); dtype float32 tiles normally run raster_f32.cc.
 
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <memory>
 #include <climits>
 #include <new>
 #include <string>
+#include <type_traits>
 
 #include "errors.h"
 
 #include "pool/pool.h"
 #include "splat/exp_fdlibm.h"
+#include "splat/raster_f32.h"
 #include "splat/raster_tile.h"
 #include "splat/splat.h"
 #include "splat/splat_constants.h"
@@ -157,11 +161,17 @@ void rasterize_forward(const RasterIn<T>& in, const RasterOut<T>& out, Timings* 
   const int64_t nTiles = static_cast<int64_t>(bins.tilesX) * bins.tilesY;
   std::atomic<bool> failed{false};
   const bool avx2 = has_avx2();
+  // dtype float32: the float passes (raster_f32.h) on the splats packed once; a tile they cannot take runs the double pass below.
+  std::unique_ptr<PackedSplat[]> packed;
+  if constexpr (std::is_same<T, float>::value) packed = prepare_splats_f32(in);
   Pool::instance().parallelFor(nTiles, [&](int64_t tile) {
     // Scratch reused by the tiles a thread runs; an allocation failure is reported after the join (nothing may throw in a pool task).
     thread_local std::vector<TileSplat> splats;
     thread_local AlignedScratch<PixelQuad> quads;
     try {
+      if constexpr (std::is_same<T, float>::value) {
+        if (forward_tile_f32(in, out, bins, packed.get(), tile, avx2)) return;
+      }
 #if RLX_SPLAT_X86_DISPATCH
       if (avx2) {
         forward_tile_avx2(in, out, bins, tile, splats, quads);

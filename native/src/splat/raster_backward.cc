@@ -16,20 +16,24 @@
 // splat-by-splat loop over the box, four pixels at a time; raster_tile.h,
 // raster.cc), each splat's gradient summed per lane, the lanes in a fixed
 // order, each tile writing one gradient
-// record per list entry into its own slot (bin.cc's Gaussian-major slots);
-// a second parallel pass sums each Gaussian's records in slot order. The
-// result does not depend on the number of threads.
+// record per list entry (in entry order: a tile's records are contiguous);
+// a second parallel pass sums each Gaussian's records in the fixed order of
+// bin.cc's slots, prefetching them. The result does not depend on the
+// number of threads.
 
 #include <algorithm>
 #include <atomic>
 #include <climits>
 #include <cmath>
+#include <memory>
 #include <new>
 #include <string>
+#include <type_traits>
 
 #include "errors.h"
 #include "pool/pool.h"
 #include "splat/exp_fdlibm.h"
+#include "splat/raster_f32.h"
 #include "splat/raster_tile.h"
 #include "splat/splat.h"
 #include "splat/splat_constants.h"
@@ -40,6 +44,7 @@ namespace {
 
 /** Per list entry: ∂L/∂(u, v, c0, c1, c2, o, colour r, g, b, depth). */
 constexpr int REC = 10;
+static_assert(REC == GRAD_RECORD, "the float32 pass writes the same records");
 
 /** Four horizontally adjacent pixels of a tile and their backward state. */
 struct BackQuad {
@@ -88,7 +93,7 @@ RLX_ALWAYS_INLINE void backward_tile_body(const RasterIn<T>& in, const RasterGra
     }
   splats.resize(static_cast<size_t>(maxLast));
   for (int64_t k = 0; k < maxLast; k++) gather_splat(in, bins.entries[begin + k], r, splats[k]);
-  for (int64_t k = maxLast; k < len; k++) std::fill_n(records + REC * bins.slots[begin + k], REC, T(0));
+  std::fill_n(records + REC * (begin + maxLast), REC * (len - maxLast), T(0));
   const v4d lane = {0, 1, 2, 3}, zero = v4_splat(0);
   for (int64_t k = maxLast - 1; k >= 0; k--) {
     const TileSplat& s = splats[k];
@@ -139,7 +144,7 @@ RLX_ALWAYS_INLINE void backward_tile_body(const RasterIn<T>& in, const RasterGra
         gc2 += v4_select(mg, gSigma * 0.5 * dy * dy, zero);
       }
     }
-    T* rec = records + REC * bins.slots[begin + k];
+    T* rec = records + REC * (begin + k);
     const double vals[REC] = {lane_sum(gu), lane_sum(gv), lane_sum(gc0), lane_sum(gc1), lane_sum(gc2), lane_sum(go), lane_sum(gcol[0]), lane_sum(gcol[1]), lane_sum(gcol[2]), lane_sum(gz)};
     for (int j = 0; j < REC; j++) rec[j] = static_cast<T>(vals[j]);
   }
@@ -180,34 +185,45 @@ void rasterize_backward(const RasterIn<T>& in, const RasterGrad<T>& g, Timings* 
     }
   const double t0 = now_ms();
   const int64_t nTiles = static_cast<int64_t>(bins.tilesX) * bins.tilesY;
-  std::vector<T> records(static_cast<size_t>(bins.firstSlot[in.n]) * REC);
+  // Every record is written by its tile (the float32 and float64 passes alike), so the array starts uninitialised.
+  std::unique_ptr<T[]> records(new T[static_cast<size_t>(bins.offsets[nTiles]) * REC]);
   std::atomic<bool> failed{false};
   Pool& pool = Pool::instance();
   const bool avx2 = has_avx2();
+  // dtype float32: the float passes (raster_f32.h); a tile they cannot take runs the double pass below.
+  std::unique_ptr<PackedSplat[]> packed;
+  if constexpr (std::is_same<T, float>::value) packed = prepare_splats_f32(in);
   pool.parallelFor(nTiles, [&](int64_t tile) {
     thread_local std::vector<TileSplat> splats;
     thread_local AlignedScratch<BackQuad> quads;
     try {
+      if constexpr (std::is_same<T, float>::value) {
+        if (backward_tile_f32(in, g, bins, packed.get(), tile, records.get(), avx2)) return;
+      }
 #if RLX_SPLAT_X86_DISPATCH
       if (avx2) {
-        backward_tile_avx2(in, g, bins, tile, records.data(), splats, quads);
+        backward_tile_avx2(in, g, bins, tile, records.get(), splats, quads);
         return;
       }
 #endif
-      backward_tile_baseline(in, g, bins, tile, records.data(), splats, quads);
+      backward_tile_baseline(in, g, bins, tile, records.get(), splats, quads);
     } catch (...) {
       failed = true;
     }
   });
   if (failed) throw std::bad_alloc();
-  // Per Gaussian: the sum of its records, in slot order.
+  // Per Gaussian: the sum of its records, in slot order (records are scattered over the tiles: fetched ahead).
   constexpr int64_t CHUNK = 2048;
+  const int64_t nSlots = bins.firstSlot[in.n];
   pool.parallelFor((in.n + CHUNK - 1) / CHUNK, [&](int64_t ch) {
     const int64_t end = std::min(in.n, (ch + 1) * CHUNK);
     for (int64_t i = ch * CHUNK; i < end; i++) {
       double acc[REC] = {0};
-      for (int64_t sl = bins.firstSlot[i]; sl < bins.firstSlot[i + 1]; sl++)
-        for (int j = 0; j < REC; j++) acc[j] += static_cast<double>(records[REC * sl + j]);
+      for (int64_t sl = bins.firstSlot[i]; sl < bins.firstSlot[i + 1]; sl++) {
+        if (sl + 16 < nSlots) __builtin_prefetch(&records[REC * bins.slotEntries[sl + 16]]);
+        const T* rec = &records[REC * bins.slotEntries[sl]];
+        for (int j = 0; j < REC; j++) acc[j] += static_cast<double>(rec[j]);
+      }
       g.means2d[2 * i] = static_cast<T>(acc[0]), g.means2d[2 * i + 1] = static_cast<T>(acc[1]);
       for (int j = 0; j < 3; j++) g.conics[3 * i + j] = static_cast<T>(acc[2 + j]);
       g.opacities[i] = static_cast<T>(acc[5]);

@@ -1,17 +1,21 @@
 // The native splat kernels (the contract is src/splat/kernels/contract.ts;
 // the checked TS wrapper src/splat/kernels/native.ts; the JS entry points
-// splat_binding.cc). Storage is T = float or double; all arithmetic is double,
-// as in the js reference, so both give the same numbers up to the last bits
-// of exp/sqrt.
+// splat_binding.cc). Storage is T = float or double. Projection and binning
+// compute in double, as the js reference does, for both. Rasterization of
+// float64 does too (bit for bit the reference's); float32 rasterizes in float
+// (raster_f32.h), with every skip and stop decision still the reference's.
 //
 //   project.cc           projectForward / projectBackward, parallel over Gaussians
 //   bin.cc               the per-tile lists, sorted by (tile, depth, index)
 //   raster.cc            rasterizeForward, parallel over tiles
 //   raster_backward.cc   rasterizeBackward, parallel over tiles, then a
 //                        per-Gaussian reduction (deterministic)
+//   raster_f32.h         the float32 tile passes (raster_f32.cc,
+//                        raster_backward_f32.cc, raster_prep_f32.cc)
 #pragma once
 
 #include <cstdint>
+#include <memory>
 #include <vector>
 
 namespace rlx {
@@ -76,16 +80,17 @@ struct Timings {
 
 /**
  * The per-tile lists: tile t's splats are entries[offsets[t] .. offsets[t+1]),
- * in (depth, index) order. With slots (the backward pass): slots[e] is entry
- * e's place in a Gaussian-major layout (Gaussian g's entries are
- * slots firstSlot[g] .. firstSlot[g+1]), so per-entry gradients can be summed
- * per Gaussian in a fixed order.
+ * in (depth, index) order. With slots (the backward pass): Gaussian g's
+ * entries, in a fixed order, are slotEntries[firstSlot[g] .. firstSlot[g+1]),
+ * so per-entry gradients (stored in entry order, where the tiles write them
+ * sequentially) can be summed per Gaussian in that order.
  */
 struct TileBins {
   int tilesX = 0, tilesY = 0;
   std::vector<int64_t> offsets;
-  std::vector<int32_t> entries;
-  std::vector<int64_t> slots;
+  /** Every element is written by bin_splats, so these two are allocated without the zero fill a std::vector would do (~20 MB at 1M splats). */
+  std::unique_ptr<int32_t[]> entries;
+  std::unique_ptr<int64_t[]> slotEntries;
   std::vector<int64_t> firstSlot;
 };
 

@@ -1,0 +1,158 @@
+// The float32 backward rasterize of a tile (raster_f32.h: why its skip
+// decisions are the js reference's): raster_backward.cc's loop, back
+// to front splat by splat over the splat's box, in eight float lanes; each
+// splat's gradient is summed per lane and the lanes are added in a fixed
+// order into the splat's record.
+
+#include <algorithm>
+#include <cmath>
+
+#include "splat/raster_f32.h"
+#include "splat/splat_constants.h"
+
+namespace rlx {
+namespace splat {
+namespace {
+
+/** Eight horizontally adjacent pixels and their backward state (raster_backward.cc's BackQuad). */
+struct BackOct {
+  v8f T, SC[3], SD, TN, last, GC[3], GA, GD;
+};
+
+struct BackwardScratch {
+  std::vector<TileSplatF> splats;
+  AlignedScratch<BackOct> octs;
+};
+
+RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad<float>& g, const TileBins& bins, const PackedSplat* packed,
+                                     int64_t tile, float* records, BackwardScratch& sc) {
+  const int tx = static_cast<int>(tile % bins.tilesX), ty = static_cast<int>(tile / bins.tilesX);
+  const TileRect r = tile_rect(tx, ty, in.tileSize, in.width, in.height);
+  const int64_t begin = bins.offsets[tile], len = bins.offsets[tile + 1] - begin;
+  if (len >= (int64_t(1) << 24)) return false;  // lastIndex lanes are floats
+  int64_t maxLast = 0;
+  for (int ly = 0; ly < r.h; ly++)
+    for (int lx = 0; lx < r.w; lx++) maxLast = std::max<int64_t>(maxLast, g.lastIndex[static_cast<int64_t>(r.py0 + ly) * in.width + (r.px0 + lx)]);
+  sc.splats.resize(static_cast<size_t>(maxLast));
+  for (int64_t k = 0; k < maxLast; k++) {
+    if (k + 16 < len) __builtin_prefetch(&packed[bins.entries[begin + k + 16]]);
+    const int32_t id = bins.entries[begin + k];
+    if (!gather_f32(packed[id], id, r, sc.splats[k], PACKED_MAY_CLAMP)) return false;
+  }
+  const int qw = (r.w + 7) / 8;
+  BackOct* octs = sc.octs.get(static_cast<size_t>(qw) * r.h);
+  for (int ly = 0; ly < r.h; ly++)
+    for (int q = 0; q < qw; q++) {
+      BackOct& Q = octs[static_cast<size_t>(ly) * qw + q];
+      for (int l = 0; l < 8; l++) {
+        const int lx = 8 * q + l;
+        if (lx >= r.w) {  // padding: lastIndex 0 keeps the lane out of every splat
+          Q.T[l] = Q.TN[l] = Q.SD[l] = Q.last[l] = Q.GA[l] = Q.GD[l] = 0;
+          for (int c = 0; c < 3; c++) Q.SC[c][l] = Q.GC[c][l] = 0;
+          continue;
+        }
+        const int64_t o = static_cast<int64_t>(r.py0 + ly) * in.width + (r.px0 + lx);
+        const float t = g.finalT[o];
+        Q.T[l] = Q.TN[l] = t;
+        for (int c = 0; c < 3; c++) Q.SC[c][l] = t * static_cast<float>(in.background[c]), Q.GC[c][l] = g.ctImage[3 * o + c];
+        Q.SD[l] = 0;
+        Q.GA[l] = g.ctAlpha[o];
+        Q.GD[l] = g.ctDepth[o];
+        Q.last[l] = static_cast<float>(g.lastIndex[o]);
+      }
+    }
+  std::fill_n(records + GRAD_RECORD * (begin + maxLast), GRAD_RECORD * (len - maxLast), 0.0f);
+  const v8f lane = {0, 1, 2, 3, 4, 5, 6, 7}, zero = v8_splat(0);
+  for (int64_t k = maxLast - 1; k >= 0; k--) {
+    const TileSplatF& s = sc.splats[k];
+    v8f gu = zero, gv = zero, gc0 = zero, gc1 = zero, gc2 = zero, go = zero, gcol[3] = {zero, zero, zero}, gz = zero;
+    const v8f kk = v8_splat(static_cast<float>(k));
+    const int q0 = s.x0 / 8, q1 = (s.x1 + 7) / 8;
+    for (int ly = s.y0; ly < s.y1; ly++) {
+      const float dy = s.v - static_cast<float>(r.py0 + ly + PIXEL_CENTER);
+      const float c2dy2 = s.c2 * dy * dy;
+      const float c1dy = s.c1 * dy;
+      for (int q = q0; q < q1; q++) {
+        BackOct& Q = octs[static_cast<size_t>(ly) * qw + q];
+        const v8m reached = kk < Q.last;  // the lanes whose walk reached splat k
+        if (!v8_any(reached)) continue;
+        const v8f dx = s.u - ((static_cast<float>(r.px0 + 8 * q) + lane) + static_cast<float>(PIXEL_CENTER));
+        const v8f sigma = 0.5f * (s.c0 * dx * dx + c2dy2) + c1dy * dx;
+        // As in the forward (raster_f32.cc): σ ≤ acceptMax adds, σ > skipMin skips, the band between is decided exactly.
+        const v8m maybe = reached & (sigma <= s.skipMin);
+        if (!v8_any(maybe)) continue;
+        v8m m = maybe & (sigma <= s.acceptMax);
+        const v8m unsure = maybe & ~m;
+        v8f exactAlpha = zero;
+        const bool patch = v8_any(unsure);
+        if (patch) {  // rare: the js arithmetic decides (raster_f32.h)
+          for (int l = 0; l < 8; l++) {
+            if (!unsure[l]) continue;
+            const double a = exact_alpha(packed[s.id], r.px0 + 8 * q + l, r.py0 + ly);
+            m[l] = a > 0 ? -1 : 0;
+            exactAlpha[l] = static_cast<float>(a);
+          }
+          if (!v8_any(m)) continue;
+        }
+        const v8f G = exp8_nonpositive(v8_select(m, -sigma, zero));
+        const v8f oG = s.o * G;
+        v8f alpha = v8_select(oG > static_cast<float>(ALPHA_MAX), v8_splat(static_cast<float>(ALPHA_MAX)), oG);
+        if (patch) alpha = v8_select(exactAlpha > 0.0f, exactAlpha, alpha);
+        // One division: the float pass need not round as the reference does (it cannot anyway), only closely.
+        const v8f inv = 1.0f / (1.0f - alpha);
+        const v8f Tk = Q.T * inv;
+        const v8f wgt = alpha * Tk;
+        v8f gAlpha = Q.GA * Q.TN * inv;
+        for (int c = 0; c < 3; c++) {
+          gcol[c] += v8_and(m, Q.GC[c] * wgt);
+          gAlpha += Q.GC[c] * (s.col[c] * Tk - Q.SC[c] * inv);
+          Q.SC[c] = v8_select(m, Q.SC[c] + s.col[c] * wgt, Q.SC[c]);
+        }
+        gz += v8_and(m, Q.GD * wgt);
+        gAlpha += Q.GD * (s.z * Tk - Q.SD * inv);
+        Q.SD = v8_select(m, Q.SD + s.z * wgt, Q.SD);
+        Q.T = v8_select(m, Tk, Q.T);
+        // No clamp here (o ≤ ALPHA_MAX in the tiles this pass takes), so every added lane passes its gradient to o and σ.
+        const v8m mg = m;
+        go += v8_and(mg, gAlpha * G);
+        const v8f gSigma = -gAlpha * alpha;
+        const v8f dyv = v8_splat(dy);
+        gu += v8_and(mg, gSigma * (s.c0 * dx + s.c1 * dyv));
+        gv += v8_and(mg, gSigma * (s.c2 * dyv + s.c1 * dx));
+        gc0 += v8_and(mg, gSigma * 0.5f * dx * dx);
+        gc1 += v8_and(mg, gSigma * dx * dyv);
+        gc2 += v8_and(mg, gSigma * 0.5f * dyv * dyv);
+      }
+    }
+    float* rec = records + GRAD_RECORD * (begin + k);
+    const v8f sums[GRAD_RECORD] = {gu, gv, gc0, gc1, gc2, go, gcol[0], gcol[1], gcol[2], gz};
+    for (int j = 0; j < GRAD_RECORD; j++) rec[j] = v8_sum_float(sums[j]);
+  }
+  return true;
+}
+
+bool backward_baseline(const RasterIn<float>& in, const RasterGrad<float>& g, const TileBins& bins, const PackedSplat* packed, int64_t tile,
+                       float* records, BackwardScratch& sc) {
+  return backward_body(in, g, bins, packed, tile, records, sc);
+}
+
+#if RLX_SPLAT_X86_DISPATCH
+__attribute__((target("avx2"))) bool backward_avx2(const RasterIn<float>& in, const RasterGrad<float>& g, const TileBins& bins,
+                                                   const PackedSplat* packed, int64_t tile, float* records, BackwardScratch& sc) {
+  return backward_body(in, g, bins, packed, tile, records, sc);
+}
+#endif
+
+}  // namespace
+
+bool backward_tile_f32(const RasterIn<float>& in, const RasterGrad<float>& g, const TileBins& bins, const PackedSplat* packed, int64_t tile,
+                       float* records, bool avx2) {
+  thread_local BackwardScratch sc;
+#if RLX_SPLAT_X86_DISPATCH
+  if (avx2) return backward_avx2(in, g, bins, packed, tile, records, sc);
+#endif
+  return backward_baseline(in, g, bins, packed, tile, records, sc);
+}
+
+}  // namespace splat
+}  // namespace rlx

@@ -1,0 +1,195 @@
+// The float32 forward rasterize of a tile (raster_f32.h: why its decisions
+// are the js reference's): raster.cc's loop (splat by splat over the pixels
+// of the splat's box, per-pixel state updated under masks) in eight float
+// lanes, then the exact double walk of the js reference for the few pixels
+// whose stop test the float T could not decide.
+
+#include <algorithm>
+#include <cmath>
+
+#include "splat/exp_fdlibm.h"
+#include "splat/raster_f32.h"
+#include "splat/splat_constants.h"
+
+namespace rlx {
+namespace splat {
+namespace {
+
+/** Eight horizontally adjacent pixels of a tile and their compositing state. */
+struct PixelOct {
+  v8f T, C[3], D, last;
+  /** A bound on |T − T_js| (first order): U ← U·(1 − α) + rel·α·T per added splat (raster_f32.h). */
+  v8f U;
+  /** All ones in a lane that has stopped, waits for the replay, or lies past the tile's right edge. */
+  v8m done;
+  /** All ones in a lane whose pixel the replay recomputes. */
+  v8m replay;
+};
+
+/**
+ * The js reference's walk for pixel (lx, ly) of the tile at r over the
+ * tile's gathered list, in double (its arithmetic and decisions); a splat
+ * whose box leaves the pixel out is skipped without its exp (the reference
+ * skips it too: raster_tile.h).
+ */
+void replay_pixel(const RasterIn<float>& in, const RasterOut<float>& out, const PackedSplat* packed, const std::vector<TileSplatF>& splats,
+                  const TileRect& r, int lx, int ly) {
+  const int px = r.px0 + lx, py = r.py0 + ly;
+  double T = 1, C[3] = {0, 0, 0}, D = 0;
+  int64_t last = 0;
+  for (int64_t k = 0; k < static_cast<int64_t>(splats.size()); k++) {
+    const TileSplatF& s = splats[k];
+    if (lx < s.x0 || lx >= s.x1 || ly < s.y0 || ly >= s.y1) continue;
+    const PackedSplat& p = packed[s.id];
+    const double alpha = exact_alpha(p, px, py);
+    if (alpha == 0) continue;
+    const double next = T * (1 - alpha);
+    if (next <= T_STOP) break;
+    const double w = alpha * T;
+    for (int c = 0; c < 3; c++) C[c] += static_cast<double>(p.col[c]) * w;
+    D += static_cast<double>(p.z) * w;
+    T = next;
+    last = k + 1;
+  }
+  const int64_t o = static_cast<int64_t>(py) * in.width + px;
+  for (int c = 0; c < 3; c++) out.image[3 * o + c] = static_cast<float>(C[c] + T * in.background[c]);
+  out.alpha[o] = static_cast<float>(1 - T);
+  out.depth[o] = static_cast<float>(D);
+  out.finalT[o] = static_cast<float>(T);
+  out.lastIndex[o] = static_cast<int32_t>(last);
+}
+
+/** Scratch a thread reuses across tiles. */
+struct ForwardScratch {
+  std::vector<TileSplatF> splats;
+  AlignedScratch<PixelOct> octs;
+};
+
+RLX_ALWAYS_INLINE bool forward_body(const RasterIn<float>& in, const RasterOut<float>& out, const TileBins& bins, const PackedSplat* packed,
+                                    int64_t tile, ForwardScratch& sc) {
+  const int tx = static_cast<int>(tile % bins.tilesX), ty = static_cast<int>(tile / bins.tilesX);
+  const TileRect r = tile_rect(tx, ty, in.tileSize, in.width, in.height);
+  const int64_t begin = bins.offsets[tile], len = bins.offsets[tile + 1] - begin;
+  if (len >= (int64_t(1) << 24)) return false;  // lastIndex lanes are floats
+  sc.splats.resize(static_cast<size_t>(len));
+  for (int64_t k = 0; k < len; k++) {
+    if (k + 16 < len) __builtin_prefetch(&packed[bins.entries[begin + k + 16]]);
+    const int32_t id = bins.entries[begin + k];
+    if (!gather_f32(packed[id], id, r, sc.splats[k])) return false;
+  }
+  const int qw = (r.w + 7) / 8;  // eight-pixel groups per row
+  PixelOct* octs = sc.octs.get(static_cast<size_t>(qw) * r.h);
+  int64_t active = static_cast<int64_t>(r.w) * r.h;
+  for (int ly = 0; ly < r.h; ly++)
+    for (int q = 0; q < qw; q++) {
+      PixelOct& P = octs[static_cast<size_t>(ly) * qw + q];
+      P.T = v8_splat(1);
+      P.C[0] = P.C[1] = P.C[2] = P.D = P.last = P.U = v8_splat(0);
+      for (int l = 0; l < 8; l++) P.done[l] = 8 * q + l < r.w ? 0 : -1;
+      P.replay = P.done & 0;
+    }
+  const v8f lane = {0, 1, 2, 3, 4, 5, 6, 7};
+  const v8f tStop = v8_splat(static_cast<float>(T_STOP));
+  for (int64_t k = 0; k < len && active > 0; k++) {
+    const TileSplatF& s = sc.splats[k];
+    if (s.x0 >= s.x1) continue;
+    // The stop test's band beyond U: the rounding of the k + 1 products of T and of T_STOP itself (2⁻²² each, generously).
+    const float roundBand = static_cast<float>(T_STOP * (k + 3) * 2.4e-7);
+    const int q0 = s.x0 / 8, q1 = (s.x1 + 7) / 8;
+    const v8f kNext = v8_splat(static_cast<float>(k + 1));
+    for (int ly = s.y0; ly < s.y1; ly++) {
+      const float dy = s.v - static_cast<float>(r.py0 + ly + PIXEL_CENTER);
+      const float c2dy2 = s.c2 * dy * dy;
+      const float c1dy = s.c1 * dy;
+      for (int q = q0; q < q1; q++) {
+        PixelOct& P = octs[static_cast<size_t>(ly) * qw + q];
+        if (v8_all(P.done)) continue;
+        const v8f dx = s.u - ((static_cast<float>(r.px0 + 8 * q) + lane) + static_cast<float>(PIXEL_CENTER));
+        const v8f sigma = 0.5f * (s.c0 * dx * dx + c2dy2) + c1dy * dx;
+        // Trusted splats have a positive definite conic, so the reference's σ is never negative (raster_f32.h): α ≥ ALPHA_MIN decides.
+        const v8m live = ~P.done;
+        const v8m maybe = live & (sigma <= s.skipMin);
+        if (!v8_any(maybe)) continue;
+        v8m ok = maybe & (sigma <= s.acceptMax);
+        const v8m unsure = maybe & ~ok;
+        v8f exactAlpha = v8_splat(0);
+        const bool patch = v8_any(unsure);
+        if (patch) {  // rare: σ within ~1e-6·B of thr; the js arithmetic decides
+          for (int l = 0; l < 8; l++) {
+            if (!unsure[l]) continue;
+            const double a = exact_alpha(packed[s.id], r.px0 + 8 * q + l, r.py0 + ly);
+            if (a > 0) ok[l] = -1, exactAlpha[l] = static_cast<float>(a);
+          }
+          if (!v8_any(ok)) continue;
+        }
+        // −σ ≥ −skipMin > −76 on the lanes that add (trusted: o < 1e30), 0 elsewhere: exp8's range.
+        const v8f e = exp8_nonpositive(v8_select(ok, -sigma, v8_splat(0)));
+        const v8f oe = s.o * e;
+        v8f alpha = v8_select(oe > static_cast<float>(ALPHA_MAX), v8_splat(static_cast<float>(ALPHA_MAX)), oe);
+        if (patch) alpha = v8_select(exactAlpha > 0.0f, exactAlpha, alpha);
+        const v8f oneMinus = 1.0f - alpha;
+        const v8f next = P.T * oneMinus;
+        const v8f w = alpha * P.T;
+        const v8f U = P.U * oneMinus + s.relAlpha * w;  // the error bound of next
+        const v8f band = U + roundBand;
+        v8m add = ok;
+        if (v8_any(ok & (next <= tStop + band))) {  // stops now, or the float T cannot tell: the pixel is replayed
+          const v8m ended = ok & (next <= tStop + band);
+          P.done |= ended;
+          P.replay |= ended & (next > tStop - band);
+          add &= ~ended;
+          active -= __builtin_popcount(v8_bits(ended));
+        }
+        for (int c = 0; c < 3; c++) P.C[c] = v8_select(add, P.C[c] + s.col[c] * w, P.C[c]);
+        P.D = v8_select(add, P.D + s.z * w, P.D);
+        P.T = v8_select(add, next, P.T);
+        P.U = v8_select(add, U, P.U);
+        P.last = v8_select(add, kNext, P.last);
+      }
+    }
+  }
+  const float bg[3] = {static_cast<float>(in.background[0]), static_cast<float>(in.background[1]), static_cast<float>(in.background[2])};
+  for (int ly = 0; ly < r.h; ly++)
+    for (int lx = 0; lx < r.w; lx++) {
+      const PixelOct& P = octs[static_cast<size_t>(ly) * qw + lx / 8];
+      const int l = lx % 8;
+      if (P.replay[l]) {
+        replay_pixel(in, out, packed, sc.splats, r, lx, ly);
+        continue;
+      }
+      const int64_t o = static_cast<int64_t>(r.py0 + ly) * in.width + (r.px0 + lx);
+      const float tr = P.T[l];
+      for (int c = 0; c < 3; c++) out.image[3 * o + c] = P.C[c][l] + tr * bg[c];
+      out.alpha[o] = 1 - tr;
+      out.depth[o] = P.D[l];
+      out.finalT[o] = tr;
+      out.lastIndex[o] = static_cast<int32_t>(P.last[l]);
+    }
+  return true;
+}
+
+bool forward_baseline(const RasterIn<float>& in, const RasterOut<float>& out, const TileBins& bins, const PackedSplat* packed, int64_t tile,
+                      ForwardScratch& sc) {
+  return forward_body(in, out, bins, packed, tile, sc);
+}
+
+#if RLX_SPLAT_X86_DISPATCH
+__attribute__((target("avx2"))) bool forward_avx2(const RasterIn<float>& in, const RasterOut<float>& out, const TileBins& bins,
+                                                  const PackedSplat* packed, int64_t tile, ForwardScratch& sc) {
+  return forward_body(in, out, bins, packed, tile, sc);
+}
+#endif
+
+}  // namespace
+
+bool forward_tile_f32(const RasterIn<float>& in, const RasterOut<float>& out, const TileBins& bins, const PackedSplat* packed, int64_t tile,
+                      bool avx2) {
+  thread_local ForwardScratch sc;
+#if RLX_SPLAT_X86_DISPATCH
+  if (avx2) return forward_avx2(in, out, bins, packed, tile, sc);
+#endif
+  return forward_baseline(in, out, bins, packed, tile, sc);
+}
+
+}  // namespace splat
+}  // namespace rlx
