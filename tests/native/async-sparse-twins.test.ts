@@ -164,6 +164,23 @@ describeNative('native Async twins: SpMM, SpMV-H, SpMV-dot, KLU refactor, logDet
     expect(() => f.logDet()).toThrow(/disposed/);
   });
 
+  it('Async calls on one factor take effect in call order: each logDetAsync sees the refactorAsync queued before it', async () => {
+    const A = poisson2d(60);
+    const f = kluFactor(A);
+    const scaled = (c: number) => A.data.map((x) => c * x) as Float64Array;
+    // logdet(cA) = n·log c + logdet(A): each query must see the scale refactored just before it
+    const base = f.logDet().logabsdet;
+    const n = A.shape[0];
+    const queued: [number, Promise<{ logabsdet: number }>][] = [];
+    for (let i = 0; i < 12; i++) {
+      const c = 1 + (i % 4);
+      void f.refactorAsync(scaled(c));
+      queued.push([c, f.logDetAsync()]);
+    }
+    for (const [c, q] of queued) expect((await q).logabsdet).toBeCloseTo(base + n * Math.log(c), 8);
+    f.dispose();
+  });
+
   it('gemmAsync into a strided view of c writes back only the view: elements between them written meanwhile stay', async () => {
     const k = 64;
     const a = randomArray(k * k, 7);

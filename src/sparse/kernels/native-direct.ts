@@ -84,8 +84,56 @@ export interface CholmodFactor extends SparseFactor {
 
 const TRANS: Record<Trans, 0 | 1 | 2> = { N: 0, T: 1, H: 2 };
 
+/**
+ * A factor's Async calls take effect in call order where order matters:
+ * refactorAsync changes the factor, so it starts only after every Async call
+ * made before it settled, and every Async call made after it starts only once
+ * it settled (a logDetAsync queued behind a refactorAsync sees the new values,
+ * whatever order the libuv pool would have picked). Reads between two
+ * refactors (solveAsync, logDetAsync) still run side by side.
+ */
+class AsyncOrder {
+  /** The last refactor (settled: never rejects). */
+  #barrier: Promise<unknown> = Promise.resolve();
+  /** Reads started since that refactor (settled forms). */
+  #reads: Promise<unknown>[] = [];
+  /** Calls queued or running: dispose() frees the native factor once this is 0. */
+  pending = 0;
+  #idle: (() => void)[] = [];
+  read<T>(start: () => Promise<T>): Promise<T> {
+    const p = this.#track(this.#barrier.then(start));
+    this.#reads.push(settled(p));
+    return p;
+  }
+  write<T>(start: () => Promise<T>): Promise<T> {
+    const p = this.#track(Promise.all([this.#barrier, ...this.#reads]).then(start));
+    this.#barrier = settled(p);
+    this.#reads = [];
+    return p;
+  }
+  /** Runs `f` when no call is queued or running (at once when none is). */
+  whenIdle(f: () => void): void {
+    if (this.pending === 0) f();
+    else this.#idle.push(f);
+  }
+  #track<T>(p: Promise<T>): Promise<T> {
+    this.pending++;
+    const done = () => {
+      if (--this.pending === 0) for (const f of this.#idle.splice(0)) f();
+    };
+    p.then(done, done);
+    return p;
+  }
+}
+const settled = (p: Promise<unknown>): Promise<unknown> => p.then(
+  () => undefined,
+  () => undefined,
+);
+
 class Factor implements SparseFactor {
   #handle: DirectHandle | undefined;
+  /** The order the Async calls take effect in (AsyncOrder). */
+  protected readonly order = new AsyncOrder();
   /** Set for a singular factor kept by allowSingular: solve throws this. */
   singularIndex: number | undefined;
   constructor(
@@ -110,7 +158,7 @@ class Factor implements SparseFactor {
   }
   async solveAsync(b: Float64Array | Float32Array, opts?: SolveOptions): Promise<Float64Array> {
     const [h, b64, out, nrhs, trans] = this.solveArgs('solveAsync', b, opts);
-    return typedRejection(this.native.directSolveAsync(h, b64, out, nrhs, trans));
+    return this.order.read(() => typedRejection(this.native.directSolveAsync(h, b64, out, nrhs, trans)));
   }
   /** solve's checked arguments. */
   private solveArgs(method: string, b: Float64Array | Float32Array, opts: SolveOptions | undefined): [DirectHandle, Float64Array, Float64Array, number, 0 | 1 | 2] {
@@ -135,13 +183,16 @@ class Factor implements SparseFactor {
     return { sign, signIm, logabsdet };
   }
   async logDetAsync(): Promise<LogDet> {
-    const [sign, signIm, logabsdet] = await typedRejection(this.native.directLogDetAsync(this.handle('logDetAsync')));
+    const h = this.handle('logDetAsync');
+    const [sign, signIm, logabsdet] = await this.order.read(() => typedRejection(this.native.directLogDetAsync(h)));
     return { sign, signIm, logabsdet };
   }
+  /** Refuses new calls at once; the native factor is freed now, or once the Async calls already made have settled. */
   dispose(): void {
     if (this.#handle === undefined) return;
-    this.native.directDispose(this.#handle);
+    const h = this.#handle;
     this.#handle = undefined;
+    this.order.whenIdle(() => this.native.directDispose(h));
   }
 }
 
@@ -164,7 +215,7 @@ class Klu extends Factor implements KluFactor {
   async refactorAsync(data: ValueArray): Promise<void> {
     const h = this.handle('refactorAsync');
     const v = vector('kluFactor: refactor', 'data', data, this.dtype, this.nnz * perOf(this.dtype));
-    const r = await typedRejection(this.native.kluRefactorAsync(h, v));
+    const r = await this.order.write(() => typedRejection(this.native.kluRefactorAsync(h, v)));
     if (r.singular) throw new SingularMatrixError('kluFactor: refactor', r.index);
   }
 }
