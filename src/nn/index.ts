@@ -24,5 +24,7 @@ export type { TransformerEncoderLayerOptions, TransformerEncoderLayerForwardOpti
 export type { CallableClass } from './callable.js';
 /** Stateless forms of the layers, losses and activations (torch.nn.functional). */
 export * as functional from './functional/index.js';
+/** Mixed precision (torch.autocast's place): autocast(fn, 'bfloat16' | 'float16') with float32 master weights. */
+export * as amp from './amp.js';
 export { train } from './train.js';
 export type { TrainOptions, TrainResult, EpochInfo, Dataset } from './train.js';

@@ -9,6 +9,11 @@
 // The running loss and hit count are summed on the device; the host reads them
 // when the bar redraws (at most every 100 ms) and at the end of each epoch —
 // not after every step, which would wait for each batch.
+//
+// amp: the forward runs under nn.amp.autocast (float32 master weights, the
+// loss on float32 logits); with float16 the optimizer is wrapped in
+// optim.withLossScaling (as PyTorch pairs autocast(float16) with GradScaler),
+// all inside the one compiled step.
 
 import type { Tensor } from '../tensor/tensor.js';
 import { ValueError } from '../tensor/errors.js';
@@ -18,6 +23,8 @@ import { foldIn, type Key } from '../tensor/random.js';
 import { batches } from '../io/batches.js';
 import { barFor, progressOption, type ProgressOption } from '../progress.js';
 import type { Optimizer, OptimizerState } from '../optim/optimizer.js';
+import { withLossScaling, type LossScalerOptions, type LossScalingOptimizer, type LossScaledState } from '../optim/loss-scale.js';
+import { autocast, type AmpDtype } from './amp.js';
 import { Module } from './module.js';
 import { crossEntropy } from './functional/losses.js';
 
@@ -50,6 +57,17 @@ export interface TrainOptions<M extends Module> {
   progress?: ProgressOption;
   /** Called after each epoch with its figures (and the model so far). */
   onEpoch?: (e: EpochInfo, model: M) => void;
+  /**
+   * Mixed precision: the forward (and so the backward) in 'bfloat16' or 'float16' with the model's
+   * float32 parameters as master weights, the loss on float32 logits (nn.amp.autocast). Validation runs the same forward.
+   */
+  amp?: AmpDtype;
+  /**
+   * Dynamic loss scaling (optim.withLossScaling, GradScaler's rule): true, false, or the scaler's options.
+   * Default: on with amp 'float16', off otherwise (PyTorch's pairing). With it, `state` is withLossScaling's
+   * state ({step, inner, scale, growthTracker}): pass such a state to continue a run.
+   */
+  lossScaling?: boolean | LossScalerOptions;
 }
 
 /** One epoch's figures. */
@@ -63,6 +81,10 @@ export interface EpochInfo {
   valAccuracy?: number;
   /** Training examples per second over the epoch (host time, steps included). */
   imagesPerSecond: number;
+  /** With loss scaling: the scale at the end of the epoch. */
+  lossScale?: number;
+  /** With loss scaling: the epoch's steps skipped for an inf/NaN gradient (the scale backed off on each). */
+  skippedSteps?: number;
 }
 
 export interface TrainResult<M extends Module> {
@@ -100,29 +122,49 @@ export function train<M extends Module>(model: M, data: Dataset, opts: TrainOpti
   if (shuffle && opts.key === undefined) throw new ValueError('nn.train: shuffling needs an explicit random key ({key: random.key(seed)}), or pass shuffle: false');
   const lossFn = opts.loss ?? ((out: Tensor, y: Tensor) => crossEntropy(out, y));
   const classes = isClassTarget(data.y);
-  const opt = opts.optimizer;
+  const amp = opts.amp;
+  if (amp !== undefined && amp !== 'bfloat16' && amp !== 'float16') throw new ValueError(`nn.train: amp must be 'bfloat16' or 'float16', got ${typeof amp === 'string' ? `'${amp}'` : String(amp)}`);
+  const ls = opts.lossScaling ?? amp === 'float16';
+  if (typeof ls !== 'boolean' && (ls === null || typeof ls !== 'object')) throw new ValueError(`nn.train: lossScaling must be true, false or the loss scaler's options, got ${ls === null ? 'null' : typeof ls}`);
+  const scaled: LossScalingOptimizer | undefined = ls === false ? undefined : withLossScaling(opts.optimizer, ls === true ? {} : ls);
+  const opt: Optimizer = scaled ?? opts.optimizer;
   const prog = progressOption('nn.train', opts.progress);
+  const forward = amp ? autocast((mm: Module, x: Tensor) => mm.forward(x) as Tensor, amp) : (mm: Module, x: Tensor) => mm.forward(x) as Tensor;
 
   // The forward pass's output comes back as valueAndGrad's aux, so the hits are counted without a second forward.
   const lossAndHits = (mm: Module, x: Tensor, y: Tensor): [Tensor, Tensor] => {
-    const out = mm.forward(x) as Tensor;
+    const out = forward(mm, x);
     const loss = lossFn(out, y);
     return [loss, classes ? out.argmax(-1).eq(y).cast('float64').sum() : loss.mul(0)];
   };
   const step = jit((m: Module, s: OptimizerState, x: Tensor, y: Tensor) => {
-    const [[loss, hits], g] = valueAndGrad((mm: Module) => lossAndHits(mm, x, y), { hasAux: true })(m);
+    // With loss scaling the scaled loss is differentiated and the unscaled one reported.
+    const [[, [loss, hits]], g] = valueAndGrad(
+      (mm: Module) => {
+        const [l, h] = lossAndHits(mm, x, y);
+        return [scaled ? scaled.scale(l, s as LossScaledState) : l, [l, h]] as [Tensor, [Tensor, Tensor]];
+      },
+      { hasAux: true },
+    )(m);
     const r = opt.step(m, g, s);
     return [loss, r.params, r.state, hits] as const;
   });
   const evaluate = jit((m: Module, x: Tensor, y: Tensor) => {
-    const out = m.forward(x) as Tensor;
+    const out = forward(m, x);
     const loss = lossFn(out, y).mul(x.shape[0]!);
     return classes ? [loss, out.argmax(-1).eq(y).cast('float64').sum()] : [loss];
   });
 
   let m: Module = model;
   let state = opts.state ?? opt.init(model);
+  if (scaled && !((state as Partial<LossScaledState>).inner instanceof Object && (state as Partial<LossScaledState>).scale instanceof Object))
+    throw new ValueError('nn.train: with loss scaling, state must be a withLossScaling state ({step, inner, scale, growthTracker}), as a loss-scaled run returns it');
   const history: EpochInfo[] = [];
+  const skippedSoFar = () => {
+    const st = state as LossScaledState;
+    return (st.step.item() as number) - (st.inner.step.item() as number);
+  };
+  let skippedBefore = scaled ? skippedSoFar() : 0;
   for (let epoch = 0; epoch < epochs; epoch++) {
     const data$ = batches({ x: data.x, y: data.y }, { batchSize, shuffle, key: shuffle ? foldIn(opts.key!, epoch) : undefined, dropLast: opts.dropLast ?? true });
     const bar = barFor(prog, `epoch ${epoch + 1}/${epochs}`, data$.length);
@@ -146,6 +188,11 @@ export function train<M extends Module>(model: M, data: Dataset, opts: TrainOpti
     const seconds = (performance.now() - t0) / 1000;
     const info: EpochInfo = { epoch, loss: steps ? (lossSum!.item() as number) / steps : NaN, imagesPerSecond: seen / seconds };
     if (classes && correct) info.accuracy = (correct.item() as number) / seen;
+    if (scaled) {
+      const skipped = skippedSoFar();
+      Object.assign(info, { lossScale: (state as LossScaledState).scale.item() as number, skippedSteps: skipped - skippedBefore });
+      skippedBefore = skipped;
+    }
     if (opts.validation) Object.assign(info, validate(evaluate, m, opts.validation, batchSize, classes));
     bar?.done(`loss ${info.loss.toFixed(4)}${info.accuracy !== undefined ? `, accuracy ${(100 * info.accuracy).toFixed(2)} %` : ''}, ${info.imagesPerSecond.toFixed(0)} images/s`);
     history.push(info);

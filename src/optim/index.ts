@@ -7,6 +7,8 @@ export { adam, adamw } from './adam.js';
 export type { AdamOptions } from './adam.js';
 export { clipGradNorm } from './clip.js';
 export type { ClipOptions } from './clip.js';
+export { lossScaler, withLossScaling } from './loss-scale.js';
+export type { LossScaler, LossScalerOptions, LossScaleState, LossScaledState, LossScalingOptimizer } from './loss-scale.js';
 export type { Optimizer, OptimizerState, CommonOptions } from './optimizer.js';
 export type { Schedule, LearningRate } from './schedule.js';
 /** Learning-rate schedules of the step count (torch.optim.lr_scheduler / optax): constant, cosine, linear, step, warmup, join. */
