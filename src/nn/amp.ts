@@ -2,7 +2,7 @@
 // "params float32, compute bfloat16/float16, output float32", in the place
 // where PyTorch users write `with torch.autocast(...)`).
 //
-// autocast(fn, dtype) casts the float32 tensors among fn's arguments (the
+// autocast(fn, dtype) casts the floating tensors among fn's arguments (the
 // model's parameters, the inputs) to dtype on the way in and the half-precision
 // tensors among its results back to float32 on the way out. Differentiate a
 // loss built on it with respect to the float32 model: the casts sit inside the
@@ -18,11 +18,15 @@
 // logits) runs in float32. In rlx float16/bfloat16 are storage types: each op
 // computes in float32 and rounds its stored result to 16 bits (docs/dtypes.md),
 // which is what half-precision hardware with float32 accumulation does; a
-// fused chain of elementwise ops rounds only where it stores.
+// fused chain of elementwise ops rounds only where it stores. float64 tensors
+// are cast too, unlike torch.autocast (which leaves double alone): in rlx plain
+// numbers and random.normal default to float64, so an input made that way would
+// otherwise promote every op back to float64 and AMP would silently do nothing.
 
 import { Tensor } from '../tensor/tensor.js';
 import { flatten, unflatten, type PyTreeOrNode } from '../compiler/transforms/pytree.js';
 import { ValueError } from '../tensor/errors.js';
+import { isFloat } from '../tensor/dtype.js';
 
 /** The compute dtypes of mixed precision. */
 export type AmpDtype = 'bfloat16' | 'float16';
@@ -53,10 +57,10 @@ function castLeaves(x: unknown, pick: (t: Tensor) => boolean, to: 'bfloat16' | '
 }
 
 /**
- * `fn` run in mixed precision: its arguments' float32 tensors (a model's parameters, the inputs) cast
+ * `fn` run in mixed precision: its arguments' floating tensors (a model's parameters, the inputs) cast
  * to `dtype` ('bfloat16' or 'float16'), its results' float16/bfloat16 tensors cast back to float32.
- * float64, integer and bool tensors pass unchanged (torch.autocast leaves float64 alone too), as do
- * non-tensor arguments. Differentiating through it with respect to a float32 model gives float32
+ * Integer, bool and complex tensors and non-tensor arguments pass unchanged; float64 is cast too (unlike
+ * torch.autocast: rlx's plain numbers and random.normal default to float64). Differentiating through it with respect to a float32 model gives float32
  * gradients (the model is the float32 master copy; the forward and backward run in `dtype`), so a
  * training step is `valueAndGrad((m) => crossEntropy(autocast(fwd, dtype)(m, x), y))(model)` with the
  * loss computed in float32 on the float32 logits, as torch.autocast runs cross-entropy. Unlike
@@ -78,7 +82,7 @@ function castLeaves(x: unknown, pick: (t: Tensor) => boolean, to: 'bfloat16' | '
 export function autocast<A extends unknown[], R>(fn: (...args: A) => R, dtype: AmpDtype): (...args: A) => R {
   if (typeof fn !== 'function') throw new ValueError(`nn.amp.autocast: expects a function (args) => output, got ${fn === null ? 'null' : typeof fn}`);
   const to = checkAmpDtype('nn.amp.autocast', dtype);
-  const down = (t: Tensor) => t.dtype === 'float32' || ((t.dtype === 'float16' || t.dtype === 'bfloat16') && t.dtype !== to);
+  const down = (t: Tensor) => t.dtype !== to && isFloat(t.dtype);
   const up = (t: Tensor) => t.dtype === 'float16' || t.dtype === 'bfloat16';
   return (...args: A): R => {
     const out = fn(...(args.map((a) => castLeaves(a, down, to)) as A));

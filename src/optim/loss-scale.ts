@@ -218,7 +218,7 @@ export interface LossScalingOptimizer extends Optimizer<LossScaledState> {
  * const r2 = opt.step(r.params, gBad, r.state);  // skipped; the scale backs off
  * r2.params.w.tolist();                          // [0.8, 1.6]
  * r2.state.scale.item();                         // 128
- * r2.state.step.item() - r2.state.inner.step.item();   // 1
+ * r2.state.step.sub(r2.state.inner.step).item();     // 1  (steps skipped so far)
  * ```
  */
 export function withLossScaling(opt: Optimizer, scalerOrOptions: LossScaler | LossScalerOptions = {}): LossScalingOptimizer {
