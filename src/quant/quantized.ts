@@ -16,7 +16,7 @@ import { Tensor } from '../tensor/tensor.js';
 import { stack } from '../tensor/ops/movement.js';
 import { ShapeError, ValueError } from '../tensor/errors.js';
 import type { DType } from '../tensor/dtype.js';
-import { registerPytreeNode, type PyTree } from '../compiler/transforms/pytree.js';
+import { registerPytreeNode, type PyTree, type PytreeNode, PYTREE_NODE } from '../compiler/transforms/pytree.js';
 
 /** Code widths quant supports. */
 export type Bits = 8 | 4;
@@ -62,7 +62,8 @@ export interface QuantizedTensorFields {
  * q.shape;                // [2, 2]
  * ```
  */
-export class QuantizedTensor {
+export class QuantizedTensor implements PytreeNode {
+  declare readonly [PYTREE_NODE]: true;
   readonly codes: Tensor;
   readonly scales: Tensor;
   readonly zeroPoints: Tensor | null;
