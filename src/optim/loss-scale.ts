@@ -53,13 +53,13 @@ export interface LossScalerOptions {
   growthInterval?: number;
 }
 
-/** A loss scaler's state: two scalar tensors, so a jitted step carries them without retracing. */
-export interface LossScaleState {
+/** A loss scaler's state: two scalar tensors, so a jitted step carries them without retracing (a type alias, so it is a pytree to jit's types). */
+export type LossScaleState = {
   /** The current scale (float32 scalar). */
   scale: Tensor;
   /** Finite steps since the scale last changed (int32 scalar; GradScaler's `_growth_tracker`). */
   growthTracker: Tensor;
-}
+};
 
 /** The four moves of dynamic loss scaling, as functions of a {@link LossScaleState}. */
 export interface LossScaler {

@@ -102,16 +102,16 @@ describe('amp training', () => {
     const inject = new Set([1, 4, 5]);
     let scale = 65536;
     for (let i = 0; i < 8; i++) {
-      const w0 = flat((m[0] as nn.Linear).weight);
+      const w0 = flat((m.layers[0] as nn.Linear).weight);
       const [, r] = step(m, st, x, y, tensor(inject.has(i) ? 1e3 : 1, { dtype: 'float32' }));
       ({ params: m, state: st } = r);
-      const w1 = flat((m[0] as nn.Linear).weight);
+      const w1 = flat((m.layers[0] as nn.Linear).weight);
       if (inject.has(i)) scale /= 2;
       expect(w1.every((v, j) => v === w0[j]), `step ${i} kept the weights`).toBe(inject.has(i));
       expect(st.scale.item()).toBe(scale);
       expect(st.step.sub(st.inner.step).item()).toBe([...inject].filter((j) => j <= i).length);
     }
-    expect((m[0] as nn.Linear).weight.dtype).toBe('float32');
+    expect((m.layers[0] as nn.Linear).weight.dtype).toBe('float32');
     expect(step.compiles).toBe(1);
   });
 
@@ -124,7 +124,7 @@ describe('amp training', () => {
       expect(r.compiles).toBe(1);
       expect(r.history[2]!.loss).toBeLessThan(r.history[0]!.loss);
       expect(r.history[2]!.valAccuracy!).toBeGreaterThan(0.9);
-      expect((r.model[0] as nn.Linear).weight.dtype).toBe('float32');
+      expect((r.model.layers[0] as nn.Linear).weight.dtype).toBe('float32');
       expect(Math.abs(r.history[2]!.loss - f32.history[2]!.loss)).toBeLessThan(0.02);
       expect(r.history[0]!.loss).not.toBe(f32.history[0]!.loss); // the half-precision forward did run
     }
