@@ -165,8 +165,11 @@ export function quantize(x: Tensor, opts: QuantizeOptions = {}): QuantizedTensor
  * computed in float32 and cast to the dtype that was quantized.
  * @example
  * ```ts
- * const x = tensor([[0.5, -1.0], [2.0, 4.0]]);
- * quant.dequantize(quant.quantize(x, { axis: 0 })).tolist();   // [[0.5, -1], [2, 4]]
+ * const x = tensor([[0.5, -1], [1.984375, 0.25]]);   // max|x| = 127/64, so the scale is 1/64
+ * const q = quant.quantize(x);
+ * q.scales.item();                      // 0.015625
+ * Array.from(q.codes.toArray());        // [32, -64, 127, 16]
+ * quant.dequantize(q).tolist();         // [[0.5, -1], [1.984375, 0.25]]
  * ```
  */
 export function dequantize(q: QuantizedTensor): Tensor {

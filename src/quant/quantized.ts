@@ -56,7 +56,7 @@ export interface QuantizedTensorFields {
  * @example
  * ```ts
  * const q = quant.quantize(tensor([[0.5, -1], [2, 4]]), { axis: 0 });
- * q.layout;               // { kind: 'channel', axis: 0 }
+ * q.layout.kind;          // 'channel'
  * q.codes.dtype;          // 'int8'
  * q.scales.shape;         // [2]
  * q.shape;                // [2, 2]
