@@ -141,7 +141,18 @@ export function quantLinearFrom(op: string, lin: LinearModule, bits: Bits, group
   return q;
 }
 
-/** The class of the layers quant.qat puts in place of nn.Linear: a Linear that fake-quantizes its weight (and input) in forward. */
+/**
+ * The class of the layers quant.qat puts in place of nn.Linear: an nn.Linear
+ * (same `weight` and `bias`) whose forward fake-quantizes its weight the way
+ * quant.ptq will quantize it (and, with qat's `activations`, its input).
+ * @example
+ * ```ts
+ * const q = quant.qat(nn.Sequential(nn.Linear(8, 2, { key: random.key(0) })), { bits: 4, groupSize: 4 });
+ * const layer = q.layers[0]!;
+ * layer instanceof quant.QatLinearModule;   // true
+ * layer instanceof nn.Linear;               // true
+ * ```
+ */
 export class QatLinearModule extends LinearModule {
   /** Weight bits (8: per output channel; 4: per group). */
   declare bits: Bits;
