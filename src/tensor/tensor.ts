@@ -8,7 +8,7 @@ import { realize, realizeAsync } from '../compiler/realize.js';
 import { type DType, type DTypeLike, DTYPE_INFO, isComplex } from './dtype.js';
 import { ShapeError, TransformError } from './errors.js';
 import { type Dim, isStatic, fmtShape } from './shape.js';
-import { decodeStorage } from './storage.js';
+import { decodeStorage, decodeStorageAsync } from './storage.js';
 import { formatTensor, reprTensor } from './format.js';
 import type { ArrayOf, DTypeOf, ItemOf } from './dtype-types.js';
 import type { SliceSpec } from './slicing.js';
@@ -102,7 +102,7 @@ export class Tensor<D extends DType = DType> {
   /** Async toArray: compiles and runs without blocking the event loop's other work longer than needed. */
   async data(): Promise<ArrayOf<D>> {
     await realizeAsync([this.node]);
-    return decodeStorage(this.node.data!, this.dtype) as ArrayOf<D>;
+    return (await decodeStorageAsync(this.node.data!, this.dtype)) as ArrayOf<D>;
   }
   /** Nested JS arrays (booleans for bool, [re, im] pairs for complex). */
   tolist(): NestedList {
