@@ -131,17 +131,30 @@ struct Packed {
     Pool& pool = Pool::instance();
     pool.parallelFor(NP, [&](int64_t jp) {
       BT* panel = B.data() + jp * KQ * NR * KG;
+      std::vector<int8_t> decoded(p.w != nullptr ? static_cast<size_t>(p.K) : 0);
       for (int c = 0; c < NR; c++) {
         const int64_t n = jp * NR + c;
         if (n >= p.N) break;
-        for (int64_t g = 0; g < p.G; g++) {
-          int32_t sum = 0;
-          for (int64_t t = 0; t < p.gs; t++) {
-            const int v = p.code(n, g * p.gs + t);
-            sum += v;
-            const int64_t kp = g * gp + t;
-            panel[(kp / KG) * NR * KG + c * KG + kp % KG] = static_cast<BT>(v);
+        // The column's codes as a contiguous int8 row (int4: decoded from its K/2 bytes).
+        const int8_t* row;
+        if (p.w == nullptr) row = p.b + n * p.K;
+        else {
+          const uint8_t* wr = p.w + n * p.K / 2;
+          for (int64_t i = 0; i < p.K / 2; i++) {
+            decoded[2 * i] = static_cast<int8_t>(static_cast<int8_t>(wr[i] << 4) >> 4);
+            decoded[2 * i + 1] = static_cast<int8_t>(static_cast<int8_t>(wr[i]) >> 4);
           }
+          row = decoded.data();
+        }
+        for (int64_t g = 0; g < p.G; g++) {
+          const int8_t* src = row + g * p.gs;
+          int32_t sum = 0;
+          for (int64_t t = 0; t < p.gs; t++) sum += src[t];
+          BT* dst = panel + (g * gp / KG) * NR * KG + c * KG;  // the group starts a k step (gp is a multiple of KG)
+          int64_t t = 0;
+          for (; t + KG <= p.gs; t += KG, dst += NR * KG)
+            for (int e = 0; e < KG; e++) dst[e] = static_cast<BT>(src[t + e]);
+          for (int e = 0; t < p.gs; t++, e++) dst[e] = static_cast<BT>(src[t]);  // a partial last step, zero-padded
           if (shift) corr[(jp * p.G + g) * NR + c] = 128 * sum;
           if (p.w != nullptr) wsd[(jp * p.G + g) * NR + c] = static_cast<double>(p.ws[n * p.G + g]);
         }
