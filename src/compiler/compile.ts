@@ -1,5 +1,5 @@
 // The pipeline: verify → legalize → fold/simplify → view folding → CSE → DCE →
-// fusion → memory planning → lowering. Each pass is its own file under passes/.
+// transposed products → fusion → memory planning → lowering. Each pass is its own file under passes/.
 
 import { getBackend } from '../backends/registry.js';
 import { config } from './config.js';
@@ -12,6 +12,7 @@ import { simplify } from './passes/simplify.js';
 import { viewFold } from './passes/view-fold.js';
 import { cse } from './passes/cse.js';
 import { dce } from './passes/dce.js';
+import { matmulTranspose } from './passes/matmul-transpose.js';
 import { fuse } from './passes/fusion.js';
 import { planMemory } from './passes/memory-plan.js';
 import type { ConstProgram } from './const-params.js';
@@ -54,6 +55,10 @@ export function compileGraph(g0: Graph, opts: CompileOptions): Executable {
   g = step('dce', (x) => {
     const r = dce(x);
     return { graph: r.graph, detail: `${r.removed} removed` };
+  }, g);
+  g = step('matmul-transpose', (x) => {
+    const r = matmulTranspose(x);
+    return { graph: r.graph, detail: `${r.turned} turned` };
   }, g);
   verify(g);
   const prog = fuse(g, { fusion: opts.fusion ?? config.fusion });

@@ -18,6 +18,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <vector>
 #if defined(__SSE2__)
 #include <emmintrin.h>
@@ -86,6 +87,9 @@ void setupHoisted(const Plan& pl, Ctx& c) {
   }
 }
 
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+__attribute__((target_clones("avx2", "default")))
+#endif
 void round32(double* d, int n) {
   for (int i = 0; i < n; i++) d[i] = static_cast<double>(static_cast<float>(d[i]));
 }
@@ -168,7 +172,166 @@ const double* resultOf(const Plan& pl, const Ctx& c, int sec, const double** im)
 
 }  // namespace
 
+namespace {
+
+// ---------------------------------------------------------------------------
+// Float32 evaluation (Program::f32): registers of kBlock floats, contiguous
+// float32 loads read in place, the last instruction written straight into
+// the output. Uniform values are computed once per task in double with the
+// double kernels (the same bits as the double path) and enter as float
+// fills, which is exact only when they are float32 values: the caller falls
+// back to the double path when one is not (a float32 constant that is not
+// a float32 number, which the double path uses unrounded).
+
+struct CtxF {
+  std::vector<float> mem;
+  std::vector<double> sv;  // uniform values, by register
+  std::vector<const float*> val;
+  std::vector<float*> fill;  // per instruction: its uniform value as a block, or nullptr
+  float* regs = nullptr;
+  float* fills = nullptr;
+
+  void init(const Program& P) {
+    const size_t nI = P.instrs.size();
+    const size_t need = (static_cast<size_t>(P.nRegs) + nI) * kBlock + 16;
+    if (mem.size() < need) mem.assign(need, 0.0f);
+    float* p = mem.data();
+    while (reinterpret_cast<uintptr_t>(p) % 64 != 0) p++;
+    regs = p;
+    fills = p + static_cast<size_t>(P.nRegs) * kBlock;
+    sv.assign(P.nRegs, 0.0);
+    val.assign(P.nRegs, nullptr);
+    fill.assign(nI, nullptr);
+  }
+  float* reg(int r) { return regs + static_cast<size_t>(r) * kBlock; }
+};
+
+thread_local CtxF tlsCtxF;
+
+// n float32 values of load g from multi-index idx of s (strided rows).
+void gatherF32(const Geo& g, const Space& s, const int64_t* idx0, int n, float* d) {
+  int64_t idx[kMaxDims];
+  const int last = s.nd - 1;
+  int64_t row = g.off;
+  for (int k = 0; k < last; k++) {
+    idx[k] = idx0[k];
+    row += idx[k] * g.st[k];
+  }
+  const float* base = reinterpret_cast<const float*>(g.base);
+  const int64_t sIn = g.st[last], dIn = s.dim[last];
+  int64_t j = idx0[last];
+  int i = 0;
+  while (i < n) {
+    const int m = static_cast<int>(std::min<int64_t>(n - i, dIn - j));
+    const float* p = base + row + j * sIn;
+    if (sIn == 0) {
+      const float v = p[0];
+      for (int t = 0; t < m; t++) d[i + t] = v;
+    } else {
+      for (int t = 0; t < m; t++) d[i + t] = p[t * sIn];
+    }
+    i += m;
+    if (i >= n) break;
+    j = 0;
+    for (int k = last - 1; k >= 0; k--) {
+      row += g.st[k];
+      if (++idx[k] < s.dim[k]) break;
+      row -= g.st[k] * s.dim[k];
+      idx[k] = 0;
+    }
+  }
+}
+
+bool elementwiseF32(const Plan& pl, int64_t begin, int64_t end) {
+  const Program& P = *pl.P;
+  CtxF& c = tlsCtxF;
+  c.init(P);
+  const int nI = static_cast<int>(P.instrs.size());
+  // Uniform values, in program order, in double.
+  for (int i = 0; i < nI; i++) {
+    const Instr& in = P.instrs[i];
+    if (!in.uniform) continue;
+    double v;
+    if (in.op == kConst) {
+      v = pl.constData()[in.a[0]];
+    } else if (in.op == kLoad) {
+      int64_t idx[kMaxDims] = {0};
+      gatherAny(pl.geo[in.a[0]], pl.s0, idx, 1, &v, nullptr);
+    } else {
+      Args a;
+      for (int k = 0; k < 3; k++) {
+        a.p[2 * k] = in.a[k] >= 0 ? &c.sv[in.a[k]] : nullptr;
+        a.p[2 * k + 1] = nullptr;
+      }
+      in.fn(&v, nullptr, a, 1);
+      if (in.round32) v = static_cast<double>(static_cast<float>(v));
+    }
+    c.sv[in.dst] = v;
+    if (in.outT == kFloat32 || in.outT == kBool) {
+      const float f = static_cast<float>(v);
+      if (static_cast<double>(f) != v && v == v) return false;
+      float* b = c.fills + static_cast<size_t>(i) * kBlock;
+      for (int t = 0; t < kBlock; t++) b[t] = f;
+      c.fill[i] = b;
+    }
+  }
+  const Space& s = pl.s0;
+  const int lastD = s.nd - 1;
+  const Instr& lastI = P.instrs[nI - 1];
+  float* out = reinterpret_cast<float*>(pl.out);
+  int64_t idx[kMaxDims];
+  // Locals, not members of the thread_local context: its address is looked up
+  // again (__tls_get_addr) after every call through fn32.
+  const float** val = c.val.data();
+  float* const* fill = c.fill.data();
+  float* const regs = c.regs;
+  for (int64_t f = begin; f < end; f += kBlock) {
+    const int n = static_cast<int>(std::min<int64_t>(kBlock, end - f));
+    unravel(s, f, idx);
+    for (int i = 0; i < nI; i++) {
+      const Instr& in = P.instrs[i];
+      if (in.uniform) {
+        val[in.dst] = fill[i];
+        continue;
+      }
+      if (in.op == kLoad) {
+        const Geo& g = pl.geo[in.a[0]];
+        if (g.st[lastD] == 1 && n <= s.dim[lastD] - idx[lastD]) {
+          int64_t off = g.off;
+          for (int k = 0; k < s.nd; k++) off += idx[k] * g.st[k];
+          val[in.dst] = reinterpret_cast<const float*>(g.base) + off;
+        } else {
+          float* d = regs + static_cast<size_t>(in.dst) * kBlock;
+          gatherF32(g, s, idx, n, d);
+          val[in.dst] = d;
+        }
+        continue;
+      }
+      if (in.op == kCast) {
+        // bool -> float32: the 0/1 values as they are, copied (pointing at the
+        // argument's register would break when that register is reused).
+        float* d = i == nI - 1 ? out + f : regs + static_cast<size_t>(in.dst) * kBlock;
+        if (d != val[in.a[0]]) std::memmove(d, val[in.a[0]], sizeof(float) * n);
+        val[in.dst] = d;
+        continue;
+      }
+      const float* a[3] = {nullptr, nullptr, nullptr};
+      for (int k = 0; k < 3; k++)
+        if (in.a[k] >= 0) a[k] = val[in.a[k]];
+      float* d = i == nI - 1 ? out + f : regs + static_cast<size_t>(in.dst) * kBlock;
+      in.fn32(d, a, n);
+      val[in.dst] = d;
+    }
+    const float* r = val[lastI.dst];
+    if (r != out + f) std::memmove(out + f, r, sizeof(float) * n);
+  }
+  return true;
+}
+
+}  // namespace
+
 void elementwiseRange(const Plan& pl, int64_t begin, int64_t end) {
+  if (pl.P->f32 && elementwiseF32(pl, begin, end)) return;
   Ctx& c = tlsCtx;
   c.init(pl.P->nRegs);
   setupHoisted(pl, c);

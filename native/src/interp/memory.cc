@@ -16,6 +16,20 @@ namespace {
 // ---------------------------------------------------------------------------
 // Loads: strided runs converted to double.
 
+// The float32 runs (the most common loads and stores) get an AVX2 clone
+// (same conversions, so the same values).
+#if defined(__GNUC__) && !defined(__clang__) && defined(__x86_64__) && defined(__linux__)
+#define RLX_MEM_CLONES __attribute__((target_clones("avx2", "default")))
+#else
+#define RLX_MEM_CLONES
+#endif
+RLX_MEM_CLONES void loadF32(const float* p, int m, double* dr) {
+  for (int i = 0; i < m; i++) dr[i] = static_cast<double>(p[i]);
+}
+RLX_MEM_CLONES void storeF32(float* o, const double* v, int n) {
+  for (int i = 0; i < n; i++) o[i] = static_cast<float>(v[i]);
+}
+
 template <int D>
 inline void convRun(const char* base, int64_t off, int64_t st, int m, double* dr, double* di) {
   if constexpr (D == kComplex64 || D == kComplex128) {
@@ -39,6 +53,7 @@ inline void convRun(const char* base, int64_t off, int64_t st, int m, double* dr
       else return static_cast<double>(v);
     };
     if (st == 1) {
+      if constexpr (D == kFloat32) return loadF32(p, m, dr);
       for (int i = 0; i < m; i++) dr[i] = cv(p[i]);
     } else if (st == 0) {
       const double v = cv(p[0]);
@@ -129,8 +144,7 @@ void store(int outT, char* out, int64_t f0, int n, const double* vr, const doubl
       return;
     }
     case kFloat32: {
-      float* o = reinterpret_cast<float*>(out) + f0;
-      for (int i = 0; i < n; i++) o[i] = static_cast<float>(vr[i]);
+      storeF32(reinterpret_cast<float*>(out) + f0, vr, n);
       return;
     }
     case kFloat64: {

@@ -46,6 +46,20 @@ RLX_CLONES void bin(double* d, double*, const Args& a, int n) {
   const double* y = a.p[2];
   for (int i = 0; i < n; i++) d[i] = F::f(x[i], y[i]);
 }
+// The same loops with the float32 rounding of the result folded in (d[i] =
+// fround(F(x[i])), what the caller's separate round32 pass gives): one pass
+// over the block instead of two.
+template <class F>
+RLX_CLONES void unR(double* d, double*, const Args& a, int n) {
+  const double* x = a.p[0];
+  for (int i = 0; i < n; i++) d[i] = static_cast<double>(static_cast<float>(F::f(x[i])));
+}
+template <class F>
+RLX_CLONES void binR(double* d, double*, const Args& a, int n) {
+  const double* x = a.p[0];
+  const double* y = a.p[2];
+  for (int i = 0; i < n; i++) d[i] = static_cast<double>(static_cast<float>(F::f(x[i], y[i])));
+}
 template <Cx (*F)(double, double)>
 void cun(double* dr, double* di, const Args& a, int n) {
   const double *xr = a.p[0], *xi = a.p[1];
@@ -211,6 +225,25 @@ void frsqrt(double* d, double*, const Args& a, int n) {
   for (; i < n; i++) d[i] = 1 / std::sqrt(x[i]);
 }
 
+#if defined(RLX_AVX)
+__attribute__((target("avx"))) void fsqrtRAvx(double* d, const double* x, int n) {
+  int i = 0;
+  for (; i + 4 <= n; i += 4) _mm256_storeu_pd(d + i, _mm256_cvtps_pd(_mm256_cvtpd_ps(_mm256_sqrt_pd(_mm256_loadu_pd(x + i)))));
+  for (; i < n; i++) d[i] = fround(std::sqrt(x[i]));
+}
+#endif
+void fsqrtR(double* d, double*, const Args& a, int n) {
+  const double* x = a.p[0];
+#if defined(RLX_AVX)
+  if (hasAvx()) return fsqrtRAvx(d, x, n);
+#endif
+  int i = 0;
+#if defined(__SSE2__)
+  for (; i + 2 <= n; i += 2) _mm_storeu_pd(d + i, _mm_cvtps_pd(_mm_cvtpd_ps(_mm_sqrt_pd(_mm_loadu_pd(x + i)))));
+#endif
+  for (; i < n; i++) d[i] = fround(std::sqrt(x[i]));
+}
+
 inline Cx cneg(double r, double i) { return {-r, -i}; }
 inline Cx cconj(double r, double i) { return {r, -i}; }
 inline Cx cid(double r, double i) { return {r, i}; }
@@ -370,7 +403,90 @@ Rule ruleFor(int op) {
 
 int realOf(int d) { return d == kComplex64 ? kFloat32 : d == kComplex128 ? kFloat64 : d; }
 
+// ---------------------------------------------------------------------------
+// Float32 kernels (opForF32): the float operation, the same bits as the
+// double one rounded to float32.
+
+template <class F>
+RLX_CLONES void un32(float* d, const float* const* a, int n) {
+  const float* x = a[0];
+  for (int i = 0; i < n; i++) d[i] = F::f(x[i]);
+}
+template <class F>
+RLX_CLONES void bin32(float* d, const float* const* a, int n) {
+  const float* x = a[0];
+  const float* y = a[1];
+  for (int i = 0; i < n; i++) d[i] = F::f(x[i], y[i]);
+}
+RLX_CLONES void where32(float* d, const float* const* a, int n) {
+  const float *c = a[0], *x = a[1], *y = a[2];
+  for (int i = 0; i < n; i++) d[i] = c[i] != 0 ? x[i] : y[i];
+}
+#define U32(NAME, EXPR) \
+  struct NAME {         \
+    static inline float f(float x) { return EXPR; } \
+  };
+#define B32(NAME, EXPR) \
+  struct NAME {         \
+    static inline float f(float x, float y) { return EXPR; } \
+  };
+U32(Neg32, -x)
+U32(Abs32, std::fabs(x))
+B32(Add32, x + y)
+B32(Sub32, x - y)
+B32(Mul32, x * y)
+B32(Div32, x / y)
+B32(Max32, (x > y || x != x) ? x : y)
+B32(Min32, (x < y || x != x) ? x : y)
+B32(Eq32, x == y ? 1.0f : 0.0f)
+B32(Ne32, x != y ? 1.0f : 0.0f)
+B32(Lt32, x < y ? 1.0f : 0.0f)
+B32(Le32, x <= y ? 1.0f : 0.0f)
+B32(Gt32, x > y ? 1.0f : 0.0f)
+B32(Ge32, x >= y ? 1.0f : 0.0f)
+#if defined(RLX_AVX)
+__attribute__((target("avx"))) void sqrt32Avx(float* d, const float* x, int n) {
+  int i = 0;
+  for (; i + 8 <= n; i += 8) _mm256_storeu_ps(d + i, _mm256_sqrt_ps(_mm256_loadu_ps(x + i)));
+  for (; i < n; i++) d[i] = std::sqrt(x[i]);
+}
+#endif
+void sqrt32(float* d, const float* const* a, int n) {
+  const float* x = a[0];
+#if defined(RLX_AVX)
+  if (hasAvx()) return sqrt32Avx(d, x, n);
+#endif
+  int i = 0;
+#if defined(__SSE2__)
+  for (; i + 4 <= n; i += 4) _mm_storeu_ps(d + i, _mm_sqrt_ps(_mm_loadu_ps(x + i)));
+#endif
+  for (; i < n; i++) d[i] = std::sqrt(x[i]);
+}
+
 }  // namespace
+
+F32Fn opForF32(int op, int inT, int outT) {
+  if (op == kWhere) return outT == kFloat32 ? where32 : nullptr;
+  if (inT != kFloat32 || expectedOut(op, inT) != outT) return nullptr;
+  switch (op) {
+    case kNeg: return un32<Neg32>;
+    case kAbs: return un32<Abs32>;
+    case kSqrt: return sqrt32;
+    case kAdd: return bin32<Add32>;
+    case kSub: return bin32<Sub32>;
+    case kMul: return bin32<Mul32>;
+    case kDiv: return bin32<Div32>;
+    case kMaximum: return bin32<Max32>;
+    case kMinimum: return bin32<Min32>;
+    case kEq: return bin32<Eq32>;
+    case kNe: return bin32<Ne32>;
+    case kLt: return bin32<Lt32>;
+    case kLe: return bin32<Le32>;
+    case kGt: return bin32<Gt32>;
+    case kGe: return bin32<Ge32>;
+    default: return nullptr;
+  }
+}
 
 // The output dtype primitives.ts infers for op on inT (-1: not an op of this table).
 int expectedOut(int op, int inT) {
@@ -404,6 +520,22 @@ OpFn opFor(int op, int inT, int outT) {
     case kB: return r.b;
     case kNone: return nullptr;
     default: return r.c;
+  }
+}
+
+OpFn opForRounded(int op, int inT, int outT) {
+  if (outT != kFloat32 || inT != kFloat32 || expectedOut(op, inT) != outT) return nullptr;
+  switch (op) {
+    case kNeg: return unR<FNeg>;
+    case kAbs: return unR<FAbs>;
+    case kSqrt: return fsqrtR;
+    case kAdd: return binR<Add>;
+    case kSub: return binR<Sub>;
+    case kMul: return binR<Mul>;
+    case kDiv: return binR<Div>;
+    case kMaximum: return binR<FMax>;
+    case kMinimum: return binR<FMin>;
+    default: return nullptr;
   }
 }
 

@@ -196,6 +196,12 @@ std::string prepare(const int32_t* prog, size_t n, const double* consts, size_t 
       if (!(in.dst + lanes - 1 < r || ra < in.dst)) return at(i, name) + "result register overlaps an argument";
     }
     in.round32 = in.op >= kNeg && (in.outT == kFloat32 || in.outT == kComplex64);
+    if (in.round32 && in.outT == kFloat32) {
+      if (OpFn r = opForRounded(in.op, in.inT, in.outT)) {
+        in.fn = r;
+        in.round32 = false;
+      }
+    }
     (sec == 0 ? P.cost0 : P.cost1) += costOf(in);
     for (int l = 0; l < lanes; l++) {
       writers[in.dst + l]++;
@@ -208,6 +214,34 @@ std::string prepare(const int32_t* prog, size_t n, const double* consts, size_t 
     if (!in.hoisted) continue;
     for (int l = 0; l < lanesOf(in.outT); l++)
       if (writers[in.dst + l] != 1) return at(i, opName(in.op)) + "a constant or invariant load needs a register of its own";
+  }
+  // Float32 evaluation (Program::f32): every per-element instruction a float32
+  // load, a bool -> float32 cast (0/1 either way) or an op with a float32
+  // kernel; values computed from hoisted ones only are uniform (computed once).
+  if (kind == 0 && P.outT == kFloat32) {
+    std::vector<char> uni(nRegs, 0);
+    bool ok = true;
+    for (int i = 0; i < nInstrs && ok; i++) {
+      Instr& in = P.instrs[i];
+      if (isComplex(in.outT) || isComplex(in.inT)) {
+        ok = false;
+        break;
+      }
+      const int nargs = in.op == kLoad || in.op == kConst || in.op == kAcc ? 0 : in.op == kWhere ? 3 : (in.op == kCast || isUnary(in.op)) ? 1 : 2;
+      bool u = in.hoisted;
+      if (!u && in.op != kLoad && in.op != kAcc) {
+        u = true;
+        for (int k = 0; k < nargs; k++) u = u && uni[in.a[k]];
+      }
+      in.uniform = u;
+      if (!u) {
+        if (in.op == kLoad) ok = in.outT == kFloat32;
+        else if (in.op == kCast) ok = in.inT == kBool && in.outT == kFloat32;
+        else ok = (in.fn32 = opForF32(in.op, in.inT, in.outT)) != nullptr;
+      }
+      uni[in.dst] = u;
+    }
+    P.f32 = ok;
   }
   const int proT = P.instrs[nPro - 1].outT;
   P.proT = proT;

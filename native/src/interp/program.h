@@ -94,6 +94,18 @@ using OpFn = void (*)(double* dr, double* di, const Args& a, int n);
 // The kernel for op on input dtype inT giving outT, or nullptr when the js
 // backend has no rule for it (then neither do we).
 OpFn opFor(int op, int inT, int outT);
+// The same kernel with the float32 rounding of its result folded in (for a
+// float32 result; nullptr when the op has no such variant and the caller
+// rounds in a separate pass).
+OpFn opForRounded(int op, int inT, int outT);
+// Float32 evaluation (exec.cc elementwiseF32): one instruction over n
+// float32 (or bool as 0/1) values, a[k] its argument arrays.
+using F32Fn = void (*)(float* d, const float* const* a, int n);
+// The float32 kernel of op on inT giving outT where computing in float gives
+// the bits of computing in double and rounding to float32 (add, sub, mul,
+// div and sqrt of float32 values are correctly rounded either way: double
+// has more than 2 * 24 + 2 bits; the others are exact), else nullptr.
+F32Fn opForF32(int op, int inT, int outT);
 // The output dtype primitives.ts infers for an elementwise op (not load,
 // const, acc, cast, where, complex) on inT.
 int expectedOut(int op, int inT);
@@ -104,6 +116,11 @@ struct Instr {
   OpFn fn = nullptr;
   bool round32 = false;  // round the result to float32 (the js backend's Math.fround per op)
   bool hoisted = false;  // const or invariant load: filled once per run
+  // Float32 evaluation (Program::f32): the value is the same for every
+  // element (a hoisted value, or computed from such values only) and is
+  // computed once per run in double; else fn32 computes it per block.
+  bool uniform = false;
+  F32Fn fn32 = nullptr;
 };
 struct LoadDesc {
   int32_t slot, dtype, section;
@@ -124,6 +141,11 @@ struct Program {
   // Estimated cost per element of each section (1 per simple instruction,
   // more for libm calls and complex functions), for the threading decision.
   int64_t cost0 = 0, cost1 = 0;
+  // An elementwise program with a float32 result whose per-element
+  // instructions are all float32 loads and ops with an F32Fn: evaluated in
+  // float registers (8 lanes a vector instead of 4, contiguous float32 loads
+  // read in place, no rounding pass per op), with the same bits.
+  bool f32 = false;
 };
 
 // A slot's memory as handed over by the caller. length counts storage

@@ -92,6 +92,17 @@ export function fuse(g: Graph, opts: FusionOptions): FusedProgram {
     return chainFolds(b.shape as number[], chain);
   };
 
+  // What a matmul operand that is not a view of a buffer gets realized as:
+  // under transposes and broadcasts, the node they view (the matmul then reads
+  // it through a strided view, which BLAS takes as flags), not a transposed
+  // copy of it (a weight gradient's (g ⊙ mask)ᵀ @ x wrote gᵀ through a
+  // column-strided store and lost the GEMM epilogue that computes g ⊙ mask).
+  const operandRoot = (x: Node): Node => {
+    let y = x;
+    while ((y.op === 'permute' || y.op === 'expand') && !R.has(y)) y = y.inputs[0]!;
+    return y === x || y.op === 'input' || kind(y) === 'movement' ? x : y;
+  };
+
   // 1. Realization forced by the kind of node.
   for (const n of nodes) {
     const k0 = kind(n);
@@ -108,7 +119,7 @@ export function fuse(g: Graph, opts: FusionOptions): FusedProgram {
     if ((k === 'opaque' && n.op !== 'matmul') || k === 'composite') {
       for (const x of n.inputs) if (x.op !== 'input') R.add(x);
     }
-    if (n.op === 'matmul') for (const x of n.inputs) if (!pureView(x) && !conjView(x)) R.add(x);
+    if (n.op === 'matmul') for (const x of n.inputs) if (!pureView(x) && !conjView(x)) R.add(operandRoot(x));
     if (n.op === 'reshape' && !unitOnly(n.shape, n.inputs[0]!.shape)) {
       const x = n.inputs[0]!;
       const ok = pureView(x) ? staticChainFolds(n) : flatContiguous(x);
