@@ -11,9 +11,7 @@
 import * as rlx from '../dist/index.js';
 import { isMain } from './_script.mjs';
 import { load, accuracy } from './fashion-mnist.mjs';
-const { nn, optim, io, random } = rlx;
-/** The quant namespace (rlx.quant once src/index.ts exports it; its dist module until then). */
-export const quant = rlx.quant ?? (await import('../dist/quant/index.js'));
+const { nn, optim, io, random, quant } = rlx;
 
 /** The MLP of examples/fashion-mnist.mjs, initialised from `seed`. */
 export function mlp(seed, hidden = 256) {

@@ -94,7 +94,7 @@ export const LAYERS = [
   // The Tensor API, transforms, symbolic tracing and control flow (they build graphs of Tensors).
   ['api', (f) => f.startsWith('tensor/') || f.startsWith('compiler/transforms/') || f.startsWith('compiler/control/') || f === 'compiler/trace.ts' || f === 'compiler/explain.ts'],
   // Modules built on the API.
-  ['modules', (f) => /^(linalg|sparse|fft|integrate|nn|optim|io|plot|splat)\//.test(f)],
+  ['modules', (f) => /^(linalg|sparse|fft|integrate|nn|optim|quant|io|plot|splat)\//.test(f)],
   // The command line's commands (src/cli/: one file each), over the modules.
   ['cli', (f) => f.startsWith('cli/')],
   // Entry points.

@@ -59,7 +59,9 @@ export * as splat from './splat/index.js';
 export * as tree from './compiler/transforms/tree.js';
 /** Neural networks (torch.nn): modules as pytrees with PyTorch's parameter names and state dicts, and nn.functional. */
 export * as nn from './nn/index.js';
-/** Optimizers (torch.optim, functional): sgd, adam, adamw with learning-rate schedules and gradient clipping; init(params) / step(params, grads, state). */
+/** Optimizers (torch.optim, functional): sgd, adam, adamw with learning-rate schedules, gradient clipping and dynamic loss scaling; init(params) / step(params, grads, state). */
 export * as optim from './optim/index.js';
+/** Quantization: int8 / packed int4 tensors with per-tensor, per-channel or per-block scales, integer GEMMs (native VNNI/AVX2), post-training quantization and quantization-aware training of nn models. */
+export * as quant from './quant/index.js';
 /** Model and data files: safetensors (load, save, header), IDX (MNIST/Fashion-MNIST), and mini-batching of in-memory data. */
 export * as io from './io/index.js';

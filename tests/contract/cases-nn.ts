@@ -24,6 +24,7 @@ export const nnCases: Table = {
   'nn.Module': { none: 'class' },
   'nn.manualSeed': { none: 'key' },
   'nn.train': { none: 'readout' },
+  'nn.amp.autocast': { none: 'precision' },
 
   // ---- layers: forward as a function of the input (float64 parameters from fixed keys) ----
   'nn.Linear': { specs: [U(-1, 1, 2, 3)], f: (x: Tensor) => nn.Linear(3, 2, { key: key(1), ...f64 }).forward(x) },

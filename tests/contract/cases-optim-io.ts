@@ -18,6 +18,9 @@ const twoSteps = (opt: optim.Optimizer) => (p: Tensor, g: Tensor): Tensor => {
   return opt.step(r1.params, { p: g.mul(0.5) }, r1.state).params.p;
 };
 
+/** A loss scaler with a power-of-two scale (its products are exact). */
+const scaler = optim.lossScaler({ initScale: 8 });
+
 export const optimIoCases: Table = {
   'optim.sgd': [
     { specs: [V(3), V(3)], f: twoSteps(optim.sgd({ lr: 0.1 })) },
@@ -33,6 +36,11 @@ export const optimIoCases: Table = {
     { label: 'norm', specs: [V(4)], f: (g) => optim.clipGradNorm({ g, h: g.mul(2) }, 0.3).norm },
   ],
   // Schedules as functions of a (float64) tensor of step counts.
+  'optim.withLossScaling': { label: 'momentum SGD, scale 4 (the gradients passed are the scaled loss\'s)', specs: [V(3), V(3)], f: twoSteps(optim.withLossScaling(optim.sgd({ lr: 0.1, momentum: 0.9 }), { initScale: 4 })) },
+  'optim.lossScaler': [
+    { label: 'scale', specs: [V(3)], f: (l) => scaler.scale(l, scaler.init()) },
+    { label: 'unscale', specs: [V(3)], f: (g) => scaler.unscale({ g }, scaler.init()).grads.g },
+  ],
   'optim.schedules.constant': { specs: [V(3, 0.5, 4)], f: (t) => optim.schedules.constant(0.1)(t), ad: 'zero' },
   'optim.schedules.cosine': { specs: [V(3, 0.5, 3.5)], f: (t) => optim.schedules.cosine({ lr: 0.1, steps: 4, minLr: 0.01 })(t) },
   'optim.schedules.linear': { specs: [V(3, 0.5, 3.5)], f: (t) => optim.schedules.linear({ from: 0.01, to: 0.1, steps: 4 })(t) },

@@ -24,7 +24,7 @@ import type { Tensor } from '../../src/index.js';
 import { type InSpec, type FdOpts, type DirKind, type Fn, prng, sample, directions, toT, vals, reDot, checkJvpFd } from '../transforms/ad-harness.js';
 import { expectVmap } from '../transforms/vmap-harness.js';
 
-export type { InSpec, Fn };
+export type { InSpec, Fn, FdOpts };
 
 /**
  * Why an export takes no Tensor (or takes one but has no value to differentiate
@@ -45,7 +45,8 @@ export type Reason =
   | 'compiler' // symbolic graphs, explain, the compile cache
   | 'io' // Matrix Market files and strings
   | 'raw' // raw Float64Array paths (the tensor paths are separate entries)
-  | 'lifecycle'; // dispose / refactor (mutates a native handle)
+  | 'lifecycle' // dispose / refactor (mutates a native handle)
+  | 'precision'; // a dtype policy (rounds to 8 or 11 significant bits): float64 finite differences cannot see its derivative; its own tests compare with float32
 
 export interface Skip {
   none: Reason;

@@ -19,6 +19,7 @@ import { plotCases } from './cases-plot.js';
 import { splatCases } from './cases-splat.js';
 import { nnCases } from './cases-nn.js';
 import { optimIoCases } from './cases-optim-io.js';
+import { quantCases } from './cases-quant.js';
 
 const TABLES: Record<string, Table> = {
   'cases-tensor.ts (methods)': tensorMethodCases,
@@ -31,6 +32,7 @@ const TABLES: Record<string, Table> = {
   'cases-splat.ts': splatCases,
   'cases-nn.ts': nnCases,
   'cases-optim-io.ts': optimIoCases,
+  'cases-quant.ts': quantCases,
 };
 
 const table: Table = {};
