@@ -22,11 +22,8 @@ const codes8 = (n, k) => Int8Array.from({ length: n }, (_, i) => (((i * 37 + k *
 const codes4 = (n, k) => Array.from({ length: n }, (_, i) => ((i * 5 + k * 3) % 16) - 8);
 const scalesOf = (n, k) => Float32Array.from({ length: n }, (_, i) => 0.001 + ((i * 7 + k) % 13) * 1e-4);
 
-/** The quant ops: from the root once it exports the namespace, else from the built module. */
-async function quantOf(rlx) {
-  if (rlx.quant?.int8Matmul) return rlx.quant;
-  return import(new URL('../../dist/quant/ops/int-matmul.js', import.meta.url).href);
-}
+/** The quant namespace (the public API users call). */
+const quantOf = async (rlx) => rlx.quant;
 
 const timingOf = (m) => (m <= 8 ? { warmup: 30, reps: 15, inner: 10, runs: 3 } : m <= 128 ? { warmup: 10, reps: 11, inner: 3, runs: 3 } : { warmup: 3, reps: 9, inner: 1, runs: 3 });
 
