@@ -30,9 +30,13 @@ function floats(n: number, seed: number): Float32Array {
   return Float32Array.from({ length: n }, () => (r() - 0.3) * 0.01);
 }
 
-// batch, M, N, K (int8); K ragged against 4 and 64, N against 16 and 32, M against 6 and 8.
+// batch, M, N, K (int8); K ragged against 4, 16, 32 and 64, N against 16 and 32, M against 4, 6 and 8;
+// M ≤ 16 takes the few-row kernels (qgemv.cc), M = 16 and 17 either side of that boundary.
 const INT8_SHAPES: [number, number, number, number][] = [
   [1, 1, 1, 1],
+  [1, 16, 40, 1000],
+  [1, 17, 33, 100],
+  [1, 5, 64, 33],
   [1, 1, 33, 3],
   [1, 7, 31, 5],
   [1, 9, 17, 130],
@@ -44,6 +48,9 @@ const INT8_SHAPES: [number, number, number, number][] = [
 // batch, M, N, K, groupSize (int4): groups of 2 and 6 straddle VNNI's k steps of 4.
 const INT4_SHAPES: [number, number, number, number, number][] = [
   [1, 1, 1, 2, 2],
+  [1, 16, 20, 1000, 200],
+  [1, 5, 9, 34, 34],
+  [1, 1, 64, 2048, 128],
   [1, 3, 33, 12, 6],
   [1, 9, 17, 64, 32],
   [2, 7, 40, 30, 10],

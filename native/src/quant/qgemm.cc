@@ -1,5 +1,8 @@
 // The integer GEMM kernels (qgemm.h). Shape of the fast paths:
 //
+// - A few rows (M ≤ FEW_ROWS: a single token, a small batch) skip packing:
+//   quant/qgemv.cc reads the weights in place, since packing them would cost
+//   more than the product itself.
 // - Packing, once per call (the weights may change between calls, so nothing
 //   is cached by address): the weights into column panels of NR columns, each
 //   k group padded to a multiple of KG (the k values one 32-bit lane takes)
@@ -37,6 +40,7 @@
 #include <vector>
 
 #include "pool/pool.h"
+#include "quant/problem.h"
 
 namespace rlx {
 namespace quant {
@@ -50,25 +54,6 @@ Isa detect() {
   if (__builtin_cpu_supports("avx2")) return Isa::avx2;
   return Isa::scalar;
 }
-
-/** One problem: int8 weights b [n][k], or packed int4 weights w [n][k/2] with scales. */
-struct Problem {
-  int64_t M, N, K, gs, G;
-  const int8_t* a;
-  const int8_t* b;   // int8 path
-  const uint8_t* w;  // int4 path
-  const float* as;
-  const float* ws;
-  int32_t* out_i;
-  float* out_f;
-  /** Weight code (n, k). */
-  int code(int64_t n, int64_t k) const {
-    if (w == nullptr) return b[n * K + k];
-    const uint8_t v = w[(n * K + k) >> 1];  // K even: element k of row n is in the low nibble iff k is even
-    const int nib = (k & 1) ? (v >> 4) : (v & 15);
-    return nib >= 8 ? nib - 16 : nib;
-  }
-};
 
 // ---- scalar --------------------------------------------------------------------
 
@@ -332,6 +317,7 @@ void run(const Problem& p) {
       }
     return;
   }
+  if (run_few_rows(p, current_isa())) return;  // M ≤ FEW_ROWS: no packing (quant/qgemv.cc)
   switch (current_isa()) {
     case Isa::vnni: {
       const PackedVnni q(p, true);
