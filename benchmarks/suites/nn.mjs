@@ -14,7 +14,7 @@
 // - Its forward alone (logits of the batch, no gradient).
 // - A MiniLM-shaped encoder: 6 × TransformerEncoderLayer(384, 12,
 //   dimFeedforward 1536, gelu, batchFirst) in eval mode, sequence 128, batch
-//   1 and 8 (PyTorch under torch.no_grad()); same ramp weights on both sides,
+//   1, 8 and 32 (PyTorch under torch.no_grad()); same ramp weights on both sides,
 //   the output checksummed.
 
 import { ramp } from '../lib/inputs.mjs';
@@ -82,7 +82,12 @@ export default {
       id: 'mlp-train-step-b128',
       description: "One Adam training step of the Fashion-MNIST MLP 784-256-10 (ReLU, cross-entropy) at batch 128, float32: issue 18's loop, jit(valueAndGrad + opt.step); PyTorch: zero_grad, forward, backward, step. Checksum: the last step's loss (same weights, batch and number of steps on both sides)",
       timing: trainTiming,
-      checkRtol: 1e-3,
+      // Hundreds of float32 steps on one batch amplify rounding: the losses of rlx (native), rlx (js)
+      // and PyTorch agree to every printed digit at step 50 (1.726761817932129 on native and torch) and
+      // then drift apart in the 3rd-4th digit (step 470: native 0.51680, js 0.51803, torch 0.51773),
+      // so the last loss is compared to 1e-2: it still catches a wrong step (a missed bias-correction
+      // or a wrong lr moves the loss by far more).
+      checkRtol: 1e-2,
       rlx: (rlx) => {
         const { nn, optim, jit, valueAndGrad } = rlx;
         let { model, x, y } = mlpSetup(rlx);
@@ -118,5 +123,6 @@ export default {
     },
     encoderRow(1),
     encoderRow(8),
+    encoderRow(32),
   ],
 };
