@@ -77,7 +77,8 @@ const nameOf = (x: unknown): string =>
  */
 function check(op: string, dtype: string, batch: number, n: number, x: FloatArray, out: FloatArray, xLen: (n: number) => number, outLen: (n: number) => number): void {
   const complex = op.startsWith('c2c');
-  const [lo, hi] = complex ? ['complex64', 'complex128'] : ['float32', 'float64'];
+  const lo = complex ? 'complex64' : 'float32',
+    hi = complex ? 'complex128' : 'float64';
   if (dtype !== lo && dtype !== hi) throw new DTypeError(`fft ${op}: dtype must be '${lo}' or '${hi}', got ${typeof dtype === 'string' ? `'${dtype}'` : nameOf(dtype)}`);
   if (typeof batch !== 'number' || !Number.isInteger(batch) || batch < 0 || batch > MAX_INT) throw new ShapeError(`fft ${op}: batch must be an integer in [0, 2^31 - 1], got ${nameOf(batch)}`);
   if (typeof n !== 'number' || !Number.isInteger(n) || n < 1 || n > MAX_INT) throw new ShapeError(`fft ${op}: n must be an integer in [1, 2^31 - 1], got ${nameOf(n)}`);
@@ -166,18 +167,54 @@ export function nativeFftKernels(addon: NativeAddon): NativeFftKernels {
     a.fftR2cNdAsync.bind(a) as unknown as RealNd,
     a.fftC2rNdAsync.bind(a) as unknown as RealNd,
   );
-  const set: Record<string, unknown> = {};
+  // The sync methods with their fixed arities (no rest parameters or spread calls on the path of every transform).
+  const set: Record<string, unknown> = {
+    c2c: ((dtype, batch, n, x, out, inverse) => {
+      try {
+        sync.c2c(dtype, batch, n, x, out, inverse);
+      } catch (e) {
+        throw nativeError('native fft c2c', e);
+      }
+    }) satisfies C2c,
+    r2c: ((dtype, batch, n, x, out) => {
+      try {
+        sync.r2c(dtype, batch, n, x, out);
+      } catch (e) {
+        throw nativeError('native fft r2c', e);
+      }
+    }) satisfies Real,
+    c2r: ((dtype, batch, n, x, out) => {
+      try {
+        sync.c2r(dtype, batch, n, x, out);
+      } catch (e) {
+        throw nativeError('native fft c2r', e);
+      }
+    }) satisfies Real,
+    c2cNd: ((dtype, batch, shape, axes, x, out, inverse) => {
+      try {
+        sync.c2cNd(dtype, batch, shape, axes, x, out, inverse);
+      } catch (e) {
+        throw nativeError('native fft c2cNd', e);
+      }
+    }) satisfies C2cNd,
+    r2cNd: ((dtype, batch, shape, axes, x, out) => {
+      try {
+        sync.r2cNd(dtype, batch, shape, axes, x, out);
+      } catch (e) {
+        throw nativeError('native fft r2cNd', e);
+      }
+    }) satisfies RealNd,
+    c2rNd: ((dtype, batch, shape, axes, x, out) => {
+      try {
+        sync.c2rNd(dtype, batch, shape, axes, x, out);
+      } catch (e) {
+        throw nativeError('native fft c2rNd', e);
+      }
+    }) satisfies RealNd,
+  };
   for (const name of ['c2c', 'r2c', 'c2r', 'c2cNd', 'r2cNd', 'c2rNd'] as const) {
     const op = `native fft ${name}`;
-    const f = sync[name] as (...args: unknown[]) => void;
     const g = viaAsync[name] as (...args: unknown[]) => unknown;
-    set[name] = (...args: unknown[]) => {
-      try {
-        f(...args);
-      } catch (e) {
-        throw nativeError(op, e);
-      }
-    };
     // async: a failed TS check rejects (never throws); the addon's rejections become typed errors.
     set[`${name}Async`] = async (...args: unknown[]) => {
       try {
