@@ -37,6 +37,7 @@
 #include <algorithm>
 #include <atomic>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "pool/pool.h"
@@ -91,6 +92,49 @@ void run_scalar(const Problem& p) {
 // ---- packing ---------------------------------------------------------------------
 
 /**
+ * VNNI's int8 weight panels, one group (int8_matmul): panel jp holds, per k
+ * step q, the 4-byte words q of its 32 rows (columns of the product) in
+ * order, so each step is two 16-lane gathers of words (row offsets as
+ * indices) instead of 32 × 4 byte moves; the correction 128·Σ_k b[n, k] falls
+ * out of the same registers (vpdpbusd of 128s with the gathered words, one
+ * lane per column). Rows past N repeat the last row (their results are never
+ * stored); a partial last step is assembled bytewise with zeros.
+ */
+__attribute__((target("avx512f,avx512bw,avx512vnni"))) void pack_b_vnni_int8_panel(const Problem& p, int8_t* B, int32_t* corr, int64_t KQ, int64_t jp) {
+  constexpr int NR = 32;
+  const int64_t whole = p.K / 4;
+  int8_t* panel = B + jp * KQ * NR * 4;
+  const int64_t n0 = jp * NR, cols = std::min<int64_t>(NR, p.N - n0);
+  alignas(64) int32_t off[NR];
+  for (int c = 0; c < NR; c++) off[c] = static_cast<int32_t>(std::min<int64_t>(c, cols - 1) * p.K);  // < 32·131071: fits
+  const __m512i i0 = _mm512_load_si512(off), i1 = _mm512_load_si512(off + 16);
+  const __m512i c128 = _mm512_set1_epi8(static_cast<char>(0x80));
+  __m512i s0 = _mm512_setzero_si512(), s1 = _mm512_setzero_si512();
+  const int8_t* base = p.b + n0 * p.K;
+  for (int64_t q = 0; q < whole; q++) {
+    const __m512i g0 = _mm512_i32gather_epi32(i0, base + q * 4, 1), g1 = _mm512_i32gather_epi32(i1, base + q * 4, 1);
+    _mm512_storeu_si512(panel + q * NR * 4, g0);
+    _mm512_storeu_si512(panel + q * NR * 4 + 64, g1);
+    s0 = _mm512_dpbusd_epi32(s0, c128, g0);
+    s1 = _mm512_dpbusd_epi32(s1, c128, g1);
+  }
+  if (whole < KQ) {  // K % 4 bytes left: one zero-padded step
+    int8_t* dst = panel + whole * NR * 4;
+    for (int c = 0; c < NR; c++)
+      for (int e = 0; e < 4; e++) dst[c * 4 + e] = whole * 4 + e < p.K ? base[off[c] + whole * 4 + e] : 0;
+    const __m512i t0 = _mm512_loadu_si512(dst), t1 = _mm512_loadu_si512(dst + 64);
+    s0 = _mm512_dpbusd_epi32(s0, c128, t0);
+    s1 = _mm512_dpbusd_epi32(s1, c128, t1);
+  }
+  _mm512_storeu_si512(corr + jp * NR, s0);
+  _mm512_storeu_si512(corr + jp * NR + 16, s1);
+}
+
+void pack_b_vnni_int8(const Problem& p, int8_t* B, int32_t* corr, int64_t KQ, int64_t NP) {
+  Pool::instance().parallelFor(NP, [&](int64_t jp) { pack_b_vnni_int8_panel(p, B, corr, KQ, jp); });
+}
+
+/**
  * The packed operands of one call. A: M rows of Kp elements (AT); B: Np/NR
  * panels, each Kp/KG steps of NR columns × KG elements (BT); per panel and
  * group, NR int32 corrections (VNNI) and NR float64 weight scales (int4).
@@ -114,7 +158,14 @@ struct Packed {
     if (shift) corr.assign(static_cast<size_t>(NP * p.G * NR), 0);
     if (p.w != nullptr) wsd.assign(static_cast<size_t>(NP * p.G * NR), 0.0);
     Pool& pool = Pool::instance();
-    pool.parallelFor(NP, [&](int64_t jp) {
+    bool packed_b = false;
+    if constexpr (std::is_same_v<BT, int8_t> && NR == 32 && KG == 4) {
+      if (shift && p.w == nullptr && p.G == 1) {
+        pack_b_vnni_int8(p, B.data(), corr.data(), KQ, NP);
+        packed_b = true;
+      }
+    }
+    if (!packed_b) pool.parallelFor(NP, [&](int64_t jp) {
       BT* panel = B.data() + jp * KQ * NR * KG;
       std::vector<int8_t> decoded(p.w != nullptr ? static_cast<size_t>(p.K) : 0);
       for (int c = 0; c < NR; c++) {
