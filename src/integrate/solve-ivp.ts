@@ -280,7 +280,7 @@ export function solveIvp(f: (t: Tensor, y: Tensor) => Tensor, tSpan: readonly [n
     const sys = new HostSystem(rhs, f, y, tol, opts.jac);
     const Stepper = tab === 'Radau' ? RadauStepper : BdfStepper;
     solver = new Stepper(sys, t0, sys.vectorOf(y), t1, maxStep, firstStep);
-  } else solver = new RkStepper(tab, rhs, t0, y, t1, tol, maxStep, firstStep);
+  } else solver = new RkStepper(tab, rhs, t0, y, t1, tol, maxStep, firstStep, dense || events !== undefined || tEval !== undefined);
 
   // t_eval is walked in increasing order: reversed for backwards integration (as SciPy does).
   let tEvalI = 0;
