@@ -13,6 +13,7 @@ import * as rlx from '../../src/index.js';
 import { integrate, type Tensor as T } from '../../src/index.js';
 import { ValueError } from '../../src/tensor/errors.js';
 import type { ProgressStream } from '../../src/progress.js';
+import { compareCpuCost } from '../harness/cpu-cost.js';
 
 function sink(isTTY: boolean): ProgressStream & { out: string[] } {
   const out: string[] = [];
@@ -135,20 +136,18 @@ describe('overhead', () => {
       ['on, not a TTY', { progress: { stream: { isTTY: false, write: () => true } } }],
       ['on, TTY (drawn every 100 ms)', { progress: { stream: tty } }],
     ];
-    const ms = cases.map(() => Infinity);
     let steps = 0;
-    // Round robin, best of 2 after a warm-up, in CPU time: load on the shared machine hits every case alike.
-    for (let rep = 0; rep < 3; rep++)
-      cases.forEach(([, o], i) => {
-        const t0 = process.cpuUsage();
-        const r = integrate.solveIvp(rotation, [0, 2000], [1, 0], { rtol: 1e-6, atol: 1e-9, ...o });
-        const dt = process.cpuUsage(t0);
-        if (rep > 0) ms[i] = Math.min(ms[i]!, (dt.user + dt.system) / 1000);
-        steps = r.t.shape[0]! - 1;
-      });
-    console.log(`solveIvp RK45, rotation on [0, 2000], ${steps} steps: ${cases.map(([l], i) => `${l} ${ms[i]!.toFixed(1)} ms`).join(', ')}`);
+    // compareCpuCost: CPU time, rotated round robin, best of 3 after a warm-up, up to 3 measurements.
+    const r = compareCpuCost(
+      cases.map(([l]) => l),
+      (c) => {
+        steps = integrate.solveIvp(rotation, [0, 2000], [1, 0], { rtol: 1e-6, atol: 1e-9, ...cases[c]![1] }).t.shape[0]! - 1;
+      },
+      // Loose (the machine is shared): a step costs tens of µs, the bar's hook ~0.1 µs.
+      { reps: 3, ratio: 1.25, slackMs: 20 },
+    );
+    console.log(`solveIvp RK45, rotation on [0, 2000], ${steps} steps: ${r.lines.join(' | ')}`);
     expect(steps).toBeGreaterThan(8000);
-    // Loose (the machine is shared): a step costs tens of µs, the bar's hook ~0.1 µs.
-    for (const t of ms.slice(1)) expect(t).toBeLessThan(ms[0]! * 1.25 + 20);
+    for (const t of r.ms.slice(1)) expect(t).toBeLessThan(r.ms[0]! * 1.25 + 20);
   });
 });

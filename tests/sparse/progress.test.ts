@@ -16,6 +16,7 @@ import { ValueError } from '../../src/tensor/errors.js';
 import type { ProgressStream } from '../../src/progress.js';
 import { poisson1d } from './solvers/util.js';
 import { krylovBar } from '../../src/sparse/solvers/progress-bar.js';
+import { compareCpuCost } from '../harness/cpu-cost.js';
 
 function sink(isTTY: boolean): ProgressStream & { out: string[] } {
   const out: string[] = [];
@@ -169,20 +170,18 @@ describe('Krylov progress bars', () => {
       ['on, not a TTY', { progress: { stream: { isTTY: false, write: () => true } } }],
       ['on, TTY (drawn every 100 ms)', { progress: { stream: tty } }],
     ];
-    const ms = cases.map(() => Infinity);
     let iterations = 0;
-    // Round robin, best of 4 in CPU time: load on the shared machine hits every case alike.
-    for (let rep = 0; rep < 5; rep++)
-      cases.forEach(([, o], c) => {
-        const t0 = process.cpuUsage();
-        const r = cg(A as never, b, { rtol: 1e-10, maxiter: 10 * n, ...o });
-        const dt = process.cpuUsage(t0);
-        if (rep > 0) ms[c] = Math.min(ms[c]!, (dt.user + dt.system) / 1000); // rep 0 warms up
-        iterations = r.iterations;
-      });
-    console.log(`cg, 1-D Poisson n=${n}, ${iterations} iterations: ${cases.map(([l], c) => `${l} ${ms[c]!.toFixed(1)} ms`).join(', ')}`);
+    // compareCpuCost: CPU time, rotated round robin, best of 5 after a warm-up, up to 3 measurements.
+    const r = compareCpuCost(
+      cases.map(([l]) => l),
+      (c) => {
+        iterations = cg(A as never, b, { rtol: 1e-10, maxiter: 10 * n, ...cases[c]![1] }).iterations;
+      },
+      // A loose bound (the machine is shared): the hook's share, measured above, is ~10⁻³ of an iteration.
+      { ratio: 1.25, slackMs: 10 },
+    );
+    console.log(`cg, 1-D Poisson n=${n}, ${iterations} iterations: ${r.lines.join(' | ')}`);
     expect(iterations).toBeGreaterThan(5000);
-    // A loose bound (the machine is shared): the hook's share, measured above, is ~10⁻³ of an iteration.
-    for (const t of ms.slice(1)) expect(t).toBeLessThan(ms[0]! * 1.25 + 10);
+    for (const t of r.ms.slice(1)) expect(t).toBeLessThan(r.ms[0]! * 1.25 + 10);
   });
 });
