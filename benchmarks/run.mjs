@@ -12,18 +12,14 @@
 // Results: a table on stdout and benchmarks/results/<suite>.{json,md}
 // (not written with --filter, --quick or --no-write).
 
-import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, writeFileSync, mkdirSync, existsSync } from 'node:fs';
-import { dirname, resolve, join, relative } from 'node:path';
+import { dirname, join, relative } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
-import os from 'node:os';
 import { summarize, fmtTime, fmtRatio, fmtPct } from './lib/stats.mjs';
 import { compareChecksums } from './lib/inputs.mjs';
+import { root, PYTHON, timingFor as timingOf, runChild, machineInfo } from './lib/harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const root = resolve(here, '..');
-const PYTHON = process.env.RLX_BENCH_PYTHON || '/usr/bin/python3';
-const DEFAULT_TIMING = { warmup: 3, reps: 10, inner: 1, runs: 3, gc: 'run' };
 
 // ---- command line ------------------------------------------------------------
 function parseArgs(argv) {
@@ -57,31 +53,6 @@ for (const n of names) {
 }
 
 // ---- child processes -----------------------------------------------------------
-function lastJsonLine(stdout) {
-  const lines = stdout.split('\n').filter((l) => l.trim());
-  for (let i = lines.length - 1; i >= 0; i--) {
-    try {
-      return JSON.parse(lines[i]);
-    } catch {
-      /* not the result line */
-    }
-  }
-  return undefined;
-}
-
-function tail(s, n = 400) {
-  s = (s || '').trim();
-  return s.length > n ? '…' + s.slice(-n) : s;
-}
-
-function runChild(cmd, args) {
-  const r = spawnSync(cmd, args, { cwd: root, encoding: 'utf8', maxBuffer: 256 * 2 ** 20 });
-  if (r.error) return { error: r.error.code === 'ENOENT' ? `${cmd} not found` : String(r.error) };
-  const res = lastJsonLine(r.stdout);
-  if (r.status !== 0 || !res) return { error: `exit ${r.status ?? r.signal}: ${tail(r.stderr || r.stdout)}` };
-  return res;
-}
-
 function runRlx(suiteFile, row, timing) {
   return runChild(process.execPath, ['--expose-gc', join(here, 'lib', 'worker.mjs'), suiteFile, row.id, JSON.stringify(timing)]);
 }
@@ -97,49 +68,9 @@ function runPeer(name, spec, timing) {
   return res;
 }
 
-// ---- machine info --------------------------------------------------------------
-function git(args) {
-  const r = spawnSync('git', args, { cwd: root, encoding: 'utf8' });
-  return r.status === 0 ? r.stdout.trim() : undefined;
-}
-
-function machineInfo() {
-  const cpus = os.cpus();
-  const py = runChild(PYTHON, [join(here, 'peers', '_bench.py'), '--versions']);
-  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
-  const dirty = git(['status', '--porcelain', '--', 'src']);
-  return {
-    date: new Date().toISOString(),
-    cpu: cpus[0]?.model?.trim() ?? 'unknown',
-    cores: cpus.length,
-    availableParallelism: os.availableParallelism?.() ?? cpus.length,
-    memoryGB: +(os.totalmem() / 2 ** 30).toFixed(1),
-    loadavg: os.loadavg().map((x) => +x.toFixed(2)),
-    platform: `${os.platform()} ${os.release()} ${os.arch()}`,
-    node: process.version,
-    v8: process.versions.v8,
-    python: py.python ?? `unavailable (${py.error ?? '?'})`,
-    numpy: py.numpy ?? 'unavailable',
-    pythonPath: PYTHON,
-    rlx: pkg.version,
-    commit: git(['rev-parse', '--short', 'HEAD']),
-    srcDirty: dirty === undefined ? undefined : dirty.length > 0,
-  };
-}
-
 // ---- one suite -----------------------------------------------------------------
-function timingFor(row) {
-  const t = { ...DEFAULT_TIMING, ...(row.timing ?? {}) };
-  if (opts.runs) t.runs = opts.runs;
-  if (opts.quick) {
-    t.runs = 1;
-    t.reps = Math.min(t.reps, 3);
-    t.warmup = Math.min(t.warmup, 10);
-    t.warmupMs = 0;
-    t.inner = Math.min(t.inner, 20);
-  }
-  return t;
-}
+// DEFAULT_TIMING, then the row's timing, then --runs / --quick (lib/harness.mjs, shared with bundled.mjs).
+const timingFor = (row) => timingOf(row, opts);
 
 function fmtInfo(info) {
   if (!info || typeof info !== 'object') return '';

@@ -13,7 +13,7 @@
 // builds somewhere other than native/build; RLX_NO_FFTW=1 builds without FFTW
 // (GPL; the fft kernels on 'native' are then the TS ones) even when it is installed.
 
-import { spawn } from 'node:child_process';
+import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { cpus } from 'node:os';
@@ -45,6 +45,29 @@ function giveUp(reason) {
   process.exit(required ? 1 : 0);
 }
 
+const PLATFORM_PACKAGE = '@rlx/native-linux-x64';
+
+/**
+ * Whether the platform package (scripts/prebuild.mjs) is installed next to
+ * this rlx with its version and its addon loads in a child Node (the same
+ * checks as the loader, src/backends/native/addon.ts): {ok, path} or {ok: false, why?}.
+ */
+function platformPackageLoads() {
+  let dir;
+  try {
+    dir = dirname(createRequire(join(root, 'package.json')).resolve(`${PLATFORM_PACKAGE}/package.json`));
+  } catch {
+    return { ok: false };
+  }
+  const ours = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
+  const theirs = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')).version;
+  if (theirs !== ours) return { ok: false, why: `version ${theirs}, rlx is ${ours}` };
+  const path = join(dir, 'rlx_native.node');
+  const r = spawnSync(process.execPath, ['-e', `require(${JSON.stringify(path)}).version()`], { encoding: 'utf8' });
+  if (r.status !== 0) return { ok: false, why: (r.stderr.split('\n').find((l) => /Error/.test(l)) ?? `exit ${r.status}`).trim() };
+  return { ok: true, path };
+}
+
 /** First executable named `name` on PATH, or null. */
 function onPath(name) {
   for (const dir of (process.env.PATH ?? '').split(delimiter)) {
@@ -54,6 +77,17 @@ function onPath(name) {
 }
 
 if (process.env.RLX_SKIP_NATIVE === '1') giveUp('skipped (RLX_SKIP_NATIVE=1)');
+// postinstall with the prebuilt platform package installed (and loading here): nothing
+// to build, no compiler needed. npm run build:native (--required) still builds.
+if (!required && !process.env.RLX_NATIVE_PATH) {
+  const prebuilt = platformPackageLoads();
+  if (prebuilt.ok) {
+    writeStatus({ built: false, reason: `not needed: the prebuilt ${PLATFORM_PACKAGE} serves (${shown(prebuilt.path)})` });
+    console.log(`rlx: native addon from the prebuilt ${PLATFORM_PACKAGE}; no local build needed`);
+    process.exit(0);
+  }
+  if (prebuilt.why) console.log(`rlx: the prebuilt ${PLATFORM_PACKAGE} does not load here (${prebuilt.why}); building locally`);
+}
 if (!existsSync(join(nativeDir, 'CMakeLists.txt'))) giveUp('native/ sources are not present in this install');
 
 // Tools first: cmake and a C++ compiler.

@@ -11,6 +11,8 @@
 # training test and benchmark read); CI passes it. --with-references adds the
 # Python references the committed golden-value scripts run (NumPy, SciPy,
 # PyTorch 1.13): needed only to regenerate golden files, never by the tests.
+# --with-packaging adds patchelf, which npm run prebuilt (scripts/prebuild.mjs)
+# needs to point the bundled libraries' RUNPATH at $ORIGIN; CI passes it.
 # Run as root or with sudo, then: npm run build:native
 set -euo pipefail
 
@@ -24,7 +26,8 @@ for arg in "$@"; do
     --with-browser) pkgs+=(chromium) ;;
     --with-data) pkgs+=(dataset-fashion-mnist) ;;
     --with-references) pkgs+=(python3-numpy python3-scipy python3-torch) ;;
-    -h|--help) sed -n '2,15p' "$0"; exit 0 ;;
+    --with-packaging) pkgs+=(patchelf binutils) ;;
+    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
     *) echo "unknown option: $arg" >&2; exit 2 ;;
   esac
 done

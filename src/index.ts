@@ -38,7 +38,7 @@ export { backends } from './backends/registry.js';
 export { setNumThreads, numThreads } from './backends/native/threads.js';
 export { nativeStatus, blasInfo } from './backends/native/info.js';
 export { nativeFftStatus } from './fft/kernels/native.js';
-export type { NativeStatus, BlasInfo } from './backends/native/info.js';
+export type { NativeStatus, NativeSource, BlasInfo } from './backends/native/info.js';
 export type { Backend, BackendStatus, DispatchChoice } from './backends/backend.js';
 /** Dense linear algebra (numpy.linalg / scipy.linalg): solve, lstsq, inv, det, qr, cholesky, eigh, svd, eig, norm, expm, ... on LAPACK (native) or TypeScript kernels. */
 export * as linalg from './linalg/index.js';

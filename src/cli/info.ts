@@ -7,7 +7,8 @@
 import { backends } from '../backends/registry.js';
 import { numThreads } from '../backends/native/threads.js';
 import { blasInfo, nativeStatus, type BlasInfo } from '../backends/native/info.js';
-import { nativeAddon } from '../backends/native/addon.js';
+import { nativeAddon, type NativeSource } from '../backends/native/addon.js';
+import { dirname } from 'node:path';
 import { nativeFftStatus } from '../fft/kernels/native.js';
 import { packageVersion } from '../package-root.js';
 import { loadedLibraries, type LoadedLibrary } from './libraries.js';
@@ -29,7 +30,18 @@ export interface InfoReport {
   platform: string;
   backends: { name: string; available: boolean; reason?: string }[];
   threads: number;
-  native: { available: boolean; reason?: string; path?: string; addonVersion?: string };
+  native: {
+    available: boolean;
+    reason?: string;
+    path?: string;
+    addonVersion?: string;
+    /** Which candidate loaded: the platform package, the local build or $RLX_NATIVE_PATH. */
+    source?: NativeSource;
+    /** Candidates there but not used, and why. */
+    skipped?: string[];
+    /** The directory the native libraries (OpenBLAS first) were loaded from: the bundle's lib/ or a system one. */
+    librariesFrom?: string;
+  };
   blas: (BlasInfo & { available: true; coreChoice?: string }) | { available: false; reason: string };
   /** LAPACK: the routines come from `provider` (on Debian, OpenBLAS's liblapack.so.3); LAPACKE, the C interface, has its own version. */
   lapack: LibraryReport & { provider?: string; lapackeVersion?: string };
@@ -47,6 +59,10 @@ export function infoReport(): InfoReport {
   if (ns.reason) native.reason = ns.reason;
   if (ns.path) native.path = ns.path;
   if (addon) native.addonVersion = addon.version();
+  if (ns.source) native.source = ns.source;
+  if (ns.skipped) native.skipped = ns.skipped;
+  const blasLib = addon ? loadedLibraries(/^openblas/)[0] : undefined;
+  if (blasLib) native.librariesFrom = dirname(blasLib.path);
   const noAddon = `the native addon is not loaded (${ns.reason ?? 'unknown reason'})`;
 
   let blas: InfoReport['blas'];
@@ -63,7 +79,10 @@ export function infoReport(): InfoReport {
   const lapack: InfoReport['lapack'] = addon ? { available: true, libraries: files(lapackLibs) } : { available: false, reason: noAddon };
   const routines = lapackLibs.find((l) => l.name === 'lapack');
   // Debian's alternatives point liblapack.so.3 at a BLAS's own LAPACK (openblas-pthread/) or at the reference one.
-  if (addon && routines) lapack.provider = /openblas/i.test(routines.path) ? 'OpenBLAS' : /blis|flame/i.test(routines.path) ? 'libFLAME' : /atlas/i.test(routines.path) ? 'ATLAS' : `${routines.path}`;
+  if (addon && routines) {
+    const from = routines.origin ?? routines.path; // a bundled copy: the system file it was made from
+    lapack.provider = /openblas/i.test(from) ? 'OpenBLAS' : /blis|flame/i.test(from) ? 'libFLAME' : /atlas/i.test(from) ? 'ATLAS' : from;
+  }
   if (addon && lapacke?.soVersion) lapack.lapackeVersion = lapacke.soVersion;
 
   const ssLibs = loadedLibraries(/^(suitesparseconfig|umfpack|cholmod|klu|amd|camd|colamd|ccolamd|btf)$/);
@@ -102,7 +121,9 @@ export function formatInfo(r: InfoReport): string {
   const lines = [`rlx ${r.rlx} (node ${r.node}, ${r.platform})`, 'backends:'];
   for (const b of r.backends) lines.push(`  ${b.name.padEnd(8)} ${b.available ? 'available' : `unavailable: ${b.reason}`}`);
   lines.push(`threads: ${r.threads}`);
-  lines.push(r.native.available ? `native addon: ${r.native.addonVersion ?? '?'} (${r.native.path})` : `native addon: unavailable: ${r.native.reason}`);
+  lines.push(r.native.available ? `native addon: ${r.native.addonVersion ?? '?'} from ${r.native.source === 'RLX_NATIVE_PATH' ? '$RLX_NATIVE_PATH' : `the ${r.native.source ?? 'local build'}`} (${r.native.path})` : `native addon: unavailable: ${r.native.reason}`);
+  if (r.native.librariesFrom) lines.push(`  libraries from: ${r.native.librariesFrom}${r.native.source === 'platform package' ? ' (bundled)' : ''}`);
+  for (const s of r.native.skipped ?? []) lines.push(`  not used: ${s}`);
   if (r.blas.available) {
     const b = r.blas;
     lines.push(`BLAS: ${b.headerVersion ?? b.vendor}, core ${b.corename}${b.coreChoice ? ` (${b.coreChoice})` : ''}, ${b.threads} threads of ${b.procs} processors, ${b.parallel}`);

@@ -86,6 +86,12 @@ describe('rlx version / info / help', () => {
     if (o.blas.available) for (const k of ['vendor', 'corename', 'threads']) expect(o.blas).toHaveProperty(k);
     // The native part agrees with the addon's own status.
     expect(o.native.available).toBe(o.backends.some((b: { name: string; available: boolean }) => b.name === 'native' && b.available) || process.env['RLX_NATIVE'] === '0');
+    // Where the addon and its libraries come from: in a checkout, the local build on the system's libraries.
+    if (o.native.available && !process.env['RLX_NATIVE_PATH']) {
+      expect(o.native.source).toBe('local build');
+      expect(o.native.librariesFrom).toMatch(/^\/.*(lib|openblas)/);
+      expect(o.native.librariesFrom.startsWith(ROOT)).toBe(false);
+    }
   });
 
   it('info (text) names the backends, threads and BLAS', () => {
@@ -94,6 +100,10 @@ describe('rlx version / info / help', () => {
     expect(r.stdout).toMatch(/^ {2}js\s+available/m);
     expect(r.stdout).toMatch(/^threads: \d+/m);
     expect(r.stdout).toMatch(/^BLAS: /m);
+    if (/^native addon: [^u]/m.test(r.stdout) && !process.env['RLX_NATIVE_PATH']) {
+      expect(r.stdout).toMatch(/^native addon: \S+ from the local build \(.*rlx_native\.node\)$/m);
+      expect(r.stdout).toMatch(/^ {2}libraries from: \//m);
+    }
   });
 
   it('--help lists the commands; <command> --help shows its options', () => {

@@ -122,3 +122,50 @@ describeNative('native addon info', () => {
     expect(['sequential', 'pthreads', 'openmp']).toContain(info.parallel);
   });
 });
+
+describe('the prebuilt platform package (@rlx/native-linux-x64) as a load candidate', () => {
+  // A scratch package root with node_modules/@rlx/native-linux-x64 in it: how
+  // platformPackageAddon() resolves it and when it declines. The real package,
+  // built by scripts/prebuild.mjs and installed from its tarball, is loaded and
+  // checked by scripts/check-packages.mjs in CI.
+  const fakeRoot = join(scratch, 'consumer');
+  const pkgDir = join(fakeRoot, 'node_modules', '@rlx', 'native-linux-x64');
+  const version = (JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string }).version;
+  const setup = (pkgVersion: string, withAddon: boolean) => {
+    rmSync(fakeRoot, { recursive: true, force: true });
+    mkdirSync(pkgDir, { recursive: true });
+    writeFileSync(join(fakeRoot, 'package.json'), '{"name":"consumer","version":"1.0.0"}');
+    writeFileSync(join(pkgDir, 'package.json'), JSON.stringify({ name: '@rlx/native-linux-x64', version: pkgVersion }));
+    if (withAddon) writeFileSync(join(pkgDir, 'rlx_native.node'), 'stand-in');
+  };
+
+  it('not installed: no candidate and nothing to report', async () => {
+    const { platformPackageAddon } = await import('../../src/backends/native/addon.js');
+    rmSync(fakeRoot, { recursive: true, force: true });
+    mkdirSync(fakeRoot, { recursive: true });
+    writeFileSync(join(fakeRoot, 'package.json'), '{"name":"consumer","version":"1.0.0"}');
+    expect(platformPackageAddon(fakeRoot)).toBeUndefined();
+  });
+
+  it("installed with rlx's version and its addon: the candidate is its rlx_native.node", async () => {
+    const { platformPackageAddon } = await import('../../src/backends/native/addon.js');
+    setup(version, true);
+    const onGlibcX64 = process.platform === 'linux' && process.arch === 'x64';
+    if (onGlibcX64) expect(platformPackageAddon(fakeRoot)).toEqual({ path: join(pkgDir, 'rlx_native.node') });
+    else expect(platformPackageAddon(fakeRoot)).toMatchObject({ skip: expect.stringMatching(/built for linux-x64/) });
+  });
+
+  it('another version, or no addon file in it: declined with the reason (never loaded)', async () => {
+    const { platformPackageAddon } = await import('../../src/backends/native/addon.js');
+    setup('0.0.1-other', true);
+    expect(platformPackageAddon(fakeRoot)).toEqual({ skip: `@rlx/native-linux-x64 (${pkgDir}): version 0.0.1-other is not rlx's ${version}` });
+    setup(version, false);
+    expect(platformPackageAddon(fakeRoot)).toEqual({ skip: `@rlx/native-linux-x64 (${pkgDir}): rlx_native.node is missing` });
+  });
+
+  it('in this checkout (no platform package installed) the addon comes from the local build', () => {
+    const s = nativeStatus();
+    if (s.available && !process.env['RLX_NATIVE_PATH']) expect(s.source).toBe('local build');
+    if (REQUIRE_NATIVE) expect(s.available).toBe(true);
+  });
+});

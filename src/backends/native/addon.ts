@@ -4,17 +4,30 @@
 // missing the status says why (the build script records why it skipped the
 // build in native/build/status.json).
 //
-// Where the addon is looked for: $RLX_NATIVE_PATH (a .node file) if set, else
-// Release/rlx_native.node in the build directory: $RLX_NATIVE_BUILD_DIR or
-// native/build in the package root.
+// Where the addon comes from, first that loads (NativeSource):
+//   1. $RLX_NATIVE_PATH (a .node file) if set — then only that;
+//   2. the platform package @rlx/native-linux-x64 (scripts/prebuild.mjs: the
+//      addon with OpenBLAS, LAPACK, SuiteSparse and FFTW bundled, found through
+//      its $ORIGIN RUNPATH) when it is installed next to rlx, has rlx's version
+//      and this is linux-x64 with glibc;
+//   3. the local build: Release/rlx_native.node in $RLX_NATIVE_BUILD_DIR or
+//      native/build in the package root (postinstall / npm run build:native).
+// A candidate that is there but fails to load is noted in the status
+// (`skipped`) and the next one is tried; with none, the js backend serves.
 
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
-import { join, resolve } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
 import { DeviceError } from '../../tensor/errors.js';
 import { coreTypeForThisMachine, withCoreType } from './openblas-core.js';
 import { interpApiProblem } from './interp-api.js';
-import { packageRoot } from '../../package-root.js';
+import { packageRoot, packageVersion } from '../../package-root.js';
+
+/** Where the loaded addon came from (the load order above). */
+export type NativeSource = 'RLX_NATIVE_PATH' | 'platform package' | 'local build';
+
+/** The prebuilt platform package's name (scripts/prebuild.mjs builds it). */
+export const PLATFORM_PACKAGE = '@rlx/native-linux-x64';
 
 /** Whether the addon is loaded, and if not, why. */
 export interface NativeStatus {
@@ -22,6 +35,10 @@ export interface NativeStatus {
   reason?: string;
   /** The .node file loaded (or that failed to load). */
   path?: string;
+  /** Which candidate it is (the load order in addon.ts); set when available. */
+  source?: NativeSource;
+  /** Candidates that were there but not used, each with why (e.g. a platform package for another glibc). */
+  skipped?: string[];
   /** Why OpenBLAS runs the kernels it runs (openblas-core.ts); blasInfo().corename says which. */
   blasCoreChoice?: string;
 }
@@ -213,29 +230,87 @@ function buildReason(dir: string): string {
 
 let loaded: { addon?: NativeAddon; status: NativeStatus } | undefined;
 
-function load(): { addon?: NativeAddon; status: NativeStatus } {
-  const override = process.env['RLX_NATIVE_PATH'];
-  const dir = buildDir(packageRoot());
-  const path = override ? resolve(override) : join(dir, ADDON_FILE);
-  if (!existsSync(path)) {
-    return { status: { available: false, path, reason: override ? `RLX_NATIVE_PATH=${override}: no such file` : buildReason(dir) } };
+/** Loads one .node file and checks it is the addon this build of rlx expects; throws why not. */
+function loadFile(path: string, core: ReturnType<typeof coreTypeForThisMachine>): NativeAddon {
+  // A require() rooted at the package: the ESM and CommonJS builds share
+  // Node's one CommonJS module cache, keyed by the .node file's path, so a
+  // process that loads both builds gets the one addon instance, not two.
+  const addon = withCoreType(core, () => createRequire(join(packageRoot(), 'package.json'))(path) as NativeAddon);
+  for (const fn of ['version', 'blasInfo', 'setNumThreads', 'gemm', 'gemmAsync', 'gemmPlan'] as const) {
+    if (typeof addon[fn] !== 'function') throw new Error(`it does not export ${fn}() (stale build? run npm run build:native)`);
   }
-  const core = coreTypeForThisMachine();
+  const stale = interpApiProblem(addon);
+  if (stale) throw new Error(stale);
+  return addon;
+}
+
+const firstLine = (e: unknown): string => (e instanceof Error ? e.message.split('\n')[0]! : String(e));
+
+/**
+ * The platform package's addon when it is installed (resolved from `root`,
+ * rlx's package root) and made for this process, else why not (undefined:
+ * not installed, nothing to report).
+ */
+export function platformPackageAddon(root = packageRoot()): { path: string } | { skip: string } | undefined {
+  let dir: string;
   try {
-    // A require() rooted at the package: the ESM and CommonJS builds share
-    // Node's one CommonJS module cache, keyed by the .node file's path, so a
-    // process that loads both builds gets the one addon instance, not two.
-    const addon = withCoreType(core, () => createRequire(join(packageRoot(), 'package.json'))(path) as NativeAddon);
-    for (const fn of ['version', 'blasInfo', 'setNumThreads', 'gemm', 'gemmAsync', 'gemmPlan'] as const) {
-      if (typeof addon[fn] !== 'function') throw new Error(`it does not export ${fn}() (stale build? run npm run build:native)`);
-    }
-    const stale = interpApiProblem(addon);
-    if (stale) throw new Error(stale);
-    return { addon, status: { available: true, path, blasCoreChoice: core.reason } };
-  } catch (e) {
-    const msg = e instanceof Error ? e.message.split('\n')[0] : String(e);
-    return { status: { available: false, path, reason: `built but failed to load ${path}: ${msg}` } };
+    dir = dirname(createRequire(join(root, 'package.json')).resolve(`${PLATFORM_PACKAGE}/package.json`));
+  } catch {
+    return undefined;
   }
+  const where = `${PLATFORM_PACKAGE} (${dir})`;
+  if (process.platform !== 'linux' || process.arch !== 'x64') return { skip: `${where}: built for linux-x64, this is ${process.platform}-${process.arch}` };
+  const header = (process.report?.getReport() as { header?: { glibcVersionRuntime?: string } } | undefined)?.header;
+  if (!header?.glibcVersionRuntime) return { skip: `${where}: built for glibc, and this process does not run on glibc (musl?)` };
+  let version: string | undefined;
+  try {
+    version = (JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { version?: string }).version;
+  } catch (e) {
+    return { skip: `${where}: unreadable package.json: ${firstLine(e)}` };
+  }
+  if (version !== packageVersion()) return { skip: `${where}: version ${version ?? '?'} is not rlx's ${packageVersion()}` };
+  const path = join(dir, 'rlx_native.node');
+  if (!existsSync(path)) return { skip: `${where}: rlx_native.node is missing` };
+  return { path };
+}
+
+function load(): { addon?: NativeAddon; status: NativeStatus } {
+  const core = coreTypeForThisMachine();
+  const override = process.env['RLX_NATIVE_PATH'];
+  const candidates: { source: NativeSource; path: string }[] = [];
+  const skipped: string[] = [];
+  let missing: string;
+  if (override) {
+    candidates.push({ source: 'RLX_NATIVE_PATH', path: resolve(override) });
+    missing = `RLX_NATIVE_PATH=${override}: no such file`;
+  } else {
+    const platform = platformPackageAddon();
+    if (platform && 'path' in platform) candidates.push({ source: 'platform package', path: platform.path });
+    else if (platform) skipped.push(platform.skip);
+    const dir = buildDir(packageRoot());
+    candidates.push({ source: 'local build', path: join(dir, ADDON_FILE) });
+    missing = buildReason(dir);
+  }
+  // Why each candidate was not used, in order; the status's reason when none loads.
+  const failures: string[] = [];
+  for (const { source, path } of candidates) {
+    if (!existsSync(path)) {
+      if (source !== 'platform package') failures.push(missing);
+      continue;
+    }
+    try {
+      const addon = loadFile(path, core);
+      const status: NativeStatus = { available: true, path, source, blasCoreChoice: core.reason };
+      const notUsed = [...skipped, ...failures];
+      if (notUsed.length) status.skipped = notUsed;
+      return { addon, status };
+    } catch (e) {
+      failures.push(source === 'platform package' ? `${PLATFORM_PACKAGE} failed to load ${path}: ${firstLine(e)}` : `built but failed to load ${path}: ${firstLine(e)}`);
+    }
+  }
+  const status: NativeStatus = { available: false, path: candidates[candidates.length - 1]!.path, reason: failures.join('; ') };
+  if (skipped.length) status.skipped = skipped;
+  return { status };
 }
 
 /**

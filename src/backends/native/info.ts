@@ -8,7 +8,7 @@ import { DeviceError } from '../../tensor/errors.js';
 import { nativeAddon, nativeStatus, type BlasInfo } from './addon.js';
 
 export { nativeStatus };
-export type { NativeStatus, BlasInfo } from './addon.js';
+export type { NativeStatus, NativeSource, BlasInfo } from './addon.js';
 
 /**
  * The BLAS the native addon is linked to: vendor, openblas_get_config(), the
