@@ -86,6 +86,8 @@ const smoke = (cwd, moduleSpec) => {
 };
 const installed = smoke(consumer, join(consumer, 'node_modules', 'rlx'));
 check(installed.native.available && installed.native.source === 'platform package' && installed.native.path === addon, `the consumer's addon comes from the platform package (${installed.native.source}: ${installed.native.path})`);
+// What a user of the consumer sees.
+console.log(spawnSync(process.execPath, [join(consumer, 'node_modules', 'rlx', 'dist', 'cli.js'), 'info'], { cwd: consumer, encoding: 'utf8' }).stdout.replace(/^/gm, '  | '));
 const systemCopies = installed.mapped.filter((p) => NATIVE_LIBS.test(p) && !p.startsWith(pkgDir + '/'));
 const bundledMapped = installed.mapped.filter((p) => NATIVE_LIBS.test(p) && p.startsWith(pkgDir + '/'));
 check(systemCopies.length === 0 && bundledMapped.length >= 10, `/proc/self/maps: ${bundledMapped.length} native libraries mapped, all from the package${systemCopies.length ? `; system copies: ${systemCopies.join(', ')}` : ''}`);
