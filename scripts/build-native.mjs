@@ -10,8 +10,13 @@
 //   add --clean to reconfigure from scratch.
 //
 // RLX_SKIP_NATIVE=1 skips the build (status records why); RLX_NATIVE_BUILD_DIR
-// builds somewhere other than native/build; RLX_NO_FFTW=1 builds without FFTW
-// (GPL; the fft kernels on 'native' are then the TS ones) even when it is installed.
+// builds somewhere other than native/build. The GPL parts are optional:
+//   RLX_NO_FFTW=1      without FFTW (the fft kernels on 'native' are then the TS ones)
+//                      even when it is installed;
+//   RLX_NO_UMFPACK=1   without UMFPACK (splu and the default sparse LU are then KLU;
+//                      an explicit UMFPACK control is a DeviceError);
+//   RLX_NO_GPL=1       both.
+// status.json's leftOut lists the parts left out on request ('fftw', 'umfpack').
 
 import { spawn, spawnSync } from 'node:child_process';
 import { existsSync, mkdirSync, readFileSync, writeFileSync, rmSync } from 'node:fs';
@@ -111,23 +116,29 @@ try {
 const jobs = Math.max(1, Math.min(cpus().length, 8));
 if (clean) rmSync(buildDir, { recursive: true, force: true });
 mkdirSync(buildDir, { recursive: true });
-// RLX_FFTW: passed to a first configure; cmake-js does not configure an existing
-// build again, so a build configured the other way is reconfigured here first
-// (dropping RLX_NO_FFTW turns FFTW back on).
-const withFftw = process.env.RLX_NO_FFTW === '1' ? 'OFF' : 'ON';
+// RLX_FFTW / RLX_UMFPACK: passed to a first configure; cmake-js does not
+// configure an existing build again, so a build configured the other way is
+// reconfigured here first (dropping RLX_NO_FFTW turns FFTW back on, and so on).
+const noGpl = process.env.RLX_NO_GPL === '1';
+const options = {
+  RLX_FFTW: noGpl || process.env.RLX_NO_FFTW === '1' ? 'OFF' : 'ON',
+  RLX_UMFPACK: noGpl || process.env.RLX_NO_UMFPACK === '1' ? 'OFF' : 'ON',
+};
+const leftOut = [...(options.RLX_FFTW === 'OFF' ? ['fftw'] : []), ...(options.RLX_UMFPACK === 'OFF' ? ['umfpack'] : [])];
 const cachePath = join(buildDir, 'CMakeCache.txt');
 if (existsSync(cachePath)) {
-  const cached = /^RLX_FFTW:BOOL=(\w+)$/m.exec(readFileSync(cachePath, 'utf8'))?.[1] ?? 'ON';
-  if (cached !== withFftw) {
+  const cache = readFileSync(cachePath, 'utf8');
+  const changed = Object.entries(options).filter(([name, want]) => (new RegExp(`^${name}:BOOL=(\\w+)$`, 'm').exec(cache)?.[1] ?? 'ON') !== want);
+  if (changed.length) {
     const code = await new Promise((done) => {
-      const child = spawn('cmake', [`-DRLX_FFTW=${withFftw}`, buildDir], { cwd: root, stdio: required ? 'inherit' : 'ignore' });
+      const child = spawn('cmake', [...changed.map(([name, want]) => `-D${name}=${want}`), buildDir], { cwd: root, stdio: required ? 'inherit' : 'ignore' });
       child.on('error', () => done(1));
       child.on('close', (c) => done(c ?? 1));
     });
-    if (code !== 0) giveUp(`reconfiguring ${shown(buildDir)} with RLX_FFTW=${withFftw} failed`);
+    if (code !== 0) giveUp(`reconfiguring ${shown(buildDir)} with ${changed.map(([name, want]) => `${name}=${want}`).join(', ')} failed`);
   }
 }
-const args = [cmakeJs, 'compile', '-d', nativeDir, '-O', buildDir, '-p', String(jobs), `--CDRLX_FFTW=${withFftw}`];
+const args = [cmakeJs, 'compile', '-d', nativeDir, '-O', buildDir, '-p', String(jobs), ...Object.entries(options).map(([name, want]) => `--CD${name}=${want}`)];
 
 // The whole output goes to build.log; with --required the terminal sees it live too.
 const started = Date.now();
@@ -151,5 +162,5 @@ if (status !== 0 || !existsSync(addonPath)) {
 }
 
 const seconds = Math.round((Date.now() - started) / 100) / 10;
-writeStatus({ built: true, addon: shown(addonPath), seconds });
-console.log(`rlx: native addon built (${shown(addonPath)}, ${seconds} s)`);
+writeStatus({ built: true, addon: shown(addonPath), seconds, leftOut });
+console.log(`rlx: native addon built (${shown(addonPath)}, ${seconds} s${leftOut.length ? `; left out on request: ${leftOut.join(', ')}` : ''})`);

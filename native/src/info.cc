@@ -58,6 +58,11 @@ RLX_REGISTER(info) {
 #else
     o.Set("fftw3", false);
 #endif
+#if defined(RLX_HAVE_UMFPACK)
+    o.Set("umfpack", true);
+#else
+    o.Set("umfpack", false);
+#endif
     return o;
   });
   export_fn(env, exports, "setNumThreads", [](const Napi::CallbackInfo& info) -> Napi::Value {

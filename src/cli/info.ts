@@ -2,7 +2,9 @@
 // Node), the backends and why one is unavailable, the thread count, the BLAS
 // (vendor, the core kernels chosen and why, threads), and the native
 // libraries: LAPACK, SuiteSparse and FFTW, with versions where they can be
-// known (libraries.ts says how). The first thing to paste into a bug report.
+// known (libraries.ts says how), and the GPL parts a build left out (FFTW,
+// UMFPACK: RLX_NO_FFTW / RLX_NO_UMFPACK / RLX_NO_GPL). The first thing to
+// paste into a bug report.
 
 import { backends } from '../backends/registry.js';
 import { numThreads } from '../backends/native/threads.js';
@@ -10,6 +12,7 @@ import { blasInfo, nativeStatus, type BlasInfo } from '../backends/native/info.j
 import { nativeAddon, type NativeSource } from '../backends/native/addon.js';
 import { dirname } from 'node:path';
 import { nativeFftStatus } from '../fft/kernels/native.js';
+import { hasUmfpack } from '../sparse/kernels/native-direct.js';
 import { packageVersion } from '../package-root.js';
 import { loadedLibraries, type LoadedLibrary } from './libraries.js';
 import type { Command } from './command.js';
@@ -45,11 +48,13 @@ export interface InfoReport {
   blas: (BlasInfo & { available: true; coreChoice?: string }) | { available: false; reason: string };
   /** LAPACK: the routines come from `provider` (on Debian, OpenBLAS's liblapack.so.3); LAPACKE, the C interface, has its own version. */
   lapack: LibraryReport & { provider?: string; lapackeVersion?: string };
-  suitesparse: LibraryReport;
+  /** umfpack: whether this addon has UMFPACK (GPL; left out by RLX_NO_UMFPACK=1 / RLX_NO_GPL=1, the default LU is then KLU). */
+  suitesparse: LibraryReport & { umfpack?: { available: boolean; reason?: string } };
   fftw: LibraryReport & { kernels: 'fftw' | 'js' | 'none' };
 }
 
 const files = (libs: LoadedLibrary[]): string[] => libs.map((l) => l.file);
+const UMFPACK_LEFT_OUT = 'left out of this build (GPL; RLX_NO_UMFPACK=1 or RLX_NO_GPL=1): splu and spsolve factor with KLU';
 
 /** Gathers the report (loads the native addon if it is there). */
 export function infoReport(): InfoReport {
@@ -87,8 +92,9 @@ export function infoReport(): InfoReport {
 
   const ssLibs = loadedLibraries(/^(suitesparseconfig|umfpack|cholmod|klu|amd|camd|colamd|ccolamd|btf)$/);
   const ssConfig = ssLibs.find((l) => l.name === 'suitesparseconfig');
-  const suitesparse: LibraryReport = addon ? { available: true, libraries: files(ssLibs) } : { available: false, reason: noAddon };
+  const suitesparse: InfoReport['suitesparse'] = addon ? { available: true, libraries: files(ssLibs) } : { available: false, reason: noAddon };
   if (addon && ssConfig?.soVersion) suitesparse.version = ssConfig.soVersion;
+  if (addon) suitesparse.umfpack = hasUmfpack() ? { available: true } : { available: false, reason: UMFPACK_LEFT_OUT };
 
   const fs = nativeFftStatus();
   const fftw: InfoReport['fftw'] = { available: fs.kernels === 'fftw', kernels: fs.kernels };
@@ -130,7 +136,8 @@ export function formatInfo(r: InfoReport): string {
     lines.push(`  config: ${b.config}`);
   } else lines.push(`BLAS: unavailable: ${r.blas.reason}`);
   lines.push(libLine('LAPACK', r.lapack, `${r.lapack.provider ? ` from ${r.lapack.provider}` : ''}${r.lapack.lapackeVersion ? `, LAPACKE ${r.lapack.lapackeVersion}` : ''}`));
-  lines.push(libLine('SuiteSparse', r.suitesparse, ' (UMFPACK, CHOLMOD, KLU)'));
+  const umf = r.suitesparse.umfpack;
+  lines.push(libLine('SuiteSparse', r.suitesparse, umf && !umf.available ? ` (CHOLMOD, KLU; UMFPACK ${umf.reason})` : ' (UMFPACK, CHOLMOD, KLU)'));
   lines.push(r.fftw.available ? libLine('FFTW', r.fftw, ' 3') : `FFTW: not used (${r.fftw.reason})`);
   return lines.join('\n');
 }

@@ -3,6 +3,13 @@
 // and cholesky (CHOLMOD) on the native backend; the TypeScript sparse LU and
 // Cholesky (src/sparse/direct) when it is absent or `{device: 'js'}` is asked.
 //
+// An addon built without UMFPACK (GPL; RLX_NO_UMFPACK=1 or RLX_NO_GPL=1):
+// splu factors with KLU (method 'klu', the same solutions; no refactor, as
+// UMFPACK's splu has none), unless the call asks for UMFPACK's own controls
+// (strategy, ordering or refine given, whatever the value): a caller who set
+// them relies on UMFPACK, so that is a DeviceError saying UMFPACK was left out,
+// never a silently ignored option.
+//
 // Memory: native factors own SuiteSparse memory. dispose() frees it at once;
 // a forgotten factor is freed after it is garbage collected (N-API finalizer,
 // its size reported to V8). Methods after dispose() throw a ValueError.
@@ -13,7 +20,7 @@ import { config } from '../compiler/config.js';
 import { isTraced } from './tensor-values.js';
 import { DeviceError, ShapeError, TransformError, ValueError } from '../tensor/errors.js';
 import { defaultDevice, deviceNames } from '../backends/registry.js';
-import { cholmodFactor, kluFactor, umfpackFactor } from './kernels/native-direct.js';
+import { cholmodFactor, hasUmfpack, kluFactor, umfpackFactor, umfpackMissing } from './kernels/native-direct.js';
 import { jsCholesky, jsSplu } from './direct/index.js';
 import type { CompressedArrays, SparseDType, ValueArray } from './contract.js';
 import type { SparseMatrix } from './base.js';
@@ -34,7 +41,13 @@ export interface FactorOptions {
   device?: 'native' | 'js';
 }
 
-/** splu's UMFPACK controls (ignored by the js sparse LU, which always orders A+Aᵀ with AMD). */
+/**
+ * splu's UMFPACK controls (ignored by the js sparse LU, which always orders
+ * A+Aᵀ with AMD). On a native addon built without UMFPACK (GPL;
+ * RLX_NO_UMFPACK=1 or RLX_NO_GPL=1) splu factors with KLU, and giving any of
+ * them (even its default value) is a DeviceError: they ask for UMFPACK. So
+ * `refine: 2` is the way to require UMFPACK.
+ */
 export interface SpluOptions extends FactorOptions {
   /**
    * 'auto' (default: UMFPACK picks 'symmetric' when the pattern is mostly
@@ -230,7 +243,10 @@ const nativeLogDet = (f: { logDet(): { sign: number; signIm: number; logabsdet: 
 };
 
 /**
- * Sparse LU factorization (scipy.sparse.linalg.splu): UMFPACK on native; the js sparse LU with AMD ordering otherwise.
+ * Sparse LU factorization (scipy.sparse.linalg.splu): UMFPACK on native (KLU
+ * when the addon was built without UMFPACK, which is GPL: then `method` is
+ * 'klu', and strategy/ordering/refine are a DeviceError); the js sparse LU with
+ * AMD ordering otherwise.
  * @example
  * ```ts
  * const lu = sparse.splu(sparse.poisson1d(3));    // factor once (scipy.sparse.linalg.splu)
@@ -243,8 +259,15 @@ export function splu(A: SparseMatrix, opts: SpluOptions = {}): SparseFactorizati
   const cplx = isCplx(a.dtype);
   const ops = solveOperands(A, 'lu');
   if (pickDevice('splu', opts) === 'native') {
-    const f = umfpackFactor(a, controls);
-    return new SparseFactorization('umfpack', a.shape[0], a.dtype, { solve: (b, t, out) => f.solve(b, out ? { trans: t, out } : { trans: t }), logDet: nativeLogDet(f, cplx), dispose: () => f.dispose() }, ops);
+    const umf = hasUmfpack();
+    let f;
+    if (umf) f = umfpackFactor(a, controls);
+    else {
+      const asked = (['strategy', 'ordering', 'refine'] as const).filter((k) => opts[k] !== undefined);
+      if (asked.length) throw umfpackMissing('sparse.splu', `${asked.join(', ')} ${asked.length > 1 ? 'are UMFPACK controls' : 'is a UMFPACK control'}: leave ${asked.length > 1 ? 'them' : 'it'} out and splu factors with KLU, or pass device: 'js'`);
+      f = kluFactor(a);
+    }
+    return new SparseFactorization(umf ? 'umfpack' : 'klu', a.shape[0], a.dtype, { solve: (b, t, out) => f.solve(b, out ? { trans: t, out } : { trans: t }), logDet: nativeLogDet(f, cplx), dispose: () => f.dispose() }, ops);
   }
   const f = jsSplu({ ...a, format: 'csr' });
   return new SparseFactorization('js-lu', a.shape[0], a.dtype, { solve: (b, t) => f.solve(b, { trans: t }), logDet: () => f.logDet() as LogDet, dispose: () => f.dispose() }, ops);

@@ -9,7 +9,8 @@ import { solveTensor, type SpsolveOptions } from './graph/api.js';
 
 /**
  * Solves A x = b (b [n] or [n, k]). `method`: 'lu' (default: UMFPACK on the
- * native backend, the js sparse LU otherwise), 'cholesky' for symmetric/Hermitian
+ * native backend, or KLU where the addon was built without UMFPACK, which is
+ * GPL; the js sparse LU otherwise), 'cholesky' for symmetric/Hermitian
  * positive-definite A (only its lower triangle is read, as by sparse.cholesky),
  * or 'cg' | 'bicgstab' | 'gmres' | 'minres' (then rtol,
  * atol, maxiter apply and non-convergence is a ConvergenceError).

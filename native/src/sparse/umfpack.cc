@@ -26,6 +26,12 @@
 // UMFPACK's Q[k]) of the first zero pivot of U; directSolve then throws and
 // directLogDet returns sign 0, log|det| = -Infinity. Errors (out of memory,
 // invalid matrix, ...) throw with UMFPACK's status named.
+//
+// UMFPACK is GPL and optional: without it (RLX_HAVE_UMFPACK unset, i.e.
+// -DRLX_UMFPACK=OFF, scripts/build-native.mjs's RLX_NO_UMFPACK=1 or
+// RLX_NO_GPL=1) this file compiles to nothing, so the addon exports neither
+// umfpackFactor nor umfpackFactorAsync and libumfpack is not linked.
+#if defined(RLX_HAVE_UMFPACK)
 #include <atomic>
 #include <cmath>
 #include <complex>
@@ -345,3 +351,5 @@ RLX_REGISTER(sparse_umfpack) {
     return FactorJob{std::move(a), std::move(h)};
   });
 }
+
+#endif  // RLX_HAVE_UMFPACK

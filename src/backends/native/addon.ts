@@ -97,6 +97,8 @@ export interface BlasInfo {
   procs: number;
   parallel: 'sequential' | 'pthreads' | 'openmp' | 'unknown';
   fftw3: boolean;
+  /** Whether UMFPACK is linked (false: built with RLX_NO_UMFPACK=1 / RLX_NO_GPL=1; undefined: an addon older than the flag). */
+  umfpack?: boolean;
 }
 
 /** An opaque SuiteSparse factorization handle (a JS External; freed by directDispose or when collected). */
@@ -130,8 +132,11 @@ export interface SparseNativeAddon {
     X: Vals, k: number, Y: Vals, alphaRe: number, alphaIm: number, betaRe: number, betaIm: number): Vals;
   sparseSpmvH(dtype: SparseAddonDType, rows: number, cols: number, indptr: Int32Array, indices: Int32Array, data: Vals, validated: boolean,
     x: Vals, y: Vals, alphaRe: number, alphaIm: number, betaRe: number, betaIm: number): Vals;
-  /** strategy / ordering: UMFPACK_STRATEGY_* / UMFPACK_ORDERING_* codes; refine: most refinement steps per solve (native/src/sparse/umfpack.cc). */
-  umfpackFactor(dtype: SparseAddonDType, rows: number, cols: number, indptr: Int32Array, indices: Int32Array, data: Vals,
+  /**
+   * strategy / ordering: UMFPACK_STRATEGY_* / UMFPACK_ORDERING_* codes; refine: most refinement steps per solve (native/src/sparse/umfpack.cc).
+   * Absent from an addon built without UMFPACK (GPL; RLX_NO_UMFPACK=1 or RLX_NO_GPL=1).
+   */
+  umfpackFactor?(dtype: SparseAddonDType, rows: number, cols: number, indptr: Int32Array, indices: Int32Array, data: Vals,
     strategy?: number, ordering?: number, refine?: number): { handle: DirectHandle; singular: boolean; index: number };
   kluFactor(dtype: SparseAddonDType, rows: number, cols: number, indptr: Int32Array, indices: Int32Array, data: Vals):
     { handle: DirectHandle; singular: boolean; index: number };
@@ -158,7 +163,7 @@ export interface SparseNativeAddon {
   sparseSpmvDotAsync?: Promised<NonNullable<SparseNativeAddon['sparseSpmvDot']>>;
   kluRefactorAsync: Promised<SparseNativeAddon['kluRefactor']>;
   directLogDetAsync: Promised<SparseNativeAddon['directLogDet']>;
-  umfpackFactorAsync: Promised<SparseNativeAddon['umfpackFactor']>;
+  umfpackFactorAsync?: Promised<NonNullable<SparseNativeAddon['umfpackFactor']>>;
   kluFactorAsync: Promised<SparseNativeAddon['kluFactor']>;
   cholmodFactorAsync: Promised<SparseNativeAddon['cholmodFactor']>;
   directSolveAsync: Promised<SparseNativeAddon['directSolve']>;

@@ -75,7 +75,7 @@ export function sparseProduct(A: Compressed, x: Tensor, adjoint: boolean): Tenso
 }
 
 export interface SpsolveOptions {
-  /** 'lu' (default; UMFPACK on native, the js sparse LU otherwise), 'cholesky' (SPD/HPD: CHOLMOD; reads the lower triangle, any format, so derivatives go to the lower-triangle values), or an iterative method. */
+  /** 'lu' (default; UMFPACK on native, KLU where the addon was built without UMFPACK (GPL), the js sparse LU otherwise), 'cholesky' (SPD/HPD: CHOLMOD; reads the lower triangle, any format, so derivatives go to the lower-triangle values), or an iterative method. */
   method?: SparseSolveOptions['method'];
   /** Solve with A ('N', default), Aᵀ ('T') or Aᴴ ('H'), as factor objects' solve. */
   trans?: 'N' | 'T' | 'H';

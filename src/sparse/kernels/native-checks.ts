@@ -19,7 +19,8 @@ export const MAX_I32 = 2 ** 31 - 1;
 /** The loaded addon, typed (its throws become typed errors); a DeviceError naming `op` when it has no sparse kernels. */
 export function sparseAddon(op: string): NativeAddon {
   const a = requireNativeAddon();
-  if (typeof a.sparseSpmv !== 'function' || typeof a.umfpackFactor !== 'function') {
+  // kluFactor, not umfpackFactor: an addon may be built without UMFPACK (GPL; native-direct.ts).
+  if (typeof a.sparseSpmv !== 'function' || typeof a.kluFactor !== 'function') {
     throw new DeviceError(`${op}: the native addon has no sparse kernels (stale build? run npm run build:native)`);
   }
   return typedAddon(a); // whatever the addon still throws becomes a typed error (errors.ts)

@@ -22,6 +22,17 @@
 // loop keeps turning. A factor may be disposed while a solveAsync runs: the
 // SuiteSparse memory is freed when that solve settles.
 //
+// UMFPACK is GPL and optional (native/CMakeLists.txt's RLX_UMFPACK;
+// scripts/build-native.mjs: RLX_NO_UMFPACK=1 or RLX_NO_GPL=1): an addon built
+// without it exports no umfpack* entry points. hasUmfpack() says whether it is
+// there; luFactor / luFactorAsync, the LU of every default path (splu,
+// spsolve's 'lu', the sparseSolve kernels, and through splu eigsh's
+// shift-invert and the implicit ODE solvers), factor with UMFPACK when it is
+// and with KLU otherwise (KLU's factor has the same solve/logDet/dispose).
+// umfpackFactor itself is an explicit request: without UMFPACK it throws
+// umfpackMissing's DeviceError (the op, why, how to get it). Tests make the
+// loaded addon look UMFPACK-less with hideUmfpackForTests(true).
+//
 // Errors: a singular matrix -> SingularMatrixError (index: the row of A of the
 // first zero pivot, UMFPACK/KLU), not positive definite ->
 // NotPositiveDefiniteError (index: the column CHOLMOD stopped at); SuiteSparse
@@ -30,8 +41,8 @@
 
 import type { CompressedArrays, SparseDType, ValueArray } from '../contract.js';
 import { NotPositiveDefiniteError, SingularMatrixError } from '../../tensor/errors-linalg.js';
-import { DTypeError, ShapeError, ValueError } from '../../tensor/errors.js';
-import type { DirectHandle, NativeAddon } from '../../backends/native/addon.js';
+import { DeviceError, DTypeError, ShapeError, ValueError } from '../../tensor/errors.js';
+import { nativeAddon, type DirectHandle, type NativeAddon } from '../../backends/native/addon.js';
 import { checkCompressed, perOf, sparseAddon, typeName, typedRejection, vector } from './native-checks.js';
 
 export type Trans = 'N' | 'T' | 'H';
@@ -239,23 +250,79 @@ export interface UmfpackOptions {
   refine?: number;
 }
 
-/** LU of a general square CSR matrix with UMFPACK (float64/complex128 arithmetic). */
+let umfpackHidden = false;
+
+/**
+ * Whether the loaded native addon has UMFPACK: false without the addon, and
+ * for an addon built without it (UMFPACK is GPL; RLX_NO_UMFPACK=1 or
+ * RLX_NO_GPL=1), whose default sparse LU is then KLU.
+ */
+export function hasUmfpack(): boolean {
+  if (umfpackHidden) return false;
+  const a = nativeAddon();
+  return a !== undefined && typeof a.umfpackFactor === 'function' && typeof a.umfpackFactorAsync === 'function';
+}
+
+/**
+ * Tests only: hide (true) or show again (false) the loaded addon's UMFPACK, so
+ * that hasUmfpack() is false and every UMFPACK path behaves as with an addon
+ * built without it (the default LU is KLU, explicit requests throw).
+ */
+export function hideUmfpackForTests(hide: boolean): void {
+  umfpackHidden = hide;
+}
+
+/** The DeviceError of an explicit UMFPACK request to an addon without it; `alternative` says how to do without. */
+export function umfpackMissing(op: string, alternative = ''): DeviceError {
+  return new DeviceError(
+    `${op}: this build of the native addon left UMFPACK out (it is GPL; built with RLX_NO_UMFPACK=1 or RLX_NO_GPL=1)${alternative ? `; ${alternative}` : ''}. ` +
+      'To get UMFPACK, rebuild without those variables: npm run build:native (needs libsuitesparse-dev)',
+  );
+}
+
+/** The addon and its UMFPACK entry points, or umfpackMissing's DeviceError. */
+function umfpackAddon(op: string): NativeAddon & Required<Pick<NativeAddon, 'umfpackFactor' | 'umfpackFactorAsync'>> {
+  const native = sparseAddon(op);
+  if (!hasUmfpack()) throw umfpackMissing(op, 'kluFactor is the LU this build has');
+  return native as NativeAddon & Required<Pick<NativeAddon, 'umfpackFactor' | 'umfpackFactorAsync'>>;
+}
+
+/**
+ * LU of a general square CSR matrix with UMFPACK (float64/complex128
+ * arithmetic). An explicit request: a DeviceError when the addon was built
+ * without UMFPACK (luFactor falls back to KLU instead).
+ */
 export function umfpackFactor(a: CompressedArrays, opts?: UmfpackOptions): UmfpackFactor {
   const op = 'umfpackFactor';
-  const native = sparseAddon(op);
+  const native = umfpackAddon(op);
   squareCheck(op, a);
   return umfpackResult(native, a, opts, native.umfpackFactor(a.dtype, a.shape[0], a.shape[1], a.indptr, a.indices, a.data, opts?.strategy ?? 0, opts?.ordering ?? 7, opts?.refine ?? 2));
 }
 
 /** umfpackFactor on a libuv worker: the same arguments, result and typed errors, as a Promise. */
 export async function umfpackFactorAsync(a: CompressedArrays, opts?: UmfpackOptions): Promise<UmfpackFactor> {
-  const native = sparseAddon('umfpackFactor');
+  const native = umfpackAddon('umfpackFactor');
   squareCheck('umfpackFactor', a);
   const r = await typedRejection(native.umfpackFactorAsync(a.dtype, a.shape[0], a.shape[1], a.indptr, a.indices, a.data, opts?.strategy ?? 0, opts?.ordering ?? 7, opts?.refine ?? 2));
   return umfpackResult(native, a, opts, r);
 }
 
-function umfpackResult(native: NativeAddon, a: CompressedArrays, opts: UmfpackOptions | undefined, r: ReturnType<NativeAddon['umfpackFactor']>): UmfpackFactor {
+/**
+ * The LU of the default paths (splu, spsolve's 'lu', the sparseSolve
+ * kernels): UMFPACK with its default controls when the addon has it, else
+ * KLU (an addon built without UMFPACK, which is GPL). Both solve to the
+ * backward error of a stable LU; UMFPACK also refines (see UmfpackOptions).
+ */
+export function luFactor(a: CompressedArrays): UmfpackFactor | KluFactor {
+  return hasUmfpack() ? umfpackFactor(a) : kluFactor(a);
+}
+
+/** luFactor on a libuv worker: the same choice, result and typed errors, as a Promise. */
+export function luFactorAsync(a: CompressedArrays): Promise<UmfpackFactor | KluFactor> {
+  return hasUmfpack() ? umfpackFactorAsync(a) : kluFactorAsync(a);
+}
+
+function umfpackResult(native: NativeAddon, a: CompressedArrays, opts: UmfpackOptions | undefined, r: ReturnType<NonNullable<NativeAddon['umfpackFactor']>>): UmfpackFactor {
   const op = 'umfpackFactor';
   const f = new Factor(op, a.shape[0], a.dtype, r.handle, native);
   if (r.singular) {

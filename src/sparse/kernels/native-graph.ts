@@ -1,7 +1,7 @@
 // The native kernels of the sparse IR ops (the SPARSE_KERNELS family,
 // graph/contract.ts): threaded CSR products (native-products.ts) and the
-// UMFPACK/CHOLMOD solves (native-direct.ts); registered on the native device
-// by native.ts.
+// UMFPACK/CHOLMOD solves (native-direct.ts; the LU is KLU in an addon built
+// without UMFPACK, see luFactor); registered on the native device by native.ts.
 //
 // csrMatmulAsync and solveAsync are the Async twins (same arguments, result and
 // errors; a Promise): the products (SpMV, SpMM, SpMV-H) and the direct solves
@@ -14,7 +14,7 @@ import { jsSparseGraphKernels, krylovOperand, krylovSolve } from '../graph/js-ke
 import { checkFiniteCsr } from '../finite.js';
 import type { AsyncTwins } from '../../backends/native/addon.js';
 import { spmm, spmmAsync, spmv, spmvAsync, spmvH, spmvHAsync } from './native-products.js';
-import { cholmodFactor, cholmodFactorAsync, umfpackFactor, umfpackFactorAsync } from './native-direct.js';
+import { cholmodFactor, cholmodFactorAsync, luFactor, luFactorAsync } from './native-direct.js';
 
 const arraysOf = (dtype: SparseDType, a: CsrView): CompressedArrays => ({ shape: [a.rows, a.cols], dtype, indptr: a.indptr, indices: a.indices, data: a.data });
 const cplx = (d: SparseDType) => d === 'complex64' || d === 'complex128';
@@ -39,12 +39,12 @@ function csrMatmul(dtype: SparseDType, a: CsrView, x: ValueArray, k: number, out
   }
 }
 
-/** op(A)⁻¹ B by UMFPACK (LU) or CHOLMOD (Cholesky; Aᵀ of a Hermitian A is conj(A)), or a Krylov method on native products. */
+/** op(A)⁻¹ B by UMFPACK (LU; KLU without UMFPACK) or CHOLMOD (Cholesky; Aᵀ of a Hermitian A is conj(A)), or a Krylov method on native products. */
 function solve(dtype: SparseDType, a: CsrView, b: ValueArray, k: number, out: ValueArray, o: Parameters<SparseGraphKernels['solve']>[5]): void {
   if (o.method !== 'lu' && o.method !== 'cholesky') return krylovSolve(dtype, krylovOperand(dtype, a, o.trans, csrMatmul), b, k, out, o);
   const A = arraysOf(dtype, a);
   checkFiniteCsr(o.method === 'cholesky' ? 'cholesky' : 'splu', A);
-  const f = o.method === 'cholesky' ? cholmodFactor(A) : umfpackFactor(A);
+  const f = o.method === 'cholesky' ? cholmodFactor(A) : luFactor(A);
   try {
     if (o.method === 'cholesky' && o.trans === 1 && cplx(dtype)) out.set(conjugated(f.solve(conjugated(b)) as ValueArray));
     else out.set(f.solve(b, { trans: o.method === 'cholesky' ? 'N' : (['N', 'T', 'H'] as const)[o.trans] }));
@@ -71,7 +71,7 @@ async function solveAsync(dtype: SparseDType, a: CsrView, b: ValueArray, k: numb
   if (o.method !== 'lu' && o.method !== 'cholesky') return solve(dtype, a, b, k, out, o);
   const A = arraysOf(dtype, a);
   checkFiniteCsr(o.method === 'cholesky' ? 'cholesky' : 'splu', A);
-  const f = o.method === 'cholesky' ? await cholmodFactorAsync(A) : await umfpackFactorAsync(A);
+  const f = o.method === 'cholesky' ? await cholmodFactorAsync(A) : await luFactorAsync(A);
   try {
     if (o.method === 'cholesky' && o.trans === 1 && cplx(dtype)) out.set(conjugated((await f.solveAsync(conjugated(b))) as ValueArray));
     else out.set(await f.solveAsync(b, { trans: o.method === 'cholesky' ? 'N' : (['N', 'T', 'H'] as const)[o.trans] }));

@@ -16,7 +16,7 @@ import { umfpackFactor } from '../../../src/sparse/kernels/native-direct.js';
 import { nativeAddon } from '../../../src/backends/native/addon.js';
 import type { CompressedArrays, SparseDType } from '../../../src/sparse/contract.js';
 import { SingularMatrixError } from '../../../src/tensor/errors-linalg.js';
-import { denseLogDet, denseMul, describeNative, maxAbs, maxDiff, per, poisson2d, rng, storage, toC, toDense } from './util.js';
+import { denseLogDet, denseMul, describeUmfpack, maxAbs, maxDiff, per, poisson2d, rng, storage, toC, toDense } from './util.js';
 
 const ORDER = { amd: 1, nd: 6, auto: 7 } as const;
 
@@ -167,7 +167,7 @@ function residual(a: CompressedArrays, x: Float64Array, b: Float64Array, op: 'N'
 function factor(a: CompressedArrays, ordering: number, strategy = 0) {
   const native = nativeAddon()!;
   const n = a.shape[0];
-  const r = native.umfpackFactor(a.dtype, n, n, a.indptr, a.indices, a.data, strategy, ordering, 2);
+  const r = native.umfpackFactor!(a.dtype, n, n, a.indptr, a.indices, a.data, strategy, ordering, 2);
   const method = native.directInfo(r.handle).method;
   const TRANS = { N: 0, T: 1, H: 2 } as const;
   const solve = (b: Float64Array, op: 'N' | 'T' | 'H' = 'N') => native.directSolve(r.handle, b, new Float64Array(b.length), 1, TRANS[op]);
@@ -187,7 +187,7 @@ function expectSolvesLikeAmd(a: CompressedArrays, f: ReturnType<typeof factor>, 
   return { b, x };
 }
 
-describeNative('splu: nested-dissection order (nd, auto)', () => {
+describeUmfpack('splu: nested-dissection order (nd, auto)', () => {
   it("'nd' solves every matrix kind (real and complex, N/T/H) against a dense reference, log-det vs a dense LU", () => {
     // sizes above the dissection's smallest region (256 vertices), so that it splits
     const cases: [Kind, number][] = [['p5', 18], ['p9', 17], ['p9', 24], ['convect', 18], ['p3', 7], ['islands', 18], ['mostlysym', 18], ['hub', 300]];

@@ -2,7 +2,9 @@
 // Residuals on a 2D Poisson matrix, complex non-Hermitian systems with
 // trans N/T/H against dense products, log-det against a dense LU, typed
 // errors (singular, not positive definite), KLU refactor, dispose semantics,
-// factor/dispose cycles with bounded RSS, and bad arguments.
+// factor/dispose cycles with bounded RSS, and bad arguments. An addon built
+// without UMFPACK on request (RLX_NO_UMFPACK=1 / RLX_NO_GPL=1, status.json's
+// leftOut) runs the same checks on KLU alone (LU_MAKERS, UMFPACK_SKIP).
 
 import { expect, it } from 'vitest';
 import { cholmodFactor, kluFactor, umfpackFactor, type SparseFactor } from '../../../src/sparse/kernels/native-direct.js';
@@ -10,7 +12,7 @@ import { nativeAddon } from '../../../src/backends/native/addon.js';
 import type { CompressedArrays, SparseDType } from '../../../src/sparse/contract.js';
 import { NotPositiveDefiniteError, SingularMatrixError } from '../../../src/tensor/errors-linalg.js';
 import { RlxError } from '../../../src/tensor/errors.js';
-import { denseLogDet, denseMul, describeNative, fromDense, isCplx, maxAbs, maxDiff, per, poisson2d, rng, toC, toDense } from './util.js';
+import { denseLogDet, denseMul, describeNative, fromDense, isCplx, itUmfpack, LU_MAKERS, maxAbs, maxDiff, per, poisson2d, rng, toC, toDense, UMFPACK_SKIP } from './util.js';
 
 /** A random diagonally dominant (so nonsingular) non-symmetric matrix, sparse, dense form complex-interleaved. */
 function randomGeneral(n: number, dtype: SparseDType, seed: number): { a: CompressedArrays; dense: Float64Array } {
@@ -62,7 +64,7 @@ describeNative('SuiteSparse direct solvers', () => {
     const a = poisson2d(40);
     const n = a.shape[0];
     const b = randB(n, 3, 'float64', 1);
-    const factors: SparseFactor[] = [umfpackFactor(a), kluFactor(a), cholmodFactor(a), cholmodFactor(a, { lower: false })];
+    const factors: SparseFactor[] = [...LU_MAKERS.map((make) => make(a)), cholmodFactor(a), cholmodFactor(a, { lower: false })];
     for (const f of factors) {
       const x = f.solve(b);
       expect(poissonResidual(a, x, b, 3)).toBeLessThan(1e-12);
@@ -90,7 +92,7 @@ describeNative('SuiteSparse direct solvers', () => {
       for (const seed of [1, 2, 3]) {
         const n = 17;
         const { a, dense } = randomGeneral(n, dtype, seed);
-        for (const make of [umfpackFactor, kluFactor]) {
+        for (const make of LU_MAKERS) {
           const f = make(a);
           for (const trans of ['N', 'T', 'H'] as const) {
             const b = randB(n, 2, dtype, seed + 10);
@@ -124,19 +126,21 @@ describeNative('SuiteSparse direct solvers', () => {
     }
     const messy: CompressedArrays = { ...a, indptr: Int32Array.from(ip), indices: Int32Array.from(ix), data: Float64Array.from(d) };
     const b = randB(9, 1, 'complex128', 3);
-    for (const make of [umfpackFactor, kluFactor]) expect(relResidual(dense, 9, make(messy).solve(b), b, 1, 'complex128')).toBeLessThan(1e-14);
+    for (const make of LU_MAKERS) expect(relResidual(dense, 9, make(messy).solve(b), b, 1, 'complex128')).toBeLessThan(1e-14);
   });
 
-  it('log-determinants match a dense LU (UMFPACK real and complex, CHOLMOD)', () => {
+  it('log-determinants match a dense LU (UMFPACK and KLU real and complex, CHOLMOD)', () => {
     for (const dtype of ['float64', 'complex128'] as const) {
       for (const seed of [1, 2, 3, 4]) {
         const { a, dense } = randomGeneral(15, dtype, seed);
         const want = denseLogDet(dense, 15);
-        const got = umfpackFactor(a).logDet();
-        expect(got.logabsdet).toBeCloseTo(want.logabsdet, 10);
-        expect(got.sign).toBeCloseTo(want.sign, 10);
-        expect(got.signIm).toBeCloseTo(want.signIm, 10);
-        if (dtype === 'float64') expect(Math.abs(got.sign)).toBe(1);
+        for (const make of LU_MAKERS) {
+          const got = make(a).logDet();
+          expect(got.logabsdet, make.name).toBeCloseTo(want.logabsdet, 10);
+          expect(got.sign, make.name).toBeCloseTo(want.sign, 10);
+          expect(got.signIm, make.name).toBeCloseTo(want.signIm, 10);
+          if (dtype === 'float64') expect(Math.abs(got.sign)).toBe(1);
+        }
       }
     }
     // CHOLMOD: simplicial (small) and supernodal (larger) factors
@@ -148,7 +152,7 @@ describeNative('SuiteSparse direct solvers', () => {
       methods.add(native.directInfo(h).method);
       native.directDispose(h);
       const f = cholmodFactor(a);
-      const u = umfpackFactor(a);
+      const u = LU_MAKERS[0]!(a);
       const ld = f.logDet();
       expect(ld.sign).toBe(1);
       expect(ld.logabsdet).toBeCloseTo(u.logDet().logabsdet, 8);
@@ -179,7 +183,7 @@ describeNative('SuiteSparse direct solvers', () => {
     const d = new Float64Array(n * n);
     for (let i = 0; i < n; i++) if (i !== 3) (d[i * n + i] = 2), (d[i * n + ((i + 1) % n)] = 1);
     const a = fromDense(d, n, n, 'float64');
-    for (const make of [umfpackFactor, kluFactor]) {
+    for (const make of LU_MAKERS) {
       let err: unknown;
       try {
         make(a);
@@ -193,8 +197,8 @@ describeNative('SuiteSparse direct solvers', () => {
     }
     // numerically singular: two equal rows
     const e = fromDense([1, 2, 0, 1, 2, 0, 0, 0, 5], 3, 3, 'float64');
-    expect(() => umfpackFactor(e)).toThrow(SingularMatrixError);
-    expect(() => kluFactor(e)).toThrow(SingularMatrixError);
+    for (const make of LU_MAKERS) expect(() => make(e), make.name).toThrow(SingularMatrixError);
+    if (UMFPACK_SKIP) return; // allowSingular is UMFPACK's
     const kept = umfpackFactor(e, { allowSingular: true });
     expect(kept.logDet()).toEqual({ sign: 0, signIm: 0, logabsdet: -Infinity });
     expect(() => kept.solve(new Float64Array(3))).toThrow(SingularMatrixError);
@@ -250,7 +254,7 @@ describeNative('SuiteSparse direct solvers', () => {
 
   it('dispose frees at once; any use afterwards throws; dispose twice is fine', () => {
     const a = poisson2d(5);
-    for (const f of [umfpackFactor(a), kluFactor(a), cholmodFactor(a)]) {
+    for (const f of [...LU_MAKERS.map((make) => make(a)), cholmodFactor(a)]) {
       const native = nativeAddon()!;
       f.dispose();
       expect(f.disposed).toBe(true);
@@ -264,9 +268,9 @@ describeNative('SuiteSparse direct solvers', () => {
     expect(() => k.refactor(a.data)).toThrow(/disposed/);
     // the native layer refuses a disposed or foreign handle too
     const native = nativeAddon()!;
-    const r = native.umfpackFactor('float64', 25, 25, a.indptr, a.indices, a.data);
+    const r = (UMFPACK_SKIP ? native.kluFactor : native.umfpackFactor!)('float64', 25, 25, a.indptr, a.indices, a.data);
     native.directDispose(r.handle);
-    expect(native.directInfo(r.handle)).toMatchObject({ kind: 'UMFPACK', disposed: true, bytes: 0 });
+    expect(native.directInfo(r.handle)).toMatchObject({ kind: UMFPACK_SKIP ? 'KLU' : 'UMFPACK', disposed: true, bytes: 0 });
     expect(() => native.directSolve(r.handle, new Float64Array(25), new Float64Array(25), 1, 0)).toThrow(/disposed/);
     expect(() => native.directSolve({} as never, new Float64Array(25), new Float64Array(25), 1, 0)).toThrow(/handle/);
     expect(() => native.kluRefactor(native.cholmodFactor('float64', 25, 25, a.indptr, a.indices, a.data, true).handle, a.data)).toThrow(/CHOLMOD handle/);
@@ -275,9 +279,9 @@ describeNative('SuiteSparse direct solvers', () => {
   it('2000 factor/dispose cycles keep RSS bounded', () => {
     const a = poisson2d(12);
     const b = randB(144, 1, 'float64', 1);
-    const makers = [umfpackFactor, kluFactor, cholmodFactor];
+    const makers = [...LU_MAKERS, cholmodFactor];
     const cycle = (i: number) => {
-      const f = makers[i % 3]!(a);
+      const f = makers[i % makers.length]!(a);
       f.solve(b);
       f.dispose();
     };
@@ -288,14 +292,14 @@ describeNative('SuiteSparse direct solvers', () => {
     expect(after - before).toBeLessThan(25);
   }, 60_000);
 
-  it('factors that are never disposed are freed by the garbage collector', async () => {
+  itUmfpack('factors that are never disposed are freed by the garbage collector', async () => {
     // Each UMFPACK factor of poisson2d(30) holds ~0.25 MB of native memory, reported
     // to V8 as external memory: without finalizers 1500 of them would pin ~380 MB.
     // Node runs N-API finalizers from the event loop (after a GC), so a loop that
     // never yields keeps every forgotten factor: this one yields every 50.
     const a = poisson2d(30);
     const native = nativeAddon()!;
-    const one = native.umfpackFactor('float64', 900, 900, a.indptr, a.indices, a.data);
+    const one = native.umfpackFactor!('float64', 900, 900, a.indptr, a.indices, a.data);
     const bytes = native.directInfo(one.handle).bytes;
     expect(bytes).toBeGreaterThan(100_000);
     const before = rssMB();
@@ -309,24 +313,25 @@ describeNative('SuiteSparse direct solvers', () => {
 
   it('bad arguments throw and the process lives on', () => {
     const a = poisson2d(4);
-    expect(() => umfpackFactor({ ...a, shape: [16, 15] })).toThrow(/square|outside/);
+    const lu = LU_MAKERS[0]!;
+    expect(() => lu({ ...a, shape: [16, 15] })).toThrow(/square|outside/);
     const bad = { ...a, indices: a.indices.slice() };
     bad.indices[3] = 16;
-    for (const make of [umfpackFactor, kluFactor, cholmodFactor]) expect(() => make(bad)).toThrow(/indices\[3\] = 16/);
+    for (const make of [...LU_MAKERS, cholmodFactor]) expect(() => make(bad)).toThrow(/indices\[3\] = 16/);
     const native = nativeAddon()!;
-    for (const fn of ['umfpackFactor', 'kluFactor'] as const) {
-      expect(() => native[fn]('float64', 16, 16, a.indptr, bad.indices, a.data)).toThrow(/outside/);
-      expect(() => native[fn]('float64', 16, 16, a.indptr, a.indices, a.data.subarray(2))).toThrow(/data has length/);
-      expect(() => native[fn]('float64', 16, 15, a.indptr, a.indices, a.data)).toThrow(/square|outside/);
+    for (const fn of UMFPACK_SKIP ? (['kluFactor'] as const) : (['umfpackFactor', 'kluFactor'] as const)) {
+      expect(() => native[fn]!('float64', 16, 16, a.indptr, bad.indices, a.data)).toThrow(/outside/);
+      expect(() => native[fn]!('float64', 16, 16, a.indptr, a.indices, a.data.subarray(2))).toThrow(/data has length/);
+      expect(() => native[fn]!('float64', 16, 15, a.indptr, a.indices, a.data)).toThrow(/square|outside/);
     }
-    const f = umfpackFactor(a);
+    const f = lu(a);
     expect(() => f.solve(new Float64Array(15))).toThrow(/length/);
     expect(() => f.solve(new Float64Array(16), { trans: 'X' as 'N' })).toThrow(/trans/);
-    expect(() => native.directSolve(native.umfpackFactor('float64', 16, 16, a.indptr, a.indices, a.data).handle, new Float64Array(16), new Float64Array(15), 1, 0)).toThrow(/length/);
+    expect(() => native.directSolve((UMFPACK_SKIP ? native.kluFactor : native.umfpackFactor!)('float64', 16, 16, a.indptr, a.indices, a.data).handle, new Float64Array(16), new Float64Array(15), 1, 0)).toThrow(/length/);
     // 0×0 works
     const e: CompressedArrays = { shape: [0, 0], dtype: 'float64', indptr: new Int32Array(1), indices: new Int32Array(0), data: new Float64Array(0) };
-    for (const make of [umfpackFactor, kluFactor, cholmodFactor]) expect(make(e).solve(new Float64Array(0)).length).toBe(0);
-    expect(umfpackFactor(e).logDet()).toEqual({ sign: 1, signIm: 0, logabsdet: 0 });
+    for (const make of [...LU_MAKERS, cholmodFactor]) expect(make(e).solve(new Float64Array(0)).length).toBe(0);
+    expect(lu(e).logDet()).toEqual({ sign: 1, signIm: 0, logabsdet: 0 });
     expect(f.solve(new Float64Array(16).fill(1)).length).toBe(16);
   });
 });

@@ -11,7 +11,7 @@ import { afterEach, expect, it } from 'vitest';
 import { umfpackFactor } from '../../../src/sparse/kernels/native-direct.js';
 import { nativeAddon } from '../../../src/backends/native/addon.js';
 import type { CompressedArrays, SparseDType } from '../../../src/sparse/contract.js';
-import { denseMul, describeNative, fromDense, maxAbs, maxDiff, per, poisson2d, rng, toC, toDense } from './util.js';
+import { denseMul, describeUmfpack, fromDense, maxAbs, maxDiff, per, poisson2d, rng, toC, toDense } from './util.js';
 
 /** A random unsymmetric matrix that needs pivoting: zero diagonal on even rows, rows scaled by 10^[-8, 8]. */
 function pivoting(n: number, dtype: SparseDType, seed: number): { a: CompressedArrays; dense: Float64Array } {
@@ -53,7 +53,7 @@ function factorBoth(a: CompressedArrays, n: number, width: number) {
 
 const solvesOf = (f: unknown) => nativeAddon()!.directInfo((f as { handle(m: string): never }).handle('info')).solves;
 
-describeNative('UMFPACK: own triangular solves on extracted factors agree with UMFPACK solve', () => {
+describeUmfpack('UMFPACK: own triangular solves on extracted factors agree with UMFPACK solve', () => {
   for (const dtype of ['float64', 'complex128', 'float32', 'complex64'] as SparseDType[])
     for (const n of [1, 2, 7, 60, 250])
       it(`${dtype} n = ${n}: trans N/T/H, 1 and 3 right-hand sides`, () => {

@@ -2,8 +2,59 @@
 // random), dense references (products, complex LU solve and log-det) and the
 // describe() that skips without the addon.
 
+import { readFileSync } from 'node:fs';
+import { join, resolve } from 'node:path';
+import { describe, it } from 'vitest';
 import type { CompressedArrays, SparseDType } from '../../../src/sparse/contract.js';
+import { nativeAddon } from '../../../src/backends/native/addon.js';
+import { packageRoot } from '../../../src/package-root.js';
+import { describeNative } from '../../native/native-harness.js';
+import { hasUmfpack, kluFactor, umfpackFactor, type KluFactor, type UmfpackFactor } from '../../../src/sparse/kernels/native-direct.js';
 export { describeNative, rng } from '../../native/native-harness.js';
+
+/**
+ * The optional parts the loaded addon's build left out on request: status.json's
+ * leftOut (scripts/build-native.mjs: RLX_NO_FFTW / RLX_NO_UMFPACK / RLX_NO_GPL),
+ * in the build directory the loader uses ($RLX_NATIVE_BUILD_DIR or native/build;
+ * none is known for an addon named by RLX_NATIVE_PATH).
+ */
+export function leftOutOnRequest(): string[] {
+  if (process.env['RLX_NATIVE_PATH']) return [];
+  const dir = process.env['RLX_NATIVE_BUILD_DIR'] ? resolve(process.env['RLX_NATIVE_BUILD_DIR']) : join(packageRoot(), 'native', 'build');
+  try {
+    const s = JSON.parse(readFileSync(join(dir, 'status.json'), 'utf8')) as { leftOut?: unknown };
+    return Array.isArray(s.leftOut) ? s.leftOut.filter((x): x is string => typeof x === 'string') : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Why the UMFPACK tests are skipped, or undefined when they run. They skip only
+ * when the loaded addon has no UMFPACK *and* its build left UMFPACK out on
+ * request (status.json's leftOut); an addon lacking it otherwise (a stale or
+ * broken build) runs them, and they fail.
+ */
+export const UMFPACK_SKIP: string | undefined =
+  nativeAddon() !== undefined && !hasUmfpack() && leftOutOnRequest().includes('umfpack')
+    ? 'this addon was built without UMFPACK on request (RLX_NO_UMFPACK=1 or RLX_NO_GPL=1; status.json leftOut)'
+    : undefined;
+
+/** describeNative(), or describe.skip() with UMFPACK_SKIP's reason in the name. */
+export function describeUmfpack(name: string, body: () => void): void {
+  if (UMFPACK_SKIP) describe.skip(`${name} [skipped: ${UMFPACK_SKIP}]`, body);
+  else describeNative(name, body);
+}
+
+/** it(), or it.skip() with UMFPACK_SKIP's reason in the name. */
+export function itUmfpack(name: string, fn: () => void | Promise<void>, timeout?: number): void {
+  if (UMFPACK_SKIP) it.skip(`${name} [skipped: ${UMFPACK_SKIP}]`, fn, timeout);
+  else it(name, fn, timeout);
+}
+
+/** The native general LU factorizations under test: UMFPACK and KLU, or KLU alone when UMFPACK_SKIP. */
+export const LU_MAKERS: ((a: CompressedArrays) => UmfpackFactor | KluFactor)[] =
+  UMFPACK_SKIP ? [kluFactor] : [umfpackFactor, kluFactor];
 
 export const DTYPES: SparseDType[] = ['float32', 'float64', 'complex64', 'complex128'];
 export const isCplx = (d: SparseDType) => d === 'complex64' || d === 'complex128';
