@@ -5,7 +5,7 @@
 // compiler (sharp's model: the prebuilt lives in an optionalDependencies
 // package whose os/cpu/libc fields let npm install it only where it runs).
 //
-//   node scripts/prebuild.mjs [--out DIR] [--no-build]
+//   node scripts/prebuild.mjs [--out DIR] [--no-build] [--allow-left-out]
 //
 // Steps:
 //   1. build the addon from the same CMake project (scripts/build-native.mjs --required;
@@ -99,6 +99,16 @@ function main() {
   if (!process.argv.includes('--no-build')) execFileSync(process.execPath, [join(root, 'scripts', 'build-native.mjs'), '--required'], { stdio: 'inherit' });
   const addon = join(root, 'native', 'build', 'Release', 'rlx_native.node');
   if (!existsSync(addon)) throw new Error(`prebuild: ${addon} is missing (npm run build:native)`);
+  // A build that left optional parts out (RLX_NO_FFTW / RLX_NO_UMFPACK / RLX_NO_GPL) is not the package
+  // users expect from its name: only with --allow-left-out, and then the manifest says so.
+  let leftOut = [];
+  try {
+    leftOut = JSON.parse(readFileSync(join(root, 'native', 'build', 'status.json'), 'utf8')).leftOut ?? [];
+  } catch {
+    /* no status: a build from before leftOut was recorded */
+  }
+  if (leftOut.length && !process.argv.includes('--allow-left-out'))
+    throw new Error(`prebuild: native/build left out ${leftOut.join(', ')} (status.json); rebuild without RLX_NO_* or pass --allow-left-out`);
 
   const pkgDir = join(outDir, 'native-linux-x64');
   rmSync(pkgDir, { recursive: true, force: true });
@@ -147,7 +157,7 @@ function main() {
 
   const glibc = files.map((f) => f.glibc.split('.').map(Number)).sort((a, b) => a[0] - b[0] || a[1] - b[1]).pop().join('.');
   const blasConfig = openblasConfig(addonDest);
-  const manifest = { name: PLATFORM_PACKAGE, version, builtOn: `${run('sh', ['-c', '. /etc/os-release; echo "$PRETTY_NAME"']).trim()}, node ${process.version}`, napiVersion: 8, glibc, openblas: blasConfig, files };
+  const manifest = { name: PLATFORM_PACKAGE, version, leftOut, builtOn: `${run('sh', ['-c', '. /etc/os-release; echo "$PRETTY_NAME"']).trim()}, node ${process.version}`, napiVersion: 8, glibc, openblas: blasConfig, files };
   writeFileSync(join(pkgDir, 'manifest.json'), JSON.stringify(manifest, null, 2) + '\n');
   writeFileSync(join(pkgDir, 'THIRD-PARTY.md'), thirdParty(files, licensed));
   writeFileSync(join(pkgDir, 'package.json'), JSON.stringify(platformPackageJson(glibc), null, 2) + '\n');
