@@ -20,7 +20,7 @@ import { config } from '../compiler/config.js';
 import { isTraced } from './tensor-values.js';
 import { DeviceError, ShapeError, TransformError, ValueError } from '../tensor/errors.js';
 import { defaultDevice, deviceNames } from '../backends/registry.js';
-import { cholmodFactor, hasUmfpack, kluFactor, umfpackFactor, umfpackMissing } from './kernels/native-direct.js';
+import { cholmodFactor, hasUmfpack, kluFactor, umfpackFactor, umfpackMissing, type KluFactor, type UmfpackFactor } from './kernels/native-direct.js';
 import { jsCholesky, jsSplu } from './direct/index.js';
 import type { CompressedArrays, SparseDType, ValueArray } from './contract.js';
 import type { SparseMatrix } from './base.js';
@@ -260,7 +260,7 @@ export function splu(A: SparseMatrix, opts: SpluOptions = {}): SparseFactorizati
   const ops = solveOperands(A, 'lu');
   if (pickDevice('splu', opts) === 'native') {
     const umf = hasUmfpack();
-    let f;
+    let f: UmfpackFactor | KluFactor;
     if (umf) f = umfpackFactor(a, controls);
     else {
       const asked = (['strategy', 'ordering', 'refine'] as const).filter((k) => opts[k] !== undefined);
