@@ -67,8 +67,13 @@ describeNative('await t.data() keeps the event loop turning (issue 14 §4)', () 
         starved = await maxGap(() => (want = c.make().toArray() as Float64Array));
       }
       let got: Float64Array | undefined;
-      const gap = await maxGap(async () => (got = (await c.make().data()) as Float64Array));
-      report.push(`${c.name}: toArray ${starved.toFixed(0)} ms, await data() ${gap.toFixed(1)} ms`);
+      // The awaited gap is the best of up to 3 tries (as in async-event-loop.test.ts): a data() that
+      // blocks the main thread does so every time, while a loaded 2-core machine delays a timer now and then
+      // (a full run with benchmarks beside it measured 53-126 ms once; alone 10-44 ms).
+      const tries: number[] = [];
+      while (tries.length < 3 && !(Math.min(...tries) < LIMIT)) tries.push(await maxGap(async () => (got = (await c.make().data()) as Float64Array)));
+      const gap = Math.min(...tries);
+      report.push(`${c.name}: toArray ${starved.toFixed(0)} ms, await data() ${tries.map((t) => t.toFixed(1)).join(' / ')} ms`);
       if (!(starved > STARVED)) failures.push(`${c.name}: toArray() starved the timer only ${starved.toFixed(0)} ms (the control needs > ${STARVED})`);
       if (!(gap < LIMIT)) failures.push(`${c.name}: max gap ${gap.toFixed(1)} ms while awaiting data() (limit ${LIMIT})`);
       if (!got || !want || got.length !== want.length || got.some((v, i) => Math.abs(v - want![i]!) > 1e-9 * Math.max(1, Math.abs(want![i]!)))) {
