@@ -3,7 +3,8 @@
 // benchmark row that runs on the native backend. Usage (from the repo root,
 // after `npm run build` and `node scripts/prebuild.mjs --no-build`):
 //
-//   node benchmarks/bundled.mjs [suite ...] [--filter <substr>] [--runs N] [--retries N] [--quick] [--no-write] [--in-place] [--out DIR]
+//   node benchmarks/bundled.mjs [suite ...] [--filter <substr>] [--runs N] [--retries N] [--quick] [--no-write] [--in-place] [--out DIR] [--resume FILE]
+//       [--system FILE.node] [--bundle DIR]      (other files than the two below)
 //
 //   system  = the local build native/build/Release/rlx_native.node, linked
 //             against the Debian (apt) libraries: RLX_NATIVE_PATH unset;
@@ -40,6 +41,9 @@
 // same number of ABBA runs each, pooled with the earlier ones) before the
 // ratio is reported. Writes benchmarks/results/bundled.{json,md} (not with
 // --filter, --quick, --no-write or a subset of suites; --out DIR writes there in any case).
+// Progress is checkpointed after every pass of a row to $TMPDIR/rlx-bundled-checkpoint.json;
+// --resume FILE takes the rows measured there (runs, passes) and goes on from
+// where that run stopped (the rows it had not measured, then the re-measures).
 //
 // Rows that count: every row of every suite except those pinned to the js
 // device. native, linalg, sparse, quant and splat's native-* rows pin their
@@ -73,7 +77,7 @@ const TOL = 0.1; // "within ±10 %": |system ÷ bundled − 1| ≤ TOL
 
 // ---- command line ------------------------------------------------------------
 function parseArgs(argv) {
-  const o = { suites: [], filter: undefined, runs: 3, retries: 2, quick: false, write: true, snapshot: true, out: undefined };
+  const o = { suites: [], filter: undefined, runs: 3, retries: 2, quick: false, write: true, snapshot: true, out: undefined, resume: undefined, system: undefined, bundle: undefined, note: undefined };
   for (let i = 0; i < argv.length; i++) {
     const a = argv[i];
     if (a === '--filter') o.filter = argv[++i];
@@ -83,6 +87,10 @@ function parseArgs(argv) {
     else if (a === '--no-write') o.write = false;
     else if (a === '--in-place') o.snapshot = false;
     else if (a === '--out') o.out = argv[++i];
+    else if (a === '--resume') o.resume = argv[++i];
+    else if (a === '--system') o.system = resolve(argv[++i]);
+    else if (a === '--bundle') o.bundle = resolve(argv[++i]);
+    else if (a === '--note') o.note = argv[++i]; // a sentence for the report (where the files came from...)
     else if (a === '-h' || a === '--help') {
       console.log(readFileSync(fileURLToPath(import.meta.url), 'utf8').split('\n').slice(1, 6).map((l) => l.replace(/^\/\/ ?/, '')).join('\n'));
       process.exit(0);
@@ -120,7 +128,8 @@ function runWorker(variant, suiteFile, rowId, timing) {
   const probe = probeLine ? JSON.parse(probeLine.slice('RLX_ADDON_PROBE '.length)) : undefined;
   const res = lastJsonLine(r.stdout || '');
   if (r.status !== 0 || !res || !probe) return { error: `exit ${r.status ?? r.signal}${probe ? '' : ' (no probe report)'}: ${tail(r.stderr || r.stdout)}` };
-  return { ...res, probe };
+  // The snapshot directory differs between a run and its --resume: stored as '<tmp>'.
+  return { ...res, probe: snapshotDir ? JSON.parse(JSON.stringify(probe).split(snapshotDir).join('<tmp>')) : probe };
 }
 
 /**
@@ -163,7 +172,7 @@ function probeOf(rows, variant, problems) {
       else if (p !== first) problems.push(`${rec.suite}/${rec.id}: a ${variant} run reported different libraries or BLAS than the first`);
     }
   }
-  return first && JSON.parse(first);
+  return first && JSON.parse(snapshotDir ? first.split('<tmp>').join(snapshotDir) : first);
 }
 
 /** The libraries each variant mapped, side by side, and whether each bundled file is a copy of the one the system variant maps. */
@@ -200,6 +209,12 @@ function libraryTable(sys, bun, problems) {
 
 // ---- main ----------------------------------------------------------------------------
 const opts = parseArgs(process.argv.slice(2));
+if (opts.system) ORIG.system = VARIANTS.system.addon = opts.system;
+if (opts.bundle) {
+  ORIG.bundle = BUNDLE = opts.bundle;
+  VARIANTS.bundled.addon = join(BUNDLE, 'rlx_native.node');
+}
+if (opts.system && !opts.snapshot) SYSTEM_BUILD_DIR = dirname(dirname(opts.system)); // <dir>/Release/rlx_native.node
 for (const [v, addon] of [['system', ORIG.system], ['bundled', join(ORIG.bundle, 'rlx_native.node')]]) {
   if (!existsSync(addon)) {
     console.error(`${v} addon ${relative(root, addon)} is missing: ${v === 'bundled' ? 'node scripts/prebuild.mjs --no-build' : 'npm run build:native'}`);
@@ -249,12 +264,39 @@ for (const name of opts.suites.length ? opts.suites : available) {
     }
     if (opts.filter !== undefined && !`${name}/${row.id}`.includes(opts.filter)) continue;
     const { runs: _, ...timing } = timingFor(row, { quick: opts.quick });
-    rows.push({ suite: name, id: row.id, file, timing, runsPerPass: opts.quick ? 1 : opts.runs, system: { runs: [] }, bundled: { runs: [] }, passes: [], loadavg: [] });
+    rows.push({ suite: name, id: row.id, file, timing, runsPerPass: opts.quick ? 1 : opts.runs, system: { runs: [] }, bundled: { runs: [] }, passes: [] });
   }
 }
 console.log(`${rows.length} rows, ${opts.quick ? 1 : opts.runs} runs per variant and pass (excluded, pinned to js: ${excluded.join(', ') || 'none'})`);
 
 const checkpoint = join(os.tmpdir(), 'rlx-bundled-checkpoint.json');
+const saveCheckpoint = () => writeFileSync(checkpoint, JSON.stringify({ machine, textStart, resumed, rows: rows.map(({ file, ...r }) => r) }));
+
+// --resume: the rows a stopped run measured (its checkpoint; an older checkpoint is the bare rows array).
+let resumed;
+if (opts.resume) {
+  const cp = JSON.parse(readFileSync(opts.resume, 'utf8'));
+  const old = Array.isArray(cp) ? { rows: cp } : cp;
+  if (old.textStart && (old.textStart.system !== textStart.system || old.textStart.bundled !== textStart.bundled)) {
+    throw new Error(`--resume: the addons changed since that run (.text then ${JSON.stringify(old.textStart)}, now ${JSON.stringify(textStart)})`);
+  }
+  const byKey = new Map(old.rows.map((r) => [`${r.suite}/${r.id}`, r]));
+  let n = 0;
+  for (const rec of rows) {
+    const o = byKey.get(`${rec.suite}/${rec.id}`);
+    if (!o?.passes?.length) continue;
+    if (JSON.stringify(o.timing) !== JSON.stringify(rec.timing) || o.runsPerPass !== rec.runsPerPass) throw new Error(`--resume: ${rec.suite}/${rec.id} was measured with other timing or runs`);
+    for (const v of Object.keys(VARIANTS)) {
+      rec[v].runs = o[v].runs;
+      if (o[v].errors) rec[v].errors = o[v].errors;
+    }
+    rec.passes = o.passes;
+    summarizeRow(rec);
+    n++;
+  }
+  resumed = { from: opts.resume, rows: n, machineThen: old.machine, textStartThen: old.textStart, at: machine.date, loadavg: machine.loadavg };
+  console.log(`resumed ${n} measured rows from ${opts.resume}`);
+}
 
 /** One pass over a row: runsPerPass runs per variant, ABBA order; then the pooled summary. */
 function measure(rec) {
@@ -293,16 +335,23 @@ function summarizeRow(rec) {
 }
 
 for (const rec of rows) {
+  if (rec.passes.length) continue; // --resume: measured before
   measure(rec);
-  writeFileSync(checkpoint, JSON.stringify(rows.map(({ file, ...r }) => r)));
+  saveCheckpoint();
 }
 for (let k = 0; k < opts.retries; k++) {
   const again = rows.filter((r) => !r.within && Number.isFinite(r.ratio));
   if (!again.length) break;
   console.log(`\nre-measuring ${again.length} row(s) outside ±${TOL * 100} % (pass ${k + 2}): ${again.map((r) => r.id).join(', ')}`);
-  for (const rec of again) measure(rec);
+  for (const rec of again) {
+    measure(rec);
+    saveCheckpoint();
+  }
 }
-const seconds = Math.round((Date.now() - t0) / 1000);
+// Wall time from the first pass measured (a resumed run: in the stopped run) to now, and the time spent measuring.
+const firstStart = Math.min(t0, ...rows.flatMap((r) => r.passes.map((p) => Date.parse(p.start))));
+const seconds = Math.round((Date.now() - firstStart) / 1000);
+const measureSeconds = Math.round(rows.reduce((s, r) => s + r.passes.reduce((a, p) => a + p.seconds, 0), 0));
 const loadEnd = os.loadavg().map((x) => +x.toFixed(2));
 
 // ---- checks and summary --------------------------------------------------------------
@@ -340,13 +389,15 @@ const summary = {
   checksumsIdentical: rows.filter((r) => r.checksums === 'identical').length,
   problems: problems.length,
   seconds,
+  measureSeconds,
+  firstPassStart: new Date(firstStart).toISOString(),
 };
 const fmtR = (x) => (Number.isFinite(x) ? x.toFixed(3) : '–');
 const summaryLine =
   `${ok.length} rows: system ÷ bundled geometric mean ${fmtR(geomean)}, range ${fmtR(minR?.ratio)} (${minR?.suite}/${minR?.id}) – ${fmtR(maxR?.ratio)} (${maxR?.suite}/${maxR?.id}); ` +
   `${summary.withinTol}/${ok.length} within ±${TOL * 100} %` +
   (outside.length ? ` (outside: ${outside.map((r) => `${r.suite}/${r.id} ${fmtR(r.ratio)}, ${spreadOf(r)}`).join('; ')})` : '') +
-  `; checksums identical on ${summary.checksumsIdentical}/${rows.length}; ${problems.length ? `${problems.length} problem(s)` : 'no problems'}; ${Math.round(seconds / 60)} min`;
+  `; checksums identical on ${summary.checksumsIdentical}/${rows.length}; ${problems.length ? `${problems.length} problem(s)` : 'no problems'}; ${Math.round(measureSeconds / 60)} min of measuring`;
 
 // ---- report ------------------------------------------------------------------------------
 function table() {
@@ -378,6 +429,7 @@ function markdown() {
     '',
     `**${summaryLine}.**`,
     '',
+    ...(opts.note ? [`Note: ${opts.note}`, ''] : []),
     'system = `native/build/Release/rlx_native.node` (local build, Debian libraries from /usr/lib); bundled = `prebuilds/native-linux-x64/rlx_native.node` loaded through `RLX_NATIVE_PATH` (RUNPATH $ORIGIN/lib: the copies in the prebuild).' +
       (snapshotDir ? ' Both were copied into a private temporary directory before the run (the local build loaded from there through RLX_NATIVE_BUILD_DIR, still the "local build" source), so that rebuilds of native/build or prebuilds/ during the run could not swap files; the paths below are shown as the originals.' : ''),
     `Each row's rlx side as run.mjs runs it (benchmarks/lib/worker.mjs, the row's warm-up / reps / inner), one fresh process per run, ${rows[0]?.runsPerPass ?? opts.runs} runs per variant and pass in ABBA order; every process first proves which addon and which library files it mapped (benchmarks/lib/addon-probe.mjs).`,
@@ -404,8 +456,9 @@ function markdown() {
     '',
     '## Machine',
     '',
-    `- date: ${m.date}; the run took ${Math.round(seconds / 60)} min`,
-    `- cpu: ${m.cpu}, ${m.cores} logical cores, ${m.memoryGB} GiB RAM, load average at start ${m.loadavg.join(' / ')}, at the end ${loadEnd.join(' / ')}`,
+    `- date: ${summary.firstPassStart} to ${new Date().toISOString()} (${Math.round(seconds / 60)} min wall, ${Math.round(measureSeconds / 60)} min of it measuring)` +
+      (resumed ? `; the run was stopped after its first pass and resumed at ${resumed.at} (node benchmarks/bundled.mjs --resume: the re-measures), the same addon files (.text hashes below)` : ''),
+    `- cpu: ${m.cpu}, ${m.cores} logical cores, ${m.memoryGB} GiB RAM, load average ${resumed ? `at the resume ${m.loadavg.join(' / ')}` : `at start ${m.loadavg.join(' / ')}`}, at the end ${loadEnd.join(' / ')}; per row and pass in the table ("load")`,
     `- ${m.platform}`,
     `- node ${m.node} (V8 ${m.v8})`,
     `- rlx ${m.rlx} at commit ${m.commit ?? '?'}${m.srcDirty ? ' (src/ had uncommitted changes)' : ''}`,
@@ -433,10 +486,16 @@ if (opts.write) {
     probes: { system: sysProbe, bundled: bunProbe },
     addonText: { start: textStart, end: textEnd },
     addonFiles: snapshot,
+    resumed,
+    note: opts.note,
     libraries: libs,
     problems,
     excluded,
-    rows: rows.map(({ file, ...r }) => r),
+    // Each run's probe report is the same for all runs of a variant (checked: Problems): kept once under `probes`.
+    rows: rows.map(({ file, ...r }) => ({
+      ...r,
+      ...Object.fromEntries(Object.keys(VARIANTS).map((v) => [v, { ...r[v], runs: r[v].runs.map(({ probe, ...x }) => x) }])),
+    })),
   };
   writeFileSync(join(dir, 'bundled.json'), JSON.stringify(json, null, 1) + '\n');
   writeFileSync(join(dir, 'bundled.md'), markdown());
