@@ -3,7 +3,7 @@
 // benchmark row that runs on the native backend. Usage (from the repo root,
 // after `npm run build` and `node scripts/prebuild.mjs --no-build`):
 //
-//   node benchmarks/bundled.mjs [suite ...] [--filter <substr>] [--runs N] [--retries N] [--quick] [--no-write] [--in-place] [--out DIR] [--resume FILE]
+//   node benchmarks/bundled.mjs [suite ...] [--filter <substr>[|<substr>...]] [--runs N] [--retries N] [--quick] [--no-write] [--in-place] [--out DIR] [--resume FILE]
 //       [--system FILE.node] [--bundle DIR]      (other files than the two below)
 //
 //   system  = the local build native/build/Release/rlx_native.node, linked
@@ -262,7 +262,8 @@ for (const name of opts.suites.length ? opts.suites : available) {
       excluded.push(`${name}/${row.id}`);
       continue;
     }
-    if (opts.filter !== undefined && !`${name}/${row.id}`.includes(opts.filter)) continue;
+    // --filter: substrings of suite/row, '|' between alternatives.
+    if (opts.filter !== undefined && !opts.filter.split('|').some((f) => `${name}/${row.id}`.includes(f))) continue;
     const { runs: _, ...timing } = timingFor(row, { quick: opts.quick });
     rows.push({ suite: name, id: row.id, file, timing, runsPerPass: opts.quick ? 1 : opts.runs, system: { runs: [] }, bundled: { runs: [] }, passes: [] });
   }
