@@ -27,12 +27,12 @@ import { mkdirSync, readFileSync, realpathSync, rmSync, statSync, symlinkSync, w
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BASE_LIBS } from './platform-package.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const i = process.argv.indexOf('--out');
 const outDir = resolve(i > 0 ? process.argv[i + 1] : join(root, 'prebuilds'));
 const version = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')).version;
-const BASE_LIBS = /^(linux-vdso|ld-linux-x86-64|libc|libm|libdl|libpthread|librt|libstdc\+\+|libgcc_s)\.so/;
 const NATIVE_LIBS = /lib(openblas|blas|lapack|lapacke|tmglib|umfpack|cholmod|klu|btf|amd|camd|colamd|ccolamd|suitesparseconfig|metis|fftw3\w*|gfortran|quadmath|gomp)[.-]/;
 
 const failures = [];

@@ -19,11 +19,11 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, statSync, writeFileSync }
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { PLATFORM_PACKAGE } from './platform-package.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const i = process.argv.indexOf('--out');
 const outDir = resolve(i > 0 ? process.argv[i + 1] : join(root, 'prebuilds'));
-const PLATFORM_PACKAGE = '@rlx/native-linux-x64';
 const mib = (bytes) => `${(bytes / 2 ** 20).toFixed(1)} MiB`;
 mkdirSync(outDir, { recursive: true });
 

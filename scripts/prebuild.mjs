@@ -34,6 +34,7 @@ import { createHash } from 'node:crypto';
 import { copyFileSync, chmodSync, existsSync, mkdirSync, readFileSync, realpathSync, rmSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { BASE_LIBS, PLATFORM_PACKAGE } from './platform-package.mjs';
 
 const root = join(dirname(fileURLToPath(import.meta.url)), '..');
 const arg = (name) => {
@@ -43,10 +44,7 @@ const arg = (name) => {
 const outDir = resolve(arg('--out') ?? join(root, 'prebuilds'));
 const pkgJson = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8'));
 const version = pkgJson.version;
-export const PLATFORM_PACKAGE = '@rlx/native-linux-x64';
 
-/** Loaded by every Node process already (or part of glibc): never bundled. */
-const BASE_LIBS = /^(linux-vdso|ld-linux-x86-64|libc|libm|libdl|libpthread|librt|libstdc\+\+|libgcc_s)\.so/;
 
 /** Licenses as the Debian copyright files state them (LICENSES/ holds the files themselves). */
 const LICENSES = [

@@ -223,7 +223,7 @@ export class SparseFactorization {
   /** KLU: factors new values of the same pattern (a matrix with the same indptr/indices, or its data array). */
   refactor(values: SparseMatrix | ValueArray): void {
     const f = this.backing('refactor');
-    if (!f.refactor) throw new ValueError(`sparse.${this.method}: refactor is only available for klu factorizations`);
+    if (!f.refactor) throw new ValueError(`sparse.${this.method}: refactor() is only available on factorizations made by sparse.klu (splu and cholesky factor again instead)`);
     f.refactor(values);
     // Solves bound before refactor referred to the old values: they become an error rather than silently use the new ones.
     this.#id = registerFactor(this);
