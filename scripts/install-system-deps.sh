@@ -13,6 +13,8 @@
 # PyTorch 1.13): needed only to regenerate golden files, never by the tests.
 # --with-packaging adds patchelf, which npm run prebuilt (scripts/prebuild.mjs)
 # needs to point the bundled libraries' RUNPATH at $ORIGIN; CI passes it.
+# --with-webgpu adds Mesa's EGL/GLES drivers (llvmpipe), the software adapter
+# that Dawn (npm `webgpu`) finds on a machine without a GPU; CI passes it.
 # Run as root or with sudo, then: npm run build:native
 set -euo pipefail
 
@@ -27,7 +29,8 @@ for arg in "$@"; do
     --with-data) pkgs+=(dataset-fashion-mnist) ;;
     --with-references) pkgs+=(python3-numpy python3-scipy python3-torch) ;;
     --with-packaging) pkgs+=(patchelf binutils) ;;
-    -h|--help) sed -n '2,17p' "$0"; exit 0 ;;
+    --with-webgpu) pkgs+=(libegl1 libegl-mesa0 libgles2 libgl1-mesa-dri) ;;
+    -h|--help) sed -n '2,19p' "$0"; exit 0 ;;
     *) echo "unknown option: $arg" >&2; exit 2 ;;
   esac
 done

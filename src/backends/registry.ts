@@ -20,7 +20,8 @@ const registered = new Map<string, Backend>([['js', jsBackend]]);
 /** Reasons are computed when asked, so importing the registry loads no addon. */
 const unavailable = new Map<string, () => string>([
   ['native', nativeReason],
-  ['webgpu', () => 'not implemented yet'],
+  // The device layer exists (backends/webgpu/device.ts; `rlx info` probes the adapter); its kernels do not yet.
+  ['webgpu', () => 'kernels not implemented yet (the device layer is: rlx info shows the adapter)'],
 ]);
 
 // The native Backend joins the devices when the addon is built (RLX_NATIVE=0 opts out).

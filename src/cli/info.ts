@@ -16,6 +16,7 @@ import { hasUmfpack } from '../sparse/kernels/native-direct.js';
 import { packageVersion } from '../package-root.js';
 import { loadedLibraries, type LoadedLibrary } from './libraries.js';
 import type { Command } from './command.js';
+import { webgpuStatus } from '../backends/webgpu/device.js';
 
 interface LibraryReport {
   available: boolean;
@@ -51,6 +52,8 @@ export interface InfoReport {
   /** umfpack: whether this addon has UMFPACK (GPL; left out by RLX_NO_UMFPACK=1 / RLX_NO_GPL=1, the default LU is then KLU). */
   suitesparse: LibraryReport & { umfpack?: { available: boolean; reason?: string } };
   fftw: LibraryReport & { kernels: 'fftw' | 'js' | 'none' };
+  /** The WebGPU adapter (Dawn through the optional `webgpu` package), probed by starting the device. */
+  webgpu: { available: true; adapter: string; via: string; features: string[] } | { available: false; reason: string };
 }
 
 const files = (libs: LoadedLibrary[]): string[] => libs.map((l) => l.file);
@@ -101,6 +104,9 @@ export function infoReport(): InfoReport {
   if (fs.kernels === 'fftw') fftw.libraries = files(loadedLibraries(/^fftw3/));
   else fftw.reason = fs.reason;
 
+  const ws = webgpuStatus();
+  const webgpu: InfoReport['webgpu'] = ws.available ? { available: true, adapter: ws.info.description || ws.info.device, via: ws.info.backend, features: ws.info.features } : { available: false, reason: ws.reason };
+
   return {
     rlx: packageVersion(),
     node: process.version,
@@ -112,6 +118,7 @@ export function infoReport(): InfoReport {
     lapack,
     suitesparse,
     fftw,
+    webgpu,
   };
 }
 
@@ -139,6 +146,7 @@ export function formatInfo(r: InfoReport): string {
   const umf = r.suitesparse.umfpack;
   lines.push(libLine('SuiteSparse', r.suitesparse, umf && !umf.available ? ` (CHOLMOD, KLU; UMFPACK ${umf.reason})` : ' (UMFPACK, CHOLMOD, KLU)'));
   lines.push(r.fftw.available ? libLine('FFTW', r.fftw, ' 3') : `FFTW: not used (${r.fftw.reason})`);
+  lines.push(r.webgpu.available ? `WebGPU adapter: ${r.webgpu.adapter} (Dawn, ${r.webgpu.via}); the 'webgpu' device's kernels are not implemented yet` : `WebGPU: unavailable: ${r.webgpu.reason}`);
   return lines.join('\n');
 }
 

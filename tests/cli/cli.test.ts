@@ -74,7 +74,11 @@ describe('rlx version / info / help', () => {
     expect(r.code).toBe(0);
     expect(lines(r.stdout).length).toBe(1);
     const o = JSON.parse(r.stdout);
-    for (const k of ['rlx', 'node', 'platform', 'backends', 'threads', 'native', 'blas', 'lapack', 'suitesparse', 'fftw']) expect(o, k).toHaveProperty(k);
+    for (const k of ['rlx', 'node', 'platform', 'backends', 'threads', 'native', 'blas', 'lapack', 'suitesparse', 'fftw', 'webgpu']) expect(o, k).toHaveProperty(k);
+    expect(typeof o.webgpu.available).toBe('boolean');
+    if (o.webgpu.available) expect(o.webgpu.adapter.length).toBeGreaterThan(0);
+    else expect(typeof o.webgpu.reason).toBe('string');
+    if (process.env['RLX_REQUIRE_WEBGPU'] === '1') expect(o.webgpu.available, o.webgpu.reason).toBe(true);
     expect(o.node).toBe(process.version);
     expect(o.backends).toContainEqual({ name: 'js', available: true });
     for (const b of o.backends) if (!b.available) expect(typeof b.reason).toBe('string');
@@ -100,6 +104,7 @@ describe('rlx version / info / help', () => {
     expect(r.stdout).toMatch(/^ {2}js\s+available/m);
     expect(r.stdout).toMatch(/^threads: \d+/m);
     expect(r.stdout).toMatch(/^BLAS: /m);
+    expect(r.stdout).toMatch(/^WebGPU( adapter)?: /m);
     if (/^native addon: [^u]/m.test(r.stdout) && !process.env['RLX_NATIVE_PATH']) {
       expect(r.stdout).toMatch(/^native addon: \S+ from the local build \(.*rlx_native\.node\)$/m);
       expect(r.stdout).toMatch(/^ {2}libraries from: \//m);

@@ -1,0 +1,110 @@
+// The WebGPU device layer (src/backends/webgpu/device.ts): the worker that
+// owns Dawn, buffers, WGSL pipelines, dispatches and both kinds of read.
+// The expected values are computed here in plain JS (Math.fround / Math.exp),
+// independently of the GPU. Where no adapter exists the suite is skipped
+// with the reason, except under RLX_REQUIRE_WEBGPU=1 (CI, which installs
+// Mesa), where a missing adapter fails the run.
+
+import { describe, expect, it } from 'vitest';
+import { DeviceError } from '../../src/tensor/errors.js';
+import { webgpuDevice, webgpuStatus } from '../../src/backends/webgpu/device.js';
+
+const status = webgpuStatus();
+const required = process.env['RLX_REQUIRE_WEBGPU'] === '1';
+
+describe('webgpu availability', () => {
+  it.runIf(required && !status.available)('an adapter exists (RLX_REQUIRE_WEBGPU=1)', () => {
+    expect.fail(`RLX_REQUIRE_WEBGPU=1 but ${status.available ? '' : status.reason}`);
+  });
+  it.runIf(status.available)('reports the adapter and its limits', () => {
+    if (!status.available) return;
+    expect(status.info.description.length).toBeGreaterThan(0);
+    expect(status.info.limits['maxStorageBufferBindingSize']).toBeGreaterThanOrEqual(1 << 27);
+    expect(status.info.limits['maxComputeWorkgroupsPerDimension']).toBeGreaterThanOrEqual(65535);
+  });
+});
+
+const EXP = `
+@group(0) @binding(0) var<storage, read> x: array<f32>;
+@group(0) @binding(1) var<storage, read_write> y: array<f32>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) g: vec3u) {
+  if (g.x < arrayLength(&y)) { y[g.x] = 2.0 * x[g.x] + 1.0; }
+}`;
+
+describe.runIf(status.available)('webgpu device', () => {
+  it('writes, runs a WGSL kernel and reads back, blocking and awaited (2^18 elements)', async () => {
+    const d = webgpuDevice();
+    const n = 1 << 18;
+    const x = Float32Array.from({ length: n }, (_, i) => Math.fround(Math.sin(i)));
+    const bx = d.createBuffer(4 * n, x),
+      by = d.createBuffer(4 * n);
+    const p = d.pipeline(EXP);
+    d.dispatch(p, [bx, by], [n / 64]);
+    const sync = new Float32Array(d.readSync(by));
+    const awaited = new Float32Array(await d.read(by));
+    // 2x + 1 in float32: exact in f32 arithmetic (one rounding of 2x+1, same as fround).
+    let worst = 0;
+    for (let i = 0; i < n; i++) worst = Math.max(worst, Math.abs(sync[i]! - Math.fround(2 * x[i]! + 1)));
+    expect(worst).toBe(0);
+    expect(awaited).toEqual(sync);
+    d.free(bx);
+    d.free(by);
+  });
+
+  it('reads a byte range and a fresh buffer is zeroed', () => {
+    const d = webgpuDevice();
+    const b = d.createBuffer(64, Int32Array.from({ length: 16 }, (_, i) => i * 3));
+    expect([...new Int32Array(d.readSync(b, 16, 8))]).toEqual([6, 9, 12, 15]);
+    const z = d.createBuffer(40);
+    expect([...new Uint32Array(d.readSync(z))]).toEqual(new Array(10).fill(0));
+    d.free(b);
+    d.free(z);
+  });
+
+  it('a WGSL compile error is a DeviceError with its line', () => {
+    const d = webgpuDevice();
+    let err: unknown;
+    try {
+      d.pipeline('@compute @workgroup_size(1) fn main() { let x: f32 = nope; }');
+    } catch (e) {
+      err = e;
+    }
+    expect(err).toBeInstanceOf(DeviceError);
+    expect((err as Error).message).toMatch(/^webgpu: pipeline: .*:1:54 error: unresolved value 'nope'/);
+  });
+
+  it('a failed command is reported at the next synchronous call, then the device goes on', () => {
+    const d = webgpuDevice();
+    const p = d.pipeline(EXP);
+    const small = d.createBuffer(16);
+    d.free(small);
+    d.dispatch(p, [small, small], [1]); // a freed buffer: the worker cannot bind it
+    expect(() => d.finish()).toThrow(DeviceError);
+    expect(() => d.finish()).not.toThrow();
+    const b = d.createBuffer(8, Float32Array.of(1, 2));
+    expect([...new Float32Array(d.readSync(b))]).toEqual([1, 2]);
+    d.free(b);
+  });
+
+  it('bad arguments are DeviceErrors before anything is sent', async () => {
+    const d = webgpuDevice();
+    const b = d.createBuffer(16);
+    expect(() => d.readSync(b, 32)).toThrow(/outside the buffer's 16/);
+    await expect(d.read(b, 4, 16)).rejects.toThrow(DeviceError);
+    expect(() => d.write(b, new Float32Array(8))).toThrow(/overflow/);
+    expect(() => d.write(b, new Float32Array(1), 2)).toThrow(/multiple of 4/);
+    expect(() => d.createBuffer(-1)).toThrow(DeviceError);
+    expect(() => d.dispatch(d.pipeline(EXP), [b, b], [1e9])).toThrow(/workgroup counts/);
+    d.free(b);
+  });
+
+  it('freed buffers release their GPU memory', () => {
+    const d = webgpuDevice();
+    const before = d.stats().buffers;
+    const bs = Array.from({ length: 10 }, () => d.createBuffer(1024));
+    expect(d.stats().buffers).toBe(before + 10);
+    for (const b of bs) d.free(b);
+    expect(d.stats().buffers).toBe(before);
+  });
+});
