@@ -58,7 +58,12 @@ async function init() {
       continue;
     }
     const features = [...adapter.features].filter((f) => f === 'shader-f16');
-    const device = await adapter.requestDevice({ requiredFeatures: features });
+    // The adapter's compute limits, not the (compatibility-mode) defaults: 128 invocations per workgroup otherwise.
+    const requiredLimits = {};
+    for (const k of ['maxComputeWorkgroupSizeX', 'maxComputeInvocationsPerWorkgroup', 'maxComputeWorkgroupStorageSize', 'maxStorageBuffersPerShaderStage', 'maxStorageBufferBindingSize', 'maxBufferSize']) {
+      if (adapter.limits[k] !== undefined) requiredLimits[k] = adapter.limits[k];
+    }
+    const device = await adapter.requestDevice({ requiredFeatures: features, requiredLimits });
     state.gpu = gpu;
     state.adapter = adapter;
     state.device = device;
