@@ -11,44 +11,12 @@ import { describe, expect, it } from 'vitest';
 import * as rlx from '../../src/index.js';
 import type { Tensor } from '../../src/index.js';
 import { executableFor } from '../../src/compiler/realize.js';
-import { constVector } from '../../src/compiler/const-params.js';
 import { LegalizationError } from '../../src/tensor/errors.js';
-import { webgpuDevice, webgpuStatus, type GpuBuffer } from '../../src/backends/webgpu/device.js';
+import { webgpuStatus } from '../../src/backends/webgpu/device.js';
 import { wgslElementwise } from '../../src/backends/webgpu/wgsl-elementwise.js';
-import type { StorageArray } from '../../src/tensor/dtype.js';
+import { runOnGpu } from './gpu-run.js';
 
 const status = webgpuStatus();
-
-/** The outputs of the graph above `outs` computed by its elementwise kernels on the GPU. */
-function runOnGpu(outs: Tensor[], maxGroupsX = 65535): StorageArray[] {
-  const d = webgpuDevice();
-  const { exe, leaves } = executableFor(outs.map((t) => t.node), 'js');
-  const report = exe.exe.report;
-  const shapes = report.slots.map((s) => s.shape);
-  const gpu = new Map<number, GpuBuffer>();
-  const bytes = (s: number) => report.slots[s]!.shape.reduce((a: number, b) => a * (b as number), 1) * 4;
-  exe.exe.inputSlots.forEach((s, i) => gpu.set(s, d.createBuffer(bytes(s), leaves[i]!.data!)));
-  const K = constVector(exe.exe.consts, exe.consts);
-  const kBuf = d.createBuffer(Math.max(4, K.length * 4), Float32Array.from(K));
-  const made: GpuBuffer[] = [kBuf];
-  for (const k of report.kernels) {
-    if (k.kind !== 'elementwise') throw new Error(`test graph has a ${k.kind} kernel`);
-    const w = wgslElementwise(k, shapes);
-    if (!gpu.has(k.out)) gpu.set(k.out, d.createBuffer(bytes(k.out)));
-    const P = w.params(new Map());
-    const pBuf = d.createBuffer(P.byteLength, P);
-    made.push(pBuf);
-    const groups = Math.ceil(P[0]! / w.workgroupSize);
-    d.dispatch(d.pipeline(w.code), [gpu.get(k.out)!, ...w.inputSlots.map((s) => gpu.get(s)!), pBuf, ...(w.usesConsts ? [kBuf] : [])], [Math.min(groups, maxGroupsX), Math.ceil(groups / maxGroupsX)]);
-  }
-  const results = exe.exe.outputSlots.map((s) => {
-    const dt = report.slots[s]!.dtype;
-    const raw = d.readSync(gpu.get(s)!);
-    return dt === 'int32' ? new Int32Array(raw) : new Float32Array(raw);
-  });
-  for (const b of [...gpu.values(), ...made]) d.free(b);
-  return results;
-}
 
 const f32 = (n: number, seed: number, scale = 1) => rlx.tensor(Float32Array.from({ length: n }, (_, i) => scale * Math.sin(seed + i * 0.7)), { dtype: 'float32' });
 

@@ -1,0 +1,158 @@
+// Scalar expressions in WGSL, shared by the webgpu kernel generators
+// (wgsl-elementwise.ts, wgsl-reduce.ts): literals, per-op rules per dtype,
+// casts and NumPy truthiness, and the emission of a fused expression
+// (compiler/kernel.ts Expr) as `let` statements. Values are WGSL f32, i32 or
+// bool; storage is f32 or i32 (bool and 8-bit storage would need packed
+// bytes, float16 needs `shader-f16`, float64 and complex have no WGSL type):
+// anything else is a LegalizationError naming the op and dtype.
+
+import type { DType } from '../../tensor/dtype.js';
+import { LegalizationError } from '../../tensor/errors.js';
+import type { Instr } from '../../compiler/kernel.js';
+
+export const STORAGE: Partial<Record<DType, string>> = { float32: 'f32', int32: 'i32' };
+const VALUE: Partial<Record<DType, string>> = { float32: 'f32', int32: 'i32', bool: 'bool' };
+
+export const wgslType = (d: DType, what: string, op: string): string => {
+  const t = VALUE[d];
+  if (t === undefined) throw new LegalizationError(op, d, 'webgpu', `${what}: WGSL has no ${d}`);
+  return t;
+};
+
+/**
+ * Module-scope bits of the float32 values WGSL cannot write as literals (NaN,
+ * ±inf; -0 too, to keep its sign): read through a private variable, since a
+ * bitcast of a constant is constant-evaluated, and WGSL rejects inf and NaN
+ * there. Every generated module starts with it.
+ */
+export const PRELUDE = 'var<private> RLX_SPECIAL: vec4u = vec4u(0x7fc00000u, 0x7f800000u, 0xff800000u, 0x80000000u);';
+
+/** A WGSL literal of dtype d (float32 special values from PRELUDE). */
+export function literal(v: number, d: DType): string {
+  if (d === 'bool') return v !== 0 ? 'true' : 'false';
+  if (d === 'int32') return `i32(${v | 0})`;
+  const f = Math.fround(v);
+  if (Number.isNaN(f)) return 'bitcast<f32>(RLX_SPECIAL.x)';
+  if (f === Infinity) return 'bitcast<f32>(RLX_SPECIAL.y)';
+  if (f === -Infinity) return 'bitcast<f32>(RLX_SPECIAL.z)';
+  if (Object.is(f, -0)) return 'bitcast<f32>(RLX_SPECIAL.w)';
+  // Exact float32 value as a decimal WGSL can parse (toPrecision(9) round-trips float32).
+  return `f32(${f.toPrecision(9).replace(/\.?0+e/, 'e').replace(/^(-?\d+)$/, '$1.0')})`;
+}
+
+type Rule = (...a: string[]) => string;
+/** Real float32 rules (NumPy semantics where WGSL differs: NaN-propagating max/min). */
+const F: Record<string, Rule> = {
+  neg: (a) => `-${a}`,
+  abs: (a) => `abs(${a})`,
+  sign: (a) => `sign(${a})`,
+  exp: (a) => `exp(${a})`,
+  log: (a) => `log(${a})`,
+  sqrt: (a) => `sqrt(${a})`,
+  rsqrt: (a) => `(1.0 / sqrt(${a}))`,
+  sin: (a) => `sin(${a})`,
+  cos: (a) => `cos(${a})`,
+  tan: (a) => `tan(${a})`,
+  tanh: (a) => `tanh(${a})`,
+  sinh: (a) => `sinh(${a})`,
+  cosh: (a) => `cosh(${a})`,
+  asin: (a) => `asin(${a})`,
+  acos: (a) => `acos(${a})`,
+  atan: (a) => `atan(${a})`,
+  floor: (a) => `floor(${a})`,
+  ceil: (a) => `ceil(${a})`,
+  round: (a) => `round(${a})`, // WGSL's round is half to even, as NumPy's
+  sigmoid: (a) => `select(exp(${a}) / (1.0 + exp(${a})), 1.0 / (1.0 + exp(-${a})), ${a} >= 0.0)`,
+  stopGradient: (a) => a,
+  real: (a) => a,
+  conj: (a) => a,
+  add: (a, b) => `(${a} + ${b})`,
+  sub: (a, b) => `(${a} - ${b})`,
+  mul: (a, b) => `(${a} * ${b})`,
+  div: (a, b) => `(${a} / ${b})`,
+  maximum: (a, b) => `select(${b}, ${a}, ${a} > ${b} || ${a} != ${a})`,
+  minimum: (a, b) => `select(${b}, ${a}, ${a} < ${b} || ${a} != ${a})`,
+  atan2: (a, b) => `atan2(${a}, ${b})`,
+};
+/** int32 rules (WGSL i32 arithmetic wraps like int32). */
+const I: Record<string, Rule> = {
+  neg: (a) => `-${a}`,
+  abs: (a) => `abs(${a})`,
+  sign: (a) => `sign(${a})`,
+  floor: (a) => a,
+  ceil: (a) => a,
+  round: (a) => a,
+  stopGradient: (a) => a,
+  real: (a) => a,
+  conj: (a) => a,
+  add: (a, b) => `(${a} + ${b})`,
+  sub: (a, b) => `(${a} - ${b})`,
+  mul: (a, b) => `(${a} * ${b})`,
+  maximum: (a, b) => `max(${a}, ${b})`,
+  minimum: (a, b) => `min(${a}, ${b})`,
+};
+/** bool rules (values held as WGSL bool). */
+const B: Record<string, Rule> = {
+  logicalNot: (a) => `!${a}`,
+  stopGradient: (a) => a,
+  add: (a, b) => `(${a} || ${b})`,
+  mul: (a, b) => `(${a} && ${b})`,
+  maximum: (a, b) => `(${a} || ${b})`,
+  minimum: (a, b) => `(${a} && ${b})`,
+  logicalAnd: (a, b) => `(${a} && ${b})`,
+  logicalOr: (a, b) => `(${a} || ${b})`,
+};
+const CMP: Record<string, string> = { eq: '==', ne: '!=', lt: '<', le: '<=', gt: '>', ge: '>=' };
+
+/** Whether the webgpu backend has a rule for `op` on inputs of dtype `d` (the dispatch question). */
+export function hasWgslRule(op: string, d: DType): boolean {
+  if (VALUE[d] === undefined) return false;
+  if (op === 'cast' || op === 'where' || op in CMP) return true;
+  if ((op === 'logicalAnd' || op === 'logicalOr' || op === 'logicalNot') && d !== 'bool') return true;
+  return op in (d === 'float32' ? F : d === 'int32' ? I : B);
+}
+
+/** A value as bool (NumPy truthiness). */
+export const truth = (v: string, d: DType): string => (d === 'bool' ? v : d === 'float32' ? `(${v} != 0.0)` : `(${v} != 0i)`);
+
+export function cast(v: string, from: DType, to: DType): string {
+  if (from === to) return v;
+  if (to === 'bool') return truth(v, from);
+  if (from === 'bool') return to === 'float32' ? `select(0.0, 1.0, ${v})` : `select(0i, 1i, ${v})`;
+  return `${wgslType(to, 'cast', 'cast')}(${v})`;
+}
+
+/**
+ * The WGSL statements of the expression, instruction j's value in `{prefix}{j}`;
+ * `readLoad(i)` reads load i, `acc` is the accumulator an epilogue reads.
+ */
+export function emit(instrs: readonly Instr[], prefix: string, readLoad: (i: number) => string, acc?: string): string {
+  const out: string[] = [];
+  instrs.forEach((ins, j) => {
+    const t = wgslType(ins.dtype, 'value', ins.op);
+    let e: string;
+    if (ins.op === 'load') e = readLoad(ins.load);
+    else if (ins.op === 'const') {
+      if (Array.isArray(ins.value)) throw new LegalizationError('const', ins.dtype, 'webgpu', 'complex literal');
+      e = ins.param !== undefined ? (ins.dtype === 'float32' ? `K[${ins.param}]` : ins.dtype === 'int32' ? `i32(K[${ins.param}])` : `(K[${ins.param}] != 0.0)`) : literal(ins.value as number, ins.dtype);
+    } else if (ins.op === 'acc') {
+      if (acc === undefined) throw new LegalizationError('acc', ins.dtype, 'webgpu', 'an accumulator outside a reduction');
+      e = acc;
+    } else {
+      const a = ins.args.map((k) => `${prefix}${k}`);
+      const d0 = instrs[ins.args[0]!]!.dtype;
+      if (ins.op === 'cast') e = cast(a[0]!, d0, ins.dtype);
+      else if (ins.op === 'where') e = `select(${a[2]}, ${a[1]}, ${truth(a[0]!, d0)})`;
+      else if (ins.op in CMP) e = `(${a[0]} ${CMP[ins.op]} ${a[1]})`;
+      else if ((ins.op === 'logicalAnd' || ins.op === 'logicalOr') && d0 !== 'bool') e = `(${truth(a[0]!, d0)} ${ins.op === 'logicalAnd' ? '&&' : '||'} ${truth(a[1]!, instrs[ins.args[1]!]!.dtype)})`;
+      else if (ins.op === 'logicalNot' && d0 !== 'bool') e = `!${truth(a[0]!, d0)}`;
+      else {
+        const rule = (d0 === 'float32' ? F : d0 === 'int32' ? I : B)[ins.op];
+        if (rule === undefined) throw new LegalizationError(ins.op, d0, 'webgpu', 'no WGSL rule');
+        e = rule(...a);
+      }
+    }
+    out.push(`  let ${prefix}${j}: ${t} = ${e};`);
+  });
+  return out.join('\n');
+}
