@@ -39,7 +39,8 @@ export { setNumThreads, numThreads } from './backends/native/threads.js';
 export { nativeStatus, blasInfo } from './backends/native/info.js';
 export { nativeFftStatus } from './fft/kernels/native.js';
 export type { NativeStatus, NativeSource, BlasInfo } from './backends/native/info.js';
-export type { Backend, BackendStatus, DispatchChoice } from './backends/backend.js';
+export type { Backend, BackendStatus, DispatchChoice, DeviceRuntime, DeviceGraph, DimEnv } from './backends/backend.js';
+export type { DeviceStorage } from './compiler/ir.js';
 /** Dense linear algebra (numpy.linalg / scipy.linalg): solve, lstsq, inv, det, qr, cholesky, eigh, svd, eig, norm, expm, ... on LAPACK (native) or TypeScript kernels. */
 export * as linalg from './linalg/index.js';
 /** Sparse matrices (scipy.sparse): CSR/CSC/COO formats, builders (poisson2d, ...), Matrix Market / Harwell-Boeing I/O, direct (spsolve, splu, cholesky) and Krylov (cg, gmres, ...) solvers, eigsh. */

@@ -5,7 +5,7 @@
 // later issues implement the same interface and pass the same parity suite.
 
 import type { DType, StorageArray } from '../tensor/dtype.js';
-import type { Node } from '../compiler/ir.js';
+import type { DeviceStorage, Node } from '../compiler/ir.js';
 import type { Kernel } from '../compiler/kernel.js';
 import type { OpKernelArgs } from '../compiler/op-registry.js';
 
@@ -51,6 +51,32 @@ export interface Backend {
    * instead of capturing and running a one-kernel graph (compiler/direct-op.ts).
    */
   runOp?(args: OpKernelArgs): void;
+  /**
+   * Present on a backend whose buffers live on a device (webgpu): it runs a
+   * compiled graph over device storage instead of the Executable's host
+   * buffers, and its outputs stay on the device (a node realized with them
+   * reads them back only when its host data is asked for).
+   */
+  device?: DeviceRuntime;
+}
+
+/** What a device backend needs of a compiled graph to run it. */
+export interface DeviceGraph {
+  readonly kernels: readonly Kernel[];
+  readonly compiled: readonly CompiledKernel[];
+  readonly slots: readonly { shape: readonly (number | string)[]; dtype: DType; alias?: number }[];
+  readonly inputSlots: readonly number[];
+  readonly outputSlots: readonly number[];
+}
+
+/** The device half of a device backend. */
+export interface DeviceRuntime {
+  /**
+   * Runs the graph: input i is `inputs[i]` (its device storage when it is on
+   * this device, else its host data, copied over), `consts` the kernels'
+   * constant vector. Returns the outputs' device storage.
+   */
+  run(g: DeviceGraph, inputs: readonly Node[], env: DimEnv, consts: Float64Array): DeviceStorage[];
 }
 
 /** A backend as listed by backends(): available or not, and why. */

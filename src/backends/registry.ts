@@ -5,6 +5,8 @@ import type { Backend, BackendStatus } from './backend.js';
 import { jsBackend } from './js/index.js';
 import { nativeStatus, nativeAddon } from './native/addon.js';
 import { createNativeBackend } from './native/index.js';
+import { webgpuBackend } from './webgpu/index.js';
+import { webgpuDevice } from './webgpu/device.js';
 
 /**
  * Why 'native' is not a device: the addon's status (not built and why, or
@@ -20,9 +22,40 @@ const registered = new Map<string, Backend>([['js', jsBackend]]);
 /** Reasons are computed when asked, so importing the registry loads no addon. */
 const unavailable = new Map<string, () => string>([
   ['native', nativeReason],
-  // The device layer exists (backends/webgpu/device.ts; `rlx info` probes the adapter); its kernels do not yet.
-  ['webgpu', () => 'kernels not implemented yet (the device layer is: rlx info shows the adapter)'],
+  ['webgpu', () => webgpuReason],
 ]);
+
+/**
+ * Devices that start on first use: starting WebGPU spawns its worker and asks
+ * Dawn for an adapter (~0.1-0.5 s), which importing rlx or listing backends
+ * must not cost. `.on('webgpu')`, a `{device: 'webgpu'}` option or
+ * getBackend('webgpu') starts it (`backends({ probe: true })` too).
+ */
+const lazy = new Map<string, () => Backend>([
+  [
+    'webgpu',
+    () => {
+      webgpuDevice(); // throws DeviceError saying why there is no adapter
+      return webgpuBackend;
+    },
+  ],
+]);
+let webgpuReason = 'not started yet: its first use (t.on("webgpu")) starts it; backends({ probe: true }) or rlx info probes the adapter';
+
+/** Starts a lazily started device if it is one and not tried yet; true when the device is available. */
+export function ensureDevice(name: string): boolean {
+  if (registered.has(name)) return true;
+  const start = lazy.get(name);
+  if (start === undefined) return false;
+  lazy.delete(name);
+  try {
+    registerBackend(start());
+    return true;
+  } catch (e) {
+    if (name === 'webgpu') webgpuReason = (e as Error).message.replace(/^webgpu: /, '');
+    return false;
+  }
+}
 
 // The native Backend joins the devices when the addon is built (RLX_NATIVE=0 opts out).
 if (process.env['RLX_NATIVE'] !== '0') {
@@ -44,14 +77,21 @@ export function registerBackend(b: Backend): void {
  * @example
  * ```ts
  * backends().find((b) => b.name === 'js')?.available;   // true (the TypeScript backend is always there)
- * backends().map((b) => b.name);   // ['js', 'native', 'webgpu']: the available ones first ('webgpu' is not implemented yet)
+ * backends().map((b) => b.name);   // ['js', 'native', 'webgpu']: the available ones first ('webgpu' starts on first use)
  * ```
  */
-export function backends(): BackendStatus[] {
+export function backends(opts: { probe?: boolean } = {}): BackendStatus[] {
+  if (opts.probe) for (const name of [...lazy.keys()]) ensureDevice(name);
   return [
     ...[...registered.keys()].map((name) => ({ name, available: true })),
     ...[...unavailable].map(([name, reason]) => ({ name, available: false, reason: reason() })),
   ];
+}
+
+/** ': why' for a known device that is unavailable ('' for an unknown name). */
+export function unavailableReason(name: string): string {
+  const r = unavailable.get(name);
+  return r === undefined ? '' : `: ${r()}`;
 }
 
 /** Names of the available devices. */
@@ -60,7 +100,7 @@ export function deviceNames(): string[] {
 }
 
 export function getBackend(name: string): Backend {
-  const b = registered.get(name);
+  const b = registered.get(name) ?? (ensureDevice(name) ? registered.get(name) : undefined);
   if (!b) throw new DeviceError(`device '${name}' is not available${unavailable.has(name) ? `: ${unavailable.get(name)!()}` : ''}; available: ${deviceNames().join(', ')}`);
   return b;
 }

@@ -6,6 +6,7 @@ import { ShapeError } from '../tensor/errors.js';
 import { fmtShape, resolvedSize, type Dim } from '../tensor/shape.js';
 import type { Backend, CompiledKernel } from '../backends/backend.js';
 import type { Kernel, SlotInfo } from './kernel.js';
+import type { DeviceStorage, Node } from './ir.js';
 import type { MemoryPlan } from './passes/memory-plan.js';
 import type { DispatchRecord } from './passes/legalize.js';
 import { constVector, type ConstProgram } from './const-params.js';
@@ -162,6 +163,19 @@ export class Executable {
   }
 
   /**
+   * Runs the graph on a device backend (Backend.device): `leaves` are the
+   * input nodes (their device storage is used where it is on this device);
+   * the outputs stay on the device.
+   */
+  runOnDevice(leaves: readonly Node[], consts: readonly number[] = NO_VALUES): DeviceStorage[] {
+    const runtime = this.backend.device;
+    if (runtime === undefined) throw new Error(`internal: runOnDevice on '${this.backend.name}', which keeps its buffers on the host`);
+    const env = this.bindDims(leaves.map((l) => ({ data: undefined as never, shape: l.shape as number[] })));
+    const r = this.report;
+    return runtime.run({ kernels: r.kernels, compiled: this.compiled, slots: r.slots, inputSlots: this.inputSlots, outputSlots: this.outputSlots }, leaves, env, constVector(this.consts, consts));
+  }
+
+  /**
    * Like run(), but kernels that have an off-thread variant (native GEMM,
    * large interpreted kernels) are awaited, so the event loop keeps running
    * during long work.
@@ -197,6 +211,10 @@ export class BoundExecutable {
 
   get report(): CompileReport {
     return this.exe.report;
+  }
+
+  runOnDevice(leaves: readonly Node[]): DeviceStorage[] {
+    return this.exe.runOnDevice(leaves, this.consts);
   }
 
   run(inputs: readonly RunInput[]): StorageArray[] {

@@ -23,6 +23,21 @@ export function popScope(): void {
   scopes.pop();
 }
 
+/**
+ * A realized node's data when it lives on a device (a GPU buffer): the host
+ * copy is read on demand (Node.data reads it back, blocking, once).
+ */
+export interface DeviceStorage {
+  readonly device: string;
+  readonly dtype: DType;
+  /** Elements. */
+  readonly size: number;
+  /** The data on the host (blocks until the device has computed it). */
+  readHost(): StorageArray;
+  /** The same without blocking the thread. */
+  readHostAsync(): Promise<StorageArray>;
+}
+
 /** Attributes of a node; plain data so that they can be keyed and compared. */
 export type Attrs = Readonly<Record<string, unknown>>;
 
@@ -37,8 +52,10 @@ export class Node {
   declare attrs: Attrs;
   declare readonly shape: readonly Dim[];
   declare readonly dtype: DType;
-  /** Host data once realized ('buffer' nodes). */
-  declare data: StorageArray | undefined;
+  /** Host data of a realized node ('buffer' nodes): see `data`. */
+  declare host: StorageArray | undefined;
+  /** Device data of a node realized on a device (a GPU buffer); its host copy is `data`. */
+  declare dev: DeviceStorage | undefined;
   /** Pinned device, if the user chose one for this node. */
   declare device: string | undefined;
   /** Nodes that use this one (distinct users, counted at construction). */
@@ -72,7 +89,8 @@ export class Node {
     this.attrs = attrs;
     this.shape = shape;
     this.dtype = dtype;
-    this.data = data;
+    this.host = data;
+    this.dev = undefined;
     this.device = undefined;
     let depth = 0,
       symbolic = op === 'input',
@@ -92,8 +110,35 @@ export class Node {
     scopes[scopes.length - 1]?.push(this);
   }
 
+  /**
+   * Host data once realized ('buffer' nodes). A node realized on a device
+   * reads its data back here the first time (blocking) and keeps the copy.
+   */
+  get data(): StorageArray | undefined {
+    const h = this.host;
+    if (h !== undefined || this.dev === undefined) return h;
+    return (this.host = this.dev.readHost());
+  }
+  set data(v: StorageArray | undefined) {
+    this.host = v;
+    this.dev = undefined;
+  }
+
   /** Turns this node into a leaf holding `data` (materialization). */
   realize(data: StorageArray): void {
+    this.becomeLeaf();
+    this.host = data;
+    this.dev = undefined;
+  }
+
+  /** Turns this node into a leaf whose data lives on a device (read back when `data` is asked for). */
+  realizeOn(dev: DeviceStorage): void {
+    this.becomeLeaf();
+    this.host = undefined;
+    this.dev = dev;
+  }
+
+  private becomeLeaf(): void {
     if (this.tracked && this.inputs.length) this.history = { op: this.op, inputs: this.inputs, attrs: this.attrs };
     // A registered call's parts are realized with it (realize.ts); only autodiff
     // (a tracked call's history) looks them up afterwards, so an untracked call
@@ -105,7 +150,6 @@ export class Node {
     this.op = 'buffer';
     this.inputs = [];
     this.attrs = {};
-    this.data = data;
   }
 
   /**

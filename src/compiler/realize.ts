@@ -106,6 +106,7 @@ function run(pending: readonly Node[]): void {
   if (pending.length === 1 && realizeOpDirect(pending[0]!)) return;
   const device = deviceOf(pending);
   const { exe, leaves, roots: all } = executableFor(pending, device);
+  if (exe.exe.backend.device !== undefined) return runOnDevice(exe, leaves, all);
   const inputs: RunInput[] = new Array(leaves.length);
   for (let i = 0; i < leaves.length; i++) {
     const l = leaves[i]!;
@@ -114,6 +115,15 @@ function run(pending: readonly Node[]): void {
   }
   const outs = exe.run(inputs);
   for (let i = 0; i < all.length; i++) all[i]!.realize(outs[i]!);
+}
+
+/** The graph run by a device backend: its outputs stay on the device (realizeOn). */
+function runOnDevice(exe: BoundExecutable, leaves: readonly Node[], all: readonly Node[]): void {
+  for (const l of leaves) {
+    if (l.op === 'input') throw new ValueError(`cannot compute a tensor that depends on the symbolic input '${String(l.attrs['name'])}' of a graph; compile the graph and run it instead`);
+  }
+  const outs = exe.runOnDevice(leaves);
+  for (let i = 0; i < all.length; i++) all[i]!.realizeOn(outs[i]!);
 }
 
 /**
@@ -130,6 +140,8 @@ export async function realizeAsync(roots: readonly Node[]): Promise<void> {
 async function runAsync(pending: readonly Node[]): Promise<void> {
   const device = deviceOf(pending);
   const { exe, leaves, roots: all } = executableFor(pending, device);
+  // A device backend's kernels are queued on the device, not run here: the awaited part is the read (Tensor.data).
+  if (exe.exe.backend.device !== undefined) return runOnDevice(exe, leaves, all);
   for (const l of leaves) {
     if (l.op === 'input') throw new ValueError(`cannot compute a tensor that depends on the symbolic input '${String(l.attrs['name'])}' of a graph; compile the graph and run it instead`);
   }

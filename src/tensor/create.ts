@@ -4,7 +4,7 @@ import { Node } from '../compiler/ir.js';
 import { constNode } from '../compiler/primitives.js';
 import { type DType, type DTypeLike, toDType, isComplex, DTYPE_INFO, defaultDTypeFor, type StorageArray } from './dtype.js';
 import { ShapeError, ValueError, DTypeError, DeviceError } from './errors.js';
-import { deviceNames } from '../backends/registry.js';
+import { deviceNames, ensureDevice, unavailableReason } from '../backends/registry.js';
 import { checkShape, fmtShape } from './shape.js';
 import { encodeValues } from './storage.js';
 import { Tensor } from './tensor.js';
@@ -231,8 +231,8 @@ function fullLike(op: string, t: TensorLike, value: number): Tensor {
 }
 
 function checkDevice(op: string, device: string | undefined): void {
-  if (device !== undefined && !deviceNames().includes(device)) {
-    throw new DeviceError(`${op}: device '${device}' is not available (available: ${deviceNames().join(', ')}; see backends())`);
+  if (device !== undefined && !ensureDevice(device)) {
+    throw new DeviceError(`${op}: device '${device}' is not available${unavailableReason(device)} (available: ${deviceNames().join(', ')}; see backends())`);
   }
 }
 

@@ -102,7 +102,10 @@ export class Tensor<D extends DType = DType> {
   /** Async toArray: compiles and runs without blocking the event loop's other work longer than needed. */
   async data(): Promise<ArrayOf<D>> {
     await realizeAsync([this.node]);
-    return (await decodeStorageAsync(this.node.data!, this.dtype)) as ArrayOf<D>;
+    const n = this.node;
+    // Device data is read back without blocking (a GPU result), then kept as the node's host copy.
+    if (n.host === undefined && n.dev !== undefined) n.host = await n.dev.readHostAsync();
+    return (await decodeStorageAsync(n.data!, this.dtype)) as ArrayOf<D>;
   }
   /** Nested JS arrays (booleans for bool, [re, im] pairs for complex). */
   tolist(): NestedList {

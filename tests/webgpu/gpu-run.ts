@@ -13,6 +13,7 @@ import type { StorageArray } from '../../src/tensor/dtype.js';
 import { webgpuDevice, type GpuBuffer } from '../../src/backends/webgpu/device.js';
 import { wgslElementwise, type WgslKernel } from '../../src/backends/webgpu/wgsl-elementwise.js';
 import { wgslReduce } from '../../src/backends/webgpu/wgsl-reduce.js';
+import { constBits } from '../../src/backends/webgpu/wgsl-expr.js';
 
 export function runOnGpu(outs: Tensor[], maxGroupsX = 65535): StorageArray[] {
   const d = webgpuDevice();
@@ -23,13 +24,15 @@ export function runOnGpu(outs: Tensor[], maxGroupsX = 65535): StorageArray[] {
   const bytes = (s: number) => report.slots[s]!.shape.reduce((a: number, b) => a * (b as number), 1) * 4;
   exe.exe.inputSlots.forEach((s, i) => gpu.set(s, d.createBuffer(bytes(s), leaves[i]!.data!)));
   const K = constVector(exe.exe.consts, exe.consts);
-  const kBuf = d.createBuffer(Math.max(4, K.length * 4), Float32Array.from(K));
-  const made: GpuBuffer[] = [kBuf];
+  const made: GpuBuffer[] = [];
   for (const k of report.kernels) {
     let w: WgslKernel;
     if (k.kind === 'elementwise') w = wgslElementwise(k, shapes);
     else if (k.kind === 'reduce') w = wgslReduce(k, shapes);
     else throw new Error(`test graph has a ${k.kind} kernel`);
+    const bits = constBits(K, w.consts);
+    const kBuf = d.createBuffer(bits.byteLength, bits);
+    made.push(kBuf);
     if (!gpu.has(k.out)) gpu.set(k.out, d.createBuffer(bytes(k.out)));
     const P = w.params(new Map());
     const pBuf = d.createBuffer(P.byteLength, P);

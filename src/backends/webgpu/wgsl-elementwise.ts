@@ -22,7 +22,8 @@ import { resolveShape, type Dim } from '../../tensor/shape.js';
 import type { ElementwiseKernel } from '../../compiler/kernel.js';
 import { resolveChain } from '../../compiler/view.js';
 import type { DimEnv } from '../backend.js';
-import { PRELUDE, STORAGE, cast, emit } from './wgsl-expr.js';
+import type { DType } from '../../tensor/dtype.js';
+import { PRELUDE, STORAGE, cast, constParams, emit } from './wgsl-expr.js';
 
 /** One compute shader and how to bind and size it. */
 export interface WgslKernel {
@@ -32,8 +33,10 @@ export interface WgslKernel {
   /** Buffer slots in binding order after the output (binding 0 = `out`). */
   inputSlots: number[];
   out: number;
-  /** Whether binding inputSlots.length + 2 is the f32 constant vector. */
+  /** Whether binding inputSlots.length + 2 is the constant vector (u32 words: constBits). */
   usesConsts: boolean;
+  /** The run-time literals read: [offset in the constant vector, dtype]. */
+  consts: [number, DType][];
   /** The i32 parameter vector for one binding of the dims. */
   params(env: DimEnv): Int32Array;
   /** Workgroups to dispatch for that parameter vector (laid out as a 2-D grid past 65535). */
@@ -53,14 +56,15 @@ export function wgslElementwise(k: ElementwiseKernel, slotShapes: readonly (read
   const flat = loads.map((l, i) => !scalar[i] && l.chain.every((s) => s.op === 'reshape'));
   const collapse = loads.every((_, i) => scalar[i] || flat[i]);
   const R = collapse ? 0 : k.outShape.length;
-  const usesConsts = k.expr.instrs.some((i) => i.op === 'const' && i.param !== undefined);
+  const consts = constParams(k.expr.instrs);
+  const usesConsts = consts.length > 0;
   const nIn = inputSlots.length;
   const decl = [
     PRELUDE,
     `@group(0) @binding(0) var<storage, read_write> OUT: array<${outType}>;`,
     ...inputSlots.map((s, b) => `@group(0) @binding(${b + 1}) var<storage, read> S${s}: array<${STORAGE[loads.find((l) => l.slot === s)!.dtype]}>;`),
     `@group(0) @binding(${nIn + 1}) var<storage, read> P: array<i32>;`,
-    ...(usesConsts ? [`@group(0) @binding(${nIn + 2}) var<storage, read> K: array<f32>;`] : []),
+    ...(usesConsts ? [`@group(0) @binding(${nIn + 2}) var<storage, read> K: array<u32>;`] : []),
   ];
   // P: [n, d_0 .. d_{R-1}, then per load (strided kernels): base, stride_0 .. stride_{R-1}].
   const body: string[] = [];
@@ -98,5 +102,5 @@ export function wgslElementwise(k: ElementwiseKernel, slotShapes: readonly (read
     }
     return Int32Array.from(p);
   };
-  return { code, workgroupSize: WG, inputSlots, out: k.out, usesConsts, params, groups: (p) => Math.ceil(p[0]! / WG) };
+  return { code, workgroupSize: WG, inputSlots, out: k.out, usesConsts, consts, params, groups: (p) => Math.ceil(p[0]! / WG) };
 }

@@ -134,7 +134,8 @@ export function emit(instrs: readonly Instr[], prefix: string, readLoad: (i: num
     if (ins.op === 'load') e = readLoad(ins.load);
     else if (ins.op === 'const') {
       if (Array.isArray(ins.value)) throw new LegalizationError('const', ins.dtype, 'webgpu', 'complex literal');
-      e = ins.param !== undefined ? (ins.dtype === 'float32' ? `K[${ins.param}]` : ins.dtype === 'int32' ? `i32(K[${ins.param}])` : `(K[${ins.param}] != 0.0)`) : literal(ins.value as number, ins.dtype);
+      // Run-time literals: K holds each one's bits in its own type (constBits), so int32 values stay exact.
+      e = ins.param !== undefined ? (ins.dtype === 'float32' ? `bitcast<f32>(K[${ins.param}])` : ins.dtype === 'int32' ? `bitcast<i32>(K[${ins.param}])` : `(K[${ins.param}] != 0u)`) : literal(ins.value as number, ins.dtype);
     } else if (ins.op === 'acc') {
       if (acc === undefined) throw new LegalizationError('acc', ins.dtype, 'webgpu', 'an accumulator outside a reduction');
       e = acc;
@@ -155,4 +156,25 @@ export function emit(instrs: readonly Instr[], prefix: string, readLoad: (i: num
     out.push(`  let ${prefix}${j}: ${t} = ${e};`);
   });
   return out.join('\n');
+}
+
+/** The run-time literals an expression reads: [offset in the constant vector, dtype]. */
+export function constParams(...instrs: (readonly Instr[] | undefined)[]): [number, DType][] {
+  const out: [number, DType][] = [];
+  for (const list of instrs) for (const i of list ?? []) if (i.op === 'const' && i.param !== undefined) out.push([i.param, i.dtype]);
+  return out;
+}
+
+/** The u32 words of the K binding: each run-time literal's bits in its own WGSL type. */
+export function constBits(consts: Float64Array, params: readonly (readonly [number, DType])[]): Uint32Array {
+  const words = new Uint32Array(Math.max(1, consts.length));
+  const f = new Float32Array(words.buffer);
+  const i = new Int32Array(words.buffer);
+  for (const [p, d] of params) {
+    const v = consts[p]!;
+    if (d === 'float32') f[p] = v;
+    else if (d === 'int32') i[p] = v | 0;
+    else words[p] = v !== 0 ? 1 : 0;
+  }
+  return words;
 }

@@ -24,7 +24,7 @@ import { resolveShape, type Dim } from '../../tensor/shape.js';
 import type { ReduceKernel } from '../../compiler/kernel.js';
 import { resolveChain } from '../../compiler/view.js';
 import type { DimEnv } from '../backend.js';
-import { PRELUDE, STORAGE, cast, emit, literal } from './wgsl-expr.js';
+import { PRELUDE, STORAGE, cast, constParams, emit, literal } from './wgsl-expr.js';
 import type { WgslKernel } from './wgsl-elementwise.js';
 
 const WG = 256;
@@ -63,7 +63,8 @@ export function wgslReduce(k: ReduceKernel, slotShapes: readonly (readonly Dim[]
     E = k.outShape.length;
   const inputSlots = [...new Set([...pl, ...el].map((l) => l.slot))];
   const nIn = inputSlots.length;
-  const usesConsts = [...k.prologue.instrs, ...(k.epilogue?.instrs ?? [])].some((i) => i.op === 'const' && i.param !== undefined);
+  const consts = constParams(k.prologue.instrs, k.epilogue?.instrs);
+  const usesConsts = consts.length > 0;
   const slotType = (s: number) => STORAGE[[...pl, ...el].find((l) => l.slot === s)!.dtype];
 
   // P: [nOut, nRed, kept sizes (K), reduced sizes (Q), out sizes (E),
@@ -100,7 +101,7 @@ export function wgslReduce(k: ReduceKernel, slotShapes: readonly (readonly Dim[]
     `@group(0) @binding(0) var<storage, read_write> OUT: array<${outType}>;`,
     ...inputSlots.map((s, b) => `@group(0) @binding(${b + 1}) var<storage, read> S${s}: array<${slotType(s)}>;`),
     `@group(0) @binding(${nIn + 1}) var<storage, read> P: array<i32>;`,
-    ...(usesConsts ? [`@group(0) @binding(${nIn + 2}) var<storage, read> K: array<f32>;`] : []),
+    ...(usesConsts ? [`@group(0) @binding(${nIn + 2}) var<storage, read> K: array<u32>;`] : []),
     `var<workgroup> WV: array<${accType}, ${WG}>;`,
     ...(arg ? [`var<workgroup> WI: array<i32, ${WG}>;`] : []),
   ];
@@ -172,5 +173,5 @@ export function wgslReduce(k: ReduceKernel, slotShapes: readonly (readonly Dim[]
     }
     return Int32Array.from(p);
   };
-  return { code: lines.join('\n'), workgroupSize: WG, inputSlots, out: k.out, usesConsts, params, groups: (p) => p[0]! };
+  return { code: lines.join('\n'), workgroupSize: WG, inputSlots, out: k.out, usesConsts, consts, params, groups: (p) => p[0]! };
 }

@@ -10,7 +10,7 @@ import { Tensor, type Axis, type Operand } from '../tensor.js';
 import { broadcastNode, castNode } from './elementwise.js';
 import { toTensor, toTensors } from './operand.js';
 import { indexTensor } from './indices.js';
-import { deviceNames } from '../../backends/registry.js';
+import { deviceNames, ensureDevice, unavailableReason } from '../../backends/registry.js';
 
 /** reshape with at most one -1 (inferred); dynamic dims pass through by name. */
 export function reshape(x: Tensor, shape: Dim[]): Tensor {
@@ -225,7 +225,7 @@ export function stack(items: readonly Operand[], axis = 0): Tensor {
 
 /** Pins the computation that produces x to a device. */
 export function onDevice(x: Tensor, device: string): Tensor {
-  if (!deviceNames().includes(device)) throw new DeviceError(`on: unknown or unavailable device '${device}'; available: ${deviceNames().join(', ')}`);
+  if (!ensureDevice(device)) throw new DeviceError(`on: unknown or unavailable device '${device}'${unavailableReason(device)}; available: ${deviceNames().join(', ')}`);
   const n = bind('reshape', [x.node], { shape: [...x.node.shape] });
   n.device = device;
   return new Tensor(n);

@@ -1,0 +1,60 @@
+// The 'webgpu' device through the public Tensor API (src/backends/webgpu/index.ts):
+// graphs pinned with .on('webgpu') compile to WGSL and run on the GPU, their
+// results stay there until read (toArray blocks, await data() does not), GPU
+// results feed later GPU graphs without a round trip, and what the backend
+// does not serve is a LegalizationError naming op, dtype and backend. Values
+// are compared with the same graphs on 'js'.
+
+import { describe, expect, it } from 'vitest';
+import * as rlx from '../../src/index.js';
+import { webgpuStatus } from '../../src/backends/webgpu/device.js';
+
+const status = webgpuStatus();
+const f32 = (n: number, seed: number) => rlx.tensor(Float32Array.from({ length: n }, (_, i) => Math.sin(seed + i * 0.31)), { dtype: 'float32' });
+
+describe.runIf(status.available)("the 'webgpu' device", () => {
+  it('is listed as available once started, with .on and the device option', () => {
+    expect(rlx.tensor([1, 2], { dtype: 'float32', device: 'webgpu' }).mul(3).toArray()).toEqual(Float32Array.of(3, 6));
+    expect(rlx.backends().find((b) => b.name === 'webgpu')).toEqual({ name: 'webgpu', available: true });
+  });
+
+  it('a fused chain and a reduction match js; the result stays on the GPU until read', async () => {
+    const a = f32(5000, 1).reshape([50, 100]),
+      b = f32(100, 2);
+    const make = (dev: string) => a.on(dev).mul(b).add(1).maximum(0.25).sum(1);
+    const gpu = make('webgpu').realize();
+    expect(gpu.node.dev?.device).toBe('webgpu');
+    expect(gpu.node.host).toBeUndefined(); // not read back yet
+    const js = make('js').toArray() as Float32Array;
+    const g = (await gpu.data()) as Float32Array;
+    for (let i = 0; i < js.length; i++) expect(Math.abs(g[i]! - js[i]!)).toBeLessThanOrEqual(8 * 2 ** -23 * 200);
+    expect(gpu.toArray()).toEqual(g);
+  });
+
+  it('a GPU result feeds the next GPU graph on the GPU, and a CPU graph through its host copy', () => {
+    const x = f32(1000, 3).on('webgpu').exp().realize();
+    const y = x.mul(2).sub(1).realize();
+    expect(x.node.host).toBeUndefined(); // y was computed from x's GPU buffer
+    const hostX = x.toArray() as Float32Array;
+    expect(y.toArray()).toEqual(Float32Array.from(hostX, (v) => Math.fround(Math.fround(v * 2) - 1)));
+    // The same data on the CPU: realized GPU data read back once, then an ordinary leaf.
+    expect(x.on('js').add(1).toArray()).toEqual(Float32Array.from(hostX, (v) => Math.fround(v + 1)));
+  });
+
+  it('int32 data, comparisons and where', () => {
+    const i = rlx.tensor(Int32Array.from({ length: 300 }, (_, k) => k * 7 - 1000), { dtype: 'int32' });
+    const f = f32(300, 4);
+    const y = (dev: string) => rlx.where(i.on(dev).gt(0), f.on(dev).mul(2), f.on(dev).neg());
+    expect(y('webgpu').toArray()).toEqual(y('js').toArray());
+    expect(i.on('webgpu').mul(i).sum().item()).toBe(i.on('js').mul(i).sum().item());
+  });
+
+  it('what it does not serve is a LegalizationError naming op, dtype and backend', () => {
+    expect(() => rlx.tensor([1, 2]).on('webgpu').exp().toArray()).toThrow(rlx.LegalizationError);
+    expect(() => rlx.tensor([1, 2]).on('webgpu').exp().toArray()).toThrow(/float64 on backend 'webgpu'/);
+    const m = f32(4, 5).reshape([2, 2]).on('webgpu');
+    expect(() => m.matmul(m).toArray()).toThrow(/matmul.*backend 'webgpu'/);
+    expect(() => f32(6, 6).on('webgpu').cumsum(0).toArray()).toThrow(rlx.LegalizationError);
+    expect(() => f32(6, 6).on('webgpu').gt(0).toArray()).toThrow(/bool/);
+  });
+});
