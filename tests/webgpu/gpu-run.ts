@@ -1,7 +1,7 @@
 // Runs a graph's kernels on the WebGPU device the way a GPU executable will
 // (tests/webgpu only, until the webgpu backend is registered): the graph is
 // compiled for 'js' (capture, passes, fusion, memory plan), each kernel is
-// lowered to WGSL (elementwise or reduce) and dispatched over GPU copies of
+// lowered to WGSL (elementwise, reduce or matmul) and dispatched over GPU copies of
 // the same inputs and constant vector, and the outputs are read back. Every
 // slot gets its own GPU buffer (the js plan's in-place reuse would bind one
 // buffer as both read and read_write, which WebGPU forbids).
@@ -13,6 +13,7 @@ import type { StorageArray } from '../../src/tensor/dtype.js';
 import { webgpuDevice, type GpuBuffer } from '../../src/backends/webgpu/device.js';
 import { wgslElementwise, type WgslKernel } from '../../src/backends/webgpu/wgsl-elementwise.js';
 import { wgslReduce } from '../../src/backends/webgpu/wgsl-reduce.js';
+import { wgslMatmul } from '../../src/backends/webgpu/wgsl-matmul.js';
 import { constBits } from '../../src/backends/webgpu/wgsl-expr.js';
 
 export function runOnGpu(outs: Tensor[], maxGroupsX = 65535): StorageArray[] {
@@ -29,6 +30,7 @@ export function runOnGpu(outs: Tensor[], maxGroupsX = 65535): StorageArray[] {
     let w: WgslKernel;
     if (k.kind === 'elementwise') w = wgslElementwise(k, shapes);
     else if (k.kind === 'reduce') w = wgslReduce(k, shapes);
+    else if (k.kind === 'matmul') w = wgslMatmul(k, shapes);
     else throw new Error(`test graph has a ${k.kind} kernel`);
     const bits = constBits(K, w.consts);
     const kBuf = d.createBuffer(bits.byteLength, bits);

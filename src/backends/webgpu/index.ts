@@ -4,8 +4,8 @@
 //
 // Served so far: float32 and int32 data, every elementwise op with a WGSL
 // rule (wgsl-expr.ts), casts, where and comparisons (bool values inside a
-// kernel), the six reductions; views fold into the kernels' loads. Not yet:
-// matmul, the opaque ops (cumsum, gather, scatterAdd, concat, pad), control
+// kernel), the six reductions, matmul (tiled, batched, fused epilogue);
+// views fold into the kernels' loads. Not yet: the opaque ops (cumsum, gather, scatterAdd, concat, pad), control
 // flow, registered ops (linalg, sparse, fft, splat), bool/8-bit/float16
 // storage. Those, and dtypes WGSL has no type for (float64, complex), are a
 // LegalizationError from the dispatch contract, never a CPU fallback.
@@ -28,6 +28,7 @@ import type { Backend, CompiledKernel, DeviceGraph, DeviceRuntime, DimEnv, Dispa
 import { webgpuDevice, type GpuBuffer, type GpuPipeline, type WebGpuDevice } from './device.js';
 import { wgslElementwise, type WgslKernel } from './wgsl-elementwise.js';
 import { wgslReduce } from './wgsl-reduce.js';
+import { wgslMatmul } from './wgsl-matmul.js';
 import { constBits, hasWgslRule, STORAGE } from './wgsl-expr.js';
 
 const storable = (d: DType): boolean => STORAGE[d] !== undefined;
@@ -41,7 +42,11 @@ function dispatch(n: Node): DispatchChoice | undefined {
     const d = n.inputs[0]!.dtype;
     return d === 'float32' || d === 'int32' ? 'native' : undefined;
   }
-  return undefined; // matmul, opaque ops, control flow, registered ops: not on webgpu yet
+  if (n.op === 'matmul') {
+    const d = n.inputs[0]!.dtype;
+    return d === 'float32' || d === 'int32' ? 'native' : undefined;
+  }
+  return undefined; // opaque ops, control flow, registered ops: not on webgpu yet
 }
 
 /** A compiled kernel of this backend: its WGSL, pipeline and parameter buffers per binding of the dims. */
@@ -57,7 +62,8 @@ function compileKernel(k: Kernel, slotShapes: readonly (readonly Dim[])[]): Comp
   let wgsl: WgslKernel;
   if (k.kind === 'elementwise') wgsl = wgslElementwise(k, slotShapes);
   else if (k.kind === 'reduce') wgsl = wgslReduce(k, slotShapes);
-  else throw new LegalizationError(k.kind === 'opaque' ? k.name : k.kind, k.outDType, 'webgpu', 'no WGSL kernel yet');
+  else if (k.kind === 'matmul') wgsl = wgslMatmul(k, slotShapes);
+  else throw new LegalizationError(k.name, k.outDType, 'webgpu', 'no WGSL kernel yet');
   const d = webgpuDevice();
   let pipeline = pipelines.get(wgsl.code);
   if (pipeline === undefined) pipelines.set(wgsl.code, (pipeline = d.pipeline(wgsl.code)));
