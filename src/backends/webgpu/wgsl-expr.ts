@@ -72,7 +72,9 @@ const F: Record<string, Rule> = {
   div: (a, b) => `(${a} / ${b})`,
   maximum: (a, b) => `select(${b}, ${a}, ${a} > ${b} || ${a} != ${a})`,
   minimum: (a, b) => `select(${b}, ${a}, ${a} < ${b} || ${a} != ${a})`,
-  atan2: (a, b) => `atan2(${a}, ${b})`,
+  // WGSL leaves atan2(±0, ±0) undefined (llvmpipe gives 3π/4); C/NumPy: ±0 for x = +0, ±π for x = −0.
+  atan2: (a, b) =>
+    `select(atan2(${a}, ${b}), select(${a}, select(3.14159274, -3.14159274, (bitcast<u32>(${a}) >> 31u) == 1u), (bitcast<u32>(${b}) >> 31u) == 1u), ${a} == 0.0 && ${b} == 0.0)`,
 };
 /** int32 rules (WGSL i32 arithmetic wraps like int32). */
 const I: Record<string, Rule> = {

@@ -75,12 +75,13 @@ export function wgslReduce(k: ReduceKernel, slotShapes: readonly (readonly Dim[]
     outAt = 2 + K + Q,
     plAt = outAt + E,
     elAt = plAt + pl.length * (1 + r);
-  const decompose = (v: string, n: number, at: number, x: string): string[] => {
-    const lines = [
-`  var ${v} = ${x};`];
-    for (let d = n - 1; d >= 0; d--) lines.push(`  let ${v}${d} = ${v} % P[${at + d}];`, `  ${v} = ${v} / P[${at + d}];`);
+  /** Statements splitting linear index `x` (row-major over the n sizes at P[at..]) into `${prefix}0..`, via the variable `rest`. */
+  const decompose = (rest: string, prefix: string, n: number, at: number, x: string): string[] => {
+    const lines = [`  var ${rest} = ${x};`];
+    for (let d = n - 1; d >= 0; d--) lines.push(`  let ${prefix}${d} = ${rest} % P[${at + d}];`, `  ${rest} = ${rest} / P[${at + d}];`);
     return lines;
   };
+
   const plOff = (li: number) => {
     const at = plAt + li * (1 + r);
     const terms = [`P[${at}]`];
@@ -130,11 +131,11 @@ export function wgslReduce(k: ReduceKernel, slotShapes: readonly (readonly Dim[]
     '  let o = i32(wid.x + wid.y * nwg.x);',
     '  if (o >= P[0]) { return; }',
     '  let t = i32(tl);',
-    ...decompose('ko', K, keptAt, 'o').map((l) => l.replace(/ko(\d)/g, 'ok$1')),
+    ...decompose('restK', 'ok', K, keptAt, 'o'),
     `  var av: ${accType} = ${initArg};`,
     ...(arg ? ['  var ai: i32 = 2147483647;'] : []),
     `  for (var r = t; r < P[1]; r = r + ${WG}) {`,
-    ...decompose('rq', Q, redAt, 'r').map((l) => '  ' + l.replace(/rq(\d)/g, 'rr$1')),
+    ...decompose('restR', 'rr', Q, redAt, 'r').map((l) => '  ' + l),
     pro.replace(/^/gm, '  '),
     ...accumulate,
     '  }',
@@ -152,7 +153,7 @@ export function wgslReduce(k: ReduceKernel, slotShapes: readonly (readonly Dim[]
   let value = result;
   let valueType = arg ? 'int32' : inDType;
   if (k.epilogue) {
-    lines.push(...decompose('eo', E, outAt, 'o').map((l) => l.replace(/eo(\d)/g, 'oe$1')));
+    lines.push(...decompose('restE', 'oe', E, outAt, 'o'));
     lines.push(emit(k.epilogue.instrs, 'w', (li) => `S${el[li]!.slot}[${elOff(li)}]`, result));
     value = `w${k.epilogue.instrs.length - 1}`;
     valueType = k.epilogue.instrs[k.epilogue.instrs.length - 1]!.dtype;

@@ -123,6 +123,10 @@ async function scoped(f) {
 async function read(id, offset, size) {
   const d = state.device;
   const src = buffer(id);
+  // Wait for the work already submitted (the dispatches that write src) before copying it out. WebGPU orders
+  // the copy after them anyway; on Dawn's GL backend over llvmpipe a read once in ~50 test runs still saw a
+  // compute result unwritten (a reduction's first output read as 0), which waiting for completion rules out.
+  await d.queue.onSubmittedWorkDone();
   const padded = (size + 3) & ~3;
   const staging = d.createBuffer({ size: Math.max(4, padded), usage: GPUBufferUsage.MAP_READ | GPUBufferUsage.COPY_DST });
   try {
