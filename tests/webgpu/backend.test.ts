@@ -7,6 +7,7 @@
 
 import { describe, expect, it } from 'vitest';
 import * as rlx from '../../src/index.js';
+import type { Tensor } from '../../src/index.js';
 import { webgpuStatus } from '../../src/backends/webgpu/device.js';
 
 const status = webgpuStatus();
@@ -47,6 +48,19 @@ describe.runIf(status.available)("the 'webgpu' device", () => {
     const y = (dev: string) => rlx.where(i.on(dev).gt(0), f.on(dev).mul(2), f.on(dev).neg());
     expect(y('webgpu').toArray()).toEqual(y('js').toArray());
     expect(i.on('webgpu').mul(i).sum().item()).toBe(i.on('js').mul(i).sum().item());
+  });
+
+  it('grad, jvp and vmap of a function computed on webgpu match js', () => {
+    const x = f32(64, 7);
+    const f = (d: string) => (t: Tensor) => t.on(d).exp().mul(t.on(d)).sum();
+    const close = (g: Float32Array, j: Float32Array) => {
+      for (let i = 0; i < j.length; i++) expect(Math.abs(g[i]! - j[i]!)).toBeLessThanOrEqual(1e-6 * Math.max(1, Math.abs(j[i]!)));
+    };
+    close(rlx.grad(f('webgpu'))(x).toArray() as Float32Array, rlx.grad(f('js'))(x).toArray() as Float32Array);
+    const v = f32(64, 8);
+    close(rlx.jvp(f('webgpu'), [x], [v])[1].toArray() as Float32Array, rlx.jvp(f('js'), [x], [v])[1].toArray() as Float32Array);
+    const rows = (d: string) => rlx.vmap((t: Tensor) => t.on(d).tanh().sum())(x.reshape([8, 8])).toArray() as Float32Array;
+    close(rows('webgpu'), rows('js'));
   });
 
   it('what it does not serve is a LegalizationError naming op, dtype and backend', () => {

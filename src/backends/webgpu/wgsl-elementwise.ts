@@ -23,7 +23,7 @@ import type { ElementwiseKernel } from '../../compiler/kernel.js';
 import { resolveChain } from '../../compiler/view.js';
 import type { DimEnv } from '../backend.js';
 import type { DType } from '../../tensor/dtype.js';
-import { PRELUDE, STORAGE, cast, constParams, emit } from './wgsl-expr.js';
+import { declareBindings, STORAGE, cast, constParams, emit } from './wgsl-expr.js';
 
 /** One compute shader and how to bind and size it. */
 export interface WgslKernel {
@@ -58,13 +58,8 @@ export function wgslElementwise(k: ElementwiseKernel, slotShapes: readonly (read
   const R = collapse ? 0 : k.outShape.length;
   const consts = constParams(k.expr.instrs);
   const usesConsts = consts.length > 0;
-  const nIn = inputSlots.length;
   const decl = [
-    PRELUDE,
-    `@group(0) @binding(0) var<storage, read_write> OUT: array<${outType}>;`,
-    ...inputSlots.map((s, b) => `@group(0) @binding(${b + 1}) var<storage, read> S${s}: array<${STORAGE[loads.find((l) => l.slot === s)!.dtype]}>;`),
-    `@group(0) @binding(${nIn + 1}) var<storage, read> P: array<i32>;`,
-    ...(usesConsts ? [`@group(0) @binding(${nIn + 2}) var<storage, read> K: array<u32>;`] : []),
+    ...declareBindings(outType, inputSlots, (s) => STORAGE[loads.find((l) => l.slot === s)!.dtype]!, usesConsts),
   ];
   // P: [n, d_0 .. d_{R-1}, then per load (strided kernels): base, stride_0 .. stride_{R-1}].
   const body: string[] = [];

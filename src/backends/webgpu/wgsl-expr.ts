@@ -41,6 +41,15 @@ export function literal(v: number, d: DType): string {
 }
 
 type Rule = (...a: string[]) => string;
+/** Rules spelled the same for f32 and i32 (WGSL's i32 +, −, × wrap like int32). */
+const NUMERIC: Record<string, Rule> = {
+  stopGradient: (a) => a,
+  real: (a) => a,
+  conj: (a) => a,
+  add: (a, b) => `(${a} + ${b})`,
+  sub: (a, b) => `(${a} - ${b})`,
+  mul: (a, b) => `(${a} * ${b})`,
+};
 /** Real float32 rules (NumPy semantics where WGSL differs: NaN-propagating max/min). */
 const F: Record<string, Rule> = {
   neg: (a) => `-${a}`,
@@ -63,12 +72,7 @@ const F: Record<string, Rule> = {
   ceil: (a) => `ceil(${a})`,
   round: (a) => `round(${a})`, // WGSL's round is half to even, as NumPy's
   sigmoid: (a) => `select(exp(${a}) / (1.0 + exp(${a})), 1.0 / (1.0 + exp(-${a})), ${a} >= 0.0)`,
-  stopGradient: (a) => a,
-  real: (a) => a,
-  conj: (a) => a,
-  add: (a, b) => `(${a} + ${b})`,
-  sub: (a, b) => `(${a} - ${b})`,
-  mul: (a, b) => `(${a} * ${b})`,
+  ...NUMERIC,
   div: (a, b) => `(${a} / ${b})`,
   maximum: (a, b) => `select(${b}, ${a}, ${a} > ${b} || ${a} != ${a})`,
   minimum: (a, b) => `select(${b}, ${a}, ${a} < ${b} || ${a} != ${a})`,
@@ -84,12 +88,7 @@ const I: Record<string, Rule> = {
   floor: (a) => a,
   ceil: (a) => a,
   round: (a) => a,
-  stopGradient: (a) => a,
-  real: (a) => a,
-  conj: (a) => a,
-  add: (a, b) => `(${a} + ${b})`,
-  sub: (a, b) => `(${a} - ${b})`,
-  mul: (a, b) => `(${a} * ${b})`,
+  ...NUMERIC,
   maximum: (a, b) => `max(${a}, ${b})`,
   minimum: (a, b) => `min(${a}, ${b})`,
 };
@@ -179,4 +178,20 @@ export function constBits(consts: Float64Array, params: readonly (readonly [numb
     else words[p] = v !== 0 ? 1 : 0;
   }
   return words;
+}
+
+/**
+ * The binding declarations every generated kernel starts with: 0 the output,
+ * 1..n the input slots (`S{slot}`), then P (i32 sizes and strides) and, when
+ * used, K (run-time literal bits).
+ */
+export function declareBindings(outType: string, inputSlots: readonly number[], slotType: (slot: number) => string, usesConsts: boolean): string[] {
+  const n = inputSlots.length;
+  return [
+    PRELUDE,
+    `@group(0) @binding(0) var<storage, read_write> OUT: array<${outType}>;`,
+    ...inputSlots.map((s, b) => `@group(0) @binding(${b + 1}) var<storage, read> S${s}: array<${slotType(s)}>;`),
+    `@group(0) @binding(${n + 1}) var<storage, read> P: array<i32>;`,
+    ...(usesConsts ? [`@group(0) @binding(${n + 2}) var<storage, read> K: array<u32>;`] : []),
+  ];
 }

@@ -20,7 +20,7 @@ import { resolveShape, type Dim } from '../../tensor/shape.js';
 import type { MatmulKernel } from '../../compiler/kernel.js';
 import { resolveChain } from '../../compiler/view.js';
 import type { DimEnv } from '../backend.js';
-import { PRELUDE, STORAGE, cast, constParams, emit, literal } from './wgsl-expr.js';
+import { declareBindings, STORAGE, cast, constParams, emit, literal } from './wgsl-expr.js';
 import type { WgslKernel } from './wgsl-elementwise.js';
 
 const T = 16;
@@ -35,7 +35,6 @@ export function wgslMatmul(k: MatmulKernel, slotShapes: readonly (readonly Dim[]
   for (const l of el) if (STORAGE[l.dtype] === undefined) throw new LegalizationError('load', l.dtype, 'webgpu', 'storage of this dtype on the GPU');
   const nb = k.aShape.length - 2;
   const inputSlots = [...new Set([k.a.slot, k.b.slot, ...el.map((l) => l.slot)])];
-  const nIn = inputSlots.length;
   const slotType = (s: number): string => (s === k.a.slot || s === k.b.slot ? t : STORAGE[el.find((l) => l.slot === s)!.dtype]!);
   const consts = constParams(k.epilogue?.instrs);
   const usesConsts = consts.length > 0;
@@ -49,11 +48,7 @@ export function wgslMatmul(k: MatmulKernel, slotShapes: readonly (readonly Dim[]
   const off = (at: number, row: string, col: string) => `P[${at}]${Array.from({ length: nb }, (_, i) => ` + b${i} * P[${at + 1 + i}]`).join('')} + ${row} * P[${at + 1 + nb}] + ${col} * P[${at + 2 + nb}]`;
   const zero = literal(0, d);
   const lines = [
-    PRELUDE,
-    `@group(0) @binding(0) var<storage, read_write> OUT: array<${outType}>;`,
-    ...inputSlots.map((s, i) => `@group(0) @binding(${i + 1}) var<storage, read> S${s}: array<${slotType(s)}>;`),
-    `@group(0) @binding(${nIn + 1}) var<storage, read> P: array<i32>;`,
-    ...(usesConsts ? [`@group(0) @binding(${nIn + 2}) var<storage, read> K: array<u32>;`] : []),
+    ...declareBindings(outType, inputSlots, slotType, usesConsts),
     `var<workgroup> TA: array<${t}, ${T * T}>;`,
     `var<workgroup> TB: array<${t}, ${T * T}>;`,
     `@compute @workgroup_size(${T}, ${T})`,

@@ -24,7 +24,7 @@ import { resolveShape, type Dim } from '../../tensor/shape.js';
 import type { ReduceKernel } from '../../compiler/kernel.js';
 import { resolveChain } from '../../compiler/view.js';
 import type { DimEnv } from '../backend.js';
-import { PRELUDE, STORAGE, cast, constParams, emit, literal } from './wgsl-expr.js';
+import { declareBindings, STORAGE, cast, constParams, emit, literal } from './wgsl-expr.js';
 import type { WgslKernel } from './wgsl-elementwise.js';
 
 const WG = 256;
@@ -62,10 +62,9 @@ export function wgslReduce(k: ReduceKernel, slotShapes: readonly (readonly Dim[]
     Q = k.axes.length,
     E = k.outShape.length;
   const inputSlots = [...new Set([...pl, ...el].map((l) => l.slot))];
-  const nIn = inputSlots.length;
   const consts = constParams(k.prologue.instrs, k.epilogue?.instrs);
   const usesConsts = consts.length > 0;
-  const slotType = (s: number) => STORAGE[[...pl, ...el].find((l) => l.slot === s)!.dtype];
+  const slotType = (s: number): string => STORAGE[[...pl, ...el].find((l) => l.slot === s)!.dtype]!;
 
   // P: [nOut, nRed, kept sizes (K), reduced sizes (Q), out sizes (E),
   //     per prologue load: base, strides (kept order, then reduced order),
@@ -98,11 +97,7 @@ export function wgslReduce(k: ReduceKernel, slotShapes: readonly (readonly Dim[]
   const pro = emit(k.prologue.instrs, 'v', (li) => `S${pl[li]!.slot}[${plOff(li)}]`);
   const pv = `v${k.prologue.instrs.length - 1}`;
   const lines = [
-    PRELUDE,
-    `@group(0) @binding(0) var<storage, read_write> OUT: array<${outType}>;`,
-    ...inputSlots.map((s, b) => `@group(0) @binding(${b + 1}) var<storage, read> S${s}: array<${slotType(s)}>;`),
-    `@group(0) @binding(${nIn + 1}) var<storage, read> P: array<i32>;`,
-    ...(usesConsts ? [`@group(0) @binding(${nIn + 2}) var<storage, read> K: array<u32>;`] : []),
+    ...declareBindings(outType, inputSlots, slotType, usesConsts),
     `var<workgroup> WV: array<${accType}, ${WG}>;`,
     ...(arg ? [`var<workgroup> WI: array<i32, ${WG}>;`] : []),
   ];
