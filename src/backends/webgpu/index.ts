@@ -19,59 +19,70 @@
 // run in order on one queue, so a reused buffer is never written early).
 
 import type { DType, StorageArray } from '../../tensor/dtype.js';
-import { DeviceError, LegalizationError } from '../../tensor/errors.js';
+import { DeviceError, IndexError, LegalizationError } from '../../tensor/errors.js';
 import { resolveShape, type Dim } from '../../tensor/shape.js';
 import type { DeviceStorage, Node } from '../../compiler/ir.js';
 import { kindOf } from '../../compiler/primitives.js';
-import type { Kernel } from '../../compiler/kernel.js';
+import type { Kernel, OpaqueKernel } from '../../compiler/kernel.js';
+import { opLayout } from '../../compiler/op-registry.js';
 import type { Backend, CompiledKernel, DeviceGraph, DeviceRuntime, DimEnv, DispatchChoice } from '../backend.js';
 import { webgpuDevice, type GpuBuffer, type GpuPipeline, type WebGpuDevice } from './device.js';
 import { wgslElementwise, type WgslKernel } from './wgsl-elementwise.js';
 import { wgslReduce } from './wgsl-reduce.js';
 import { wgslMatmul } from './wgsl-matmul.js';
+import { INDEX_OPS, wgslOpaque } from './wgsl-opaque.js';
+import { gpuOp, gpuOpRefusal } from './registered.js';
 import { constBits, hasWgslRule, STORAGE } from './wgsl-expr.js';
 
 const storable = (d: DType): boolean => STORAGE[d] !== undefined;
+
+const DATA_OPS = new Set(['cumsum', 'gather', 'scatterAdd', 'concat', 'pad']);
 
 function dispatch(n: Node): DispatchChoice | undefined {
   const k = kindOf(n.op);
   if (k === 'leaf' || k === 'movement') return storable(n.dtype) || n.dtype === 'bool' ? 'native' : undefined;
   if (k === 'composite') return 'decompose';
   if (k === 'elementwise') return hasWgslRule(n.op, n.inputs[0]!.dtype) && (storable(n.dtype) || n.dtype === 'bool') ? 'native' : undefined;
-  if (k === 'reduce') {
+  if (k === 'reduce' || n.op === 'matmul') {
     const d = n.inputs[0]!.dtype;
     return d === 'float32' || d === 'int32' ? 'native' : undefined;
   }
-  if (n.op === 'matmul') {
-    const d = n.inputs[0]!.dtype;
-    return d === 'float32' || d === 'int32' ? 'native' : undefined;
-  }
-  return undefined; // opaque ops, control flow, registered ops: not on webgpu yet
+  if (DATA_OPS.has(n.op)) return storable(n.dtype) && n.inputs.every((x) => storable(x.dtype)) ? 'native' : undefined;
+  if (n.op === 'registered') return gpuOpRefusal(n.attrs['op'] as string, n.inputs.map((x) => x.dtype), n.attrs) === undefined ? 'native' : undefined;
+  if (n.op === 'part') return dispatch(n.inputs[0]!);
+  return undefined; // control flow, custom rules: not on webgpu yet
 }
 
-/** A compiled kernel of this backend: its WGSL, pipeline and parameter buffers per binding of the dims. */
-interface GpuKernel extends CompiledKernel {
+/** One dispatch of a compiled kernel: its WGSL, pipeline and parameter buffers per binding of the dims. */
+interface GpuPass {
   readonly wgsl: WgslKernel;
   readonly pipeline: GpuPipeline;
   readonly params: Map<string, { buf: GpuBuffer; groups: number }>;
 }
 
+/** A compiled kernel of this backend: WGSL passes run in order, or a registered op's GPU runner. */
+interface GpuKernel extends CompiledKernel {
+  readonly passes: readonly GpuPass[];
+  readonly registered?: OpaqueKernel;
+}
+
 const pipelines = new Map<string, GpuPipeline>();
+function pipelineOf(code: string): GpuPipeline {
+  let p = pipelines.get(code);
+  if (p === undefined) pipelines.set(code, (p = webgpuDevice().pipeline(code)));
+  return p;
+}
 
 function compileKernel(k: Kernel, slotShapes: readonly (readonly Dim[])[]): CompiledKernel {
-  let wgsl: WgslKernel;
-  if (k.kind === 'elementwise') wgsl = wgslElementwise(k, slotShapes);
-  else if (k.kind === 'reduce') wgsl = wgslReduce(k, slotShapes);
-  else if (k.kind === 'matmul') wgsl = wgslMatmul(k, slotShapes);
-  else throw new LegalizationError(k.name, k.outDType, 'webgpu', 'no WGSL kernel yet');
-  const d = webgpuDevice();
-  let pipeline = pipelines.get(wgsl.code);
-  if (pipeline === undefined) pipelines.set(wgsl.code, (pipeline = d.pipeline(wgsl.code)));
+  let wgsl: WgslKernel[] = [];
+  if (k.kind === 'elementwise') wgsl = [wgslElementwise(k, slotShapes)];
+  else if (k.kind === 'reduce') wgsl = [wgslReduce(k, slotShapes)];
+  else if (k.kind === 'matmul') wgsl = [wgslMatmul(k, slotShapes)];
+  else if (k.op !== 'registered') wgsl = wgslOpaque(k);
   const kernel: GpuKernel = {
-    wgsl,
-    pipeline,
-    params: new Map(),
-    source: wgsl.code,
+    passes: wgsl.map((w) => ({ wgsl: w, pipeline: pipelineOf(w.code), params: new Map() })),
+    ...(k.kind === 'opaque' && k.op === 'registered' ? { registered: k } : {}),
+    source: wgsl.length > 0 ? wgsl.map((w) => w.code).join('\n\n') : `// registered op ${(k as OpaqueKernel).attrs['op'] as string}: its GPU runner (registered.ts)`,
     run() {
       throw new Error('internal: a webgpu kernel runs through the device runtime, not on host buffers');
     },
@@ -114,6 +125,35 @@ const released = new FinalizationRegistry<GpuBuffer>((b) => bufferPool().give(b)
 
 const TYPED: Partial<Record<DType, new (b: ArrayBuffer) => StorageArray>> = { float32: Float32Array, int32: Int32Array };
 
+const INDEX_OP_NAMES: readonly string[] = INDEX_OPS;
+
+/**
+ * The error buffer of one run of a graph that checks indices (gather,
+ * scatterAdd: wgsl-opaque.ts): [flag, op, index, axis size], zero until a
+ * kernel meets an index out of range. Every result of the run (and of later
+ * runs reading them) holds it; reading a result reads it first and throws
+ * the js backend's IndexError when set.
+ */
+class IndexFlag {
+  private error: IndexError | null | undefined;
+  constructor(readonly buffer: GpuBuffer) {
+    flagsReleased.register(this, buffer);
+  }
+  private decide(raw: ArrayBuffer): void {
+    const w = new Uint32Array(raw);
+    this.error = w[0] === 0 ? null : new IndexError(`${INDEX_OP_NAMES[w[1]!] ?? 'index'}: index ${w[2]! | 0} is out of range for an axis of size ${w[3]}`);
+  }
+  check(): void {
+    if (this.error === undefined) this.decide(webgpuDevice().readSync(this.buffer, 16));
+    if (this.error) throw this.error;
+  }
+  async checkAsync(): Promise<void> {
+    if (this.error === undefined) this.decide(await webgpuDevice().read(this.buffer, 16));
+    if (this.error) throw this.error;
+  }
+}
+const flagsReleased = new FinalizationRegistry<GpuBuffer>((b) => bufferPool().give(b));
+
 /** Data of a node realized on the GPU. */
 export class GpuStorage implements DeviceStorage {
   readonly device = 'webgpu';
@@ -121,6 +161,8 @@ export class GpuStorage implements DeviceStorage {
     readonly buffer: GpuBuffer,
     readonly dtype: DType,
     readonly size: number,
+    /** Index checks of the runs that computed it (reading throws their IndexError). */
+    readonly flags: readonly IndexFlag[] = [],
   ) {
     released.register(this, buffer);
   }
@@ -130,15 +172,62 @@ export class GpuStorage implements DeviceStorage {
     return new T(raw);
   }
   readHost(): StorageArray {
+    for (const f of this.flags) f.check();
     return this.typed(webgpuDevice().readSync(this.buffer, this.size * 4));
   }
   async readHostAsync(): Promise<StorageArray> {
+    for (const f of this.flags) await f.checkAsync();
     return this.typed(await webgpuDevice().read(this.buffer, this.size * 4));
   }
 }
 
 const envKey = (env: DimEnv) => (env.size === 0 ? '' : [...env].map(([k, v]) => `${k}=${v}`).join(','));
 const slotSize = (shape: readonly (number | string)[], env: DimEnv) => resolveShape(shape as Dim[], env).reduce((a, b) => a * b, 1);
+
+const BYTES: Partial<Record<DType, number>> = { float32: 4, int32: 4 };
+
+/** Runs a registered op's call through its GPU runner (registered.ts); scratch buffers go back to the pool with the run's. */
+function runRegistered(k: OpaqueKernel, slotBuffer: (s: number) => GpuBuffer, env: DimEnv, taken: GpuBuffer[]): void {
+  const d = webgpuDevice();
+  const p = bufferPool();
+  const name = k.attrs['op'] as string;
+  const op = gpuOp(name);
+  if (op === undefined) throw new LegalizationError(name, k.inDTypes[0] ?? '-', 'webgpu', gpuOpRefusal(name, k.inDTypes, k.attrs)!);
+  const inShapes = k.inShapes.map((s) => resolveShape(s, env));
+  const l = opLayout(
+    inShapes.map((shape, i) => ({ shape, dtype: k.inDTypes[i]! })),
+    k.attrs,
+  );
+  const batch = (l.batch as number[]).reduce((a, b) => a * b, 1);
+  const temp = (bytes: number): GpuBuffer => {
+    const b = p.take(bytes);
+    taken.push(b);
+    return b;
+  };
+  const outs = l.parts.map((part, i) => {
+    const slot = i === 0 ? k.out : (k.parts?.[i] ?? -1);
+    if (slot >= 0) return slotBuffer(slot);
+    return temp(batch * part.shape.reduce((a, b) => a * b, 1) * (BYTES[part.dtype] ?? 4));
+  });
+  op.run({
+    device: d,
+    batch,
+    ins: k.inputs.map(slotBuffer),
+    inShapes: inShapes.map((s) => s.slice(l.batch.length)),
+    inDTypes: k.inDTypes,
+    outs,
+    outShapes: l.parts.map((x) => x.shape),
+    outDTypes: l.parts.map((x) => x.dtype),
+    attrs: k.attrs,
+    scratch: temp,
+    upload(data) {
+      const b = temp(data.byteLength);
+      d.write(b, data);
+      return b;
+    },
+    pipeline: pipelineOf,
+  });
+}
 
 const runtime: DeviceRuntime = {
   run(g: DeviceGraph, inputs: readonly Node[], env: DimEnv, consts: Float64Array): DeviceStorage[] {
@@ -168,26 +257,42 @@ const runtime: DeviceRuntime = {
       }
       return b;
     };
+    // Index checks this run's results carry: those of its inputs, and its own when a kernel checks indices.
+    const flags = new Set<IndexFlag>();
+    for (const n of inputs) for (const f of (n.dev as GpuStorage).flags) flags.add(f);
+    let own: IndexFlag | undefined;
+    const flagBuffer = (): GpuBuffer => {
+      if (own === undefined) {
+        const b = p.take(16);
+        d.write(b, new Uint32Array(4));
+        flags.add((own = new IndexFlag(b)));
+      }
+      return own.buffer;
+    };
+    const maxX = d.info.limits['maxComputeWorkgroupsPerDimension'] ?? 65535;
     g.kernels.forEach((k, i) => {
       const ck = g.compiled[i] as GpuKernel;
-      const w = ck.wgsl;
-      let pr = ck.params.get(key);
-      if (pr === undefined) {
-        const P = w.params(env);
-        pr = { buf: d.createBuffer(P.byteLength, P), groups: w.groups(P) };
-        ck.params.set(key, pr);
+      if (ck.registered !== undefined) return runRegistered(ck.registered, slotBuffer, env, taken);
+      for (const pass of ck.passes) {
+        const w = pass.wgsl;
+        let pr = pass.params.get(key);
+        if (pr === undefined) {
+          const P = w.params(env);
+          pr = { buf: d.createBuffer(P.byteLength, P), groups: w.groups(P) };
+          pass.params.set(key, pr);
+        }
+        if (pr.groups === 0) continue;
+        const bound = [slotBuffer(k.out), ...w.inputSlots.map(slotBuffer), pr.buf];
+        if (w.usesConsts) {
+          const bits = constBits(consts, w.consts);
+          const kb = p.take(bits.byteLength);
+          d.write(kb, bits);
+          bound.push(kb);
+          taken.push(kb);
+        }
+        if (w.checksIndices) bound.push(flagBuffer());
+        d.dispatch(pass.pipeline, bound, [Math.min(pr.groups, maxX), Math.ceil(pr.groups / maxX)]);
       }
-      if (pr.groups === 0) return;
-      const bound = [slotBuffer(k.out), ...w.inputSlots.map(slotBuffer), pr.buf];
-      if (w.usesConsts) {
-        const bits = constBits(consts, w.consts);
-        const kb = p.take(bits.byteLength);
-        d.write(kb, bits);
-        bound.push(kb);
-        taken.push(kb);
-      }
-      const maxX = d.info.limits['maxComputeWorkgroupsPerDimension'] ?? 65535;
-      d.dispatch(ck.pipeline, bound, [Math.min(pr.groups, maxX), Math.ceil(pr.groups / maxX)]);
     });
     // One storage object per buffer (it returns the buffer to the pool when collected, so never two for one buffer):
     // an output that is an input is that input's storage, outputs sharing a buffer (aliases) share it.
@@ -199,7 +304,7 @@ const runtime: DeviceRuntime = {
       if (st === undefined) {
         const at = taken.indexOf(b);
         if (at >= 0) taken.splice(at, 1); // the result's buffer now, not the pool's
-        wrapped.set(b, (st = new GpuStorage(b, g.slots[s]!.dtype, slotSize(g.slots[s]!.shape, env))));
+        wrapped.set(b, (st = new GpuStorage(b, g.slots[s]!.dtype, slotSize(g.slots[s]!.shape, env), [...flags])));
       }
       return st;
     });

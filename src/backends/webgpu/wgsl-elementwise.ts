@@ -37,6 +37,8 @@ export interface WgslKernel {
   usesConsts: boolean;
   /** The run-time literals read: [offset in the constant vector, dtype]. */
   consts: [number, DType][];
+  /** Whether the binding after P (and K) is an error buffer for out-of-range indices (wgsl-opaque.ts). */
+  checksIndices?: boolean;
   /** The i32 parameter vector for one binding of the dims. */
   params(env: DimEnv): Int32Array;
   /** Workgroups to dispatch for that parameter vector (laid out as a 2-D grid past 65535). */
