@@ -34,7 +34,7 @@ export { scan, forLoop } from './compiler/control/scan.js';
 export { whileLoop, cond } from './compiler/control/loop.js';
 export type { ScanOptions } from './compiler/control/scan.js';
 export { config } from './compiler/config.js';
-export { backends } from './backends/registry.js';
+export { backends, setDefaultDevice } from './backends/registry.js';
 export { setNumThreads, numThreads } from './backends/native/threads.js';
 export { nativeStatus, blasInfo } from './backends/native/info.js';
 export { nativeFftStatus } from './fft/kernels/native.js';

@@ -105,7 +105,28 @@ export function getBackend(name: string): Backend {
   return b;
 }
 
-/** The device used when nothing is pinned: the fastest available. */
+let chosenDefault: string | undefined;
+
+/** The device used when nothing is pinned: the one setDefaultDevice chose, else the fastest CPU device available. */
 export function defaultDevice(): string {
-  return registered.has('native') ? 'native' : 'js';
+  return chosenDefault ?? (registered.has('native') ? 'native' : 'js');
+}
+
+/**
+ * Sets the device that computations pinned to no device run on (`undefined`
+ * restores the automatic choice: 'native' when the addon is built, else
+ * 'js'). The device is started now (webgpu: its adapter is requested), so an
+ * unavailable one is a DeviceError here, not at the first computation. What
+ * the device does not serve (float64 on webgpu, say) stays a
+ * LegalizationError: nothing falls back to another device.
+ * @example
+ * ```ts
+ * setDefaultDevice('js');
+ * tensor([1, 2]).add(1).device;   // undefined: not pinned; it runs on the default, 'js'
+ * setDefaultDevice(undefined);    // back to the automatic choice
+ * ```
+ */
+export function setDefaultDevice(name: string | undefined): void {
+  if (name !== undefined) getBackend(name); // DeviceError when unavailable
+  chosenDefault = name;
 }

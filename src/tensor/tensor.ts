@@ -135,8 +135,12 @@ export class Tensor<D extends DType = DType> {
     if (isComplex(this.dtype)) return [a[0]!, a[1]!] as ItemOf<D>;
     return (this.dtype === 'bool' ? a[0] !== 0 : a[0]!) as ItemOf<D>;
   }
-  /** Pins this tensor's computation to a device ('js', 'native', ...). */
+  /** Pins this tensor's computation to a device ('js', 'native', 'webgpu'). */
   on(device: string): Tensor<D> {
+    return mv.onDevice(this, device) as Tensor<D>;
+  }
+  /** The same as `on(device)`, PyTorch's spelling: this tensor with its computation pinned to `device`. */
+  to(device: string): Tensor<D> {
     return mv.onDevice(this, device) as Tensor<D>;
   }
 

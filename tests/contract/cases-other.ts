@@ -99,6 +99,7 @@ export const otherCases: Table = {
   config: { none: 'config' },
   backends: { none: 'device' },
   setNumThreads: { none: 'device' },
+  setDefaultDevice: { none: 'device' },
   numThreads: { none: 'device' },
   nativeStatus: { none: 'device' },
   blasInfo: { none: 'device' },

@@ -48,6 +48,7 @@ export const tensorMethodCases: Table = {
   'Tensor#realize': { specs: [M()], f: (x) => x.mul(x).realize(), vmap: 'throws' },
   // Through the js device and back to the input's one.
   'Tensor#on': { specs: [M()], f: (x) => x.mul(2).on('js').sin().on(x.device ?? 'js') },
+  'Tensor#to': { specs: [M()], f: (x) => x.mul(2).to('js').sin().to(x.device ?? 'js') },
   'Tensor#requiresGrad': { specs: [M()], f: (x) => x.sin().requiresGrad().mul(x) },
   'Tensor#grad': { specs: [V(3)], f: (x) => x.sin().mul(x).sum().grad([x])[0]! },
 

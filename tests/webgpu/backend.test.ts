@@ -63,6 +63,22 @@ describe.runIf(status.available)("the 'webgpu' device", () => {
     close(rows('webgpu'), rows('js'));
   });
 
+  it('t.to(device) is t.on(device); setDefaultDevice runs unpinned computations there', () => {
+    const x = f32(10, 9);
+    expect(x.to('webgpu').exp().toArray()).toEqual(x.on('webgpu').exp().toArray());
+    expect(() => rlx.setDefaultDevice('no-such-device')).toThrow(rlx.DeviceError);
+    try {
+      rlx.setDefaultDevice('webgpu');
+      const y = x.mul(2).add(1).realize(); // not pinned: runs on the default
+      expect(y.node.dev?.device).toBe('webgpu');
+      expect(y.toArray()).toEqual(x.on('js').mul(2).add(1).toArray());
+      expect(() => rlx.tensor([1.5, 2]).exp().toArray()).toThrow(/float64 on backend 'webgpu'/); // no silent CPU fallback
+    } finally {
+      rlx.setDefaultDevice(undefined);
+    }
+    expect(rlx.tensor([1.5, 2]).exp().toArray()).toEqual(Float64Array.of(Math.exp(1.5), Math.exp(2)));
+  });
+
   it('what it does not serve is a LegalizationError naming op, dtype and backend', () => {
     expect(() => rlx.tensor([1, 2]).on('webgpu').exp().toArray()).toThrow(rlx.LegalizationError);
     expect(() => rlx.tensor([1, 2]).on('webgpu').exp().toArray()).toThrow(/float64 on backend 'webgpu'/);
