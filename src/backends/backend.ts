@@ -35,6 +35,8 @@ export interface Backend {
   readonly name: string;
   /** The dispatch contract: undefined means this backend cannot run the node at all. */
   dispatch(node: Node): DispatchChoice | undefined;
+  /** Why dispatch answered undefined for this node, when the backend can say more than the op and dtype (the LegalizationError's detail). */
+  whyNot?(node: Node): string | undefined;
   compileKernel(kernel: Kernel, slotShapes: readonly (readonly (number | string)[])[]): CompiledKernel;
   alloc(dtype: DType, n: number): StorageArray;
   /**

@@ -53,6 +53,17 @@ function dispatch(n: Node): DispatchChoice | undefined {
   return undefined; // control flow, custom rules: not on webgpu yet
 }
 
+/** The LegalizationError's detail for a node dispatch refuses. */
+function whyNot(n: Node): string | undefined {
+  if (n.op === 'part') return whyNot(n.inputs[0]!);
+  if (n.op === 'registered') return gpuOpRefusal(n.attrs['op'] as string, n.inputs.map((x) => x.dtype), n.attrs);
+  const bad = [n, ...n.inputs].find((x) => !storable(x.dtype) && x.dtype !== 'bool');
+  if (bad !== undefined) return `WGSL has no ${bad.dtype} type here: webgpu stores float32 and int32 (bool inside kernels)`;
+  if (kindOf(n.op) === 'elementwise') return `no WGSL rule for ${n.op} on ${n.inputs[0]!.dtype}`;
+  if (n.op === 'scan' || n.op === 'while' || n.op === 'cond') return 'control flow does not run on webgpu yet';
+  return undefined;
+}
+
 /** One dispatch of a compiled kernel: its WGSL, pipeline and parameter buffers per binding of the dims. */
 interface GpuPass {
   readonly wgsl: WgslKernel;
@@ -316,6 +327,7 @@ const runtime: DeviceRuntime = {
 export const webgpuBackend: Backend = {
   name: 'webgpu',
   dispatch,
+  whyNot,
   compileKernel,
   alloc: () => {
     throw new Error('internal: webgpu buffers are allocated by its device runtime');

@@ -45,9 +45,10 @@ export function legalize(g: Graph, backend: Backend, records: DispatchRecord[] =
       seen.add(n);
       if (choice === undefined) {
         const dtype = n.inputs[0]?.dtype ?? n.dtype;
-        if (n.op !== 'registered') throw new LegalizationError(n.op, dtype, backend.name);
+        const own = backend.whyNot?.(n);
+        if (n.op !== 'registered') throw new LegalizationError(n.op, dtype, backend.name, own);
         const why = whyNotServed(backend.name, n.attrs);
-        throw new LegalizationError(why.op, dtype, backend.name, why.detail);
+        throw new LegalizationError(why.op, dtype, backend.name, own ?? why.detail);
       }
       if (choice === 'native') return undefined;
       changed = true;
