@@ -1,0 +1,97 @@
+// Shared pieces of the WGSL splat kernel tests (tests/webgpu/splat-*.test.ts):
+// a GpuCtx / GpuOpArgs built by hand over the device (buffers created and
+// freed here, pipelines cached by source), so the runners of
+// src/splat/kernels/webgpu/ run without the webgpu runtime, and the
+// read-back of their outputs as typed arrays.
+
+import type { DType } from '../../src/tensor/dtype.js';
+import type { Attrs } from '../../src/compiler/ir.js';
+import { webgpuDevice, webgpuStatus, type GpuBuffer, type GpuPipeline } from '../../src/backends/webgpu/device.js';
+import { gpuOp, type GpuOpArgs } from '../../src/backends/webgpu/registered.js';
+import type { GpuCtx } from '../../src/splat/kernels/webgpu/common.js';
+import '../../src/splat/kernels/webgpu/register.js';
+
+export const status = webgpuStatus();
+
+const pipelines = new Map<string, GpuPipeline>();
+
+/** A context whose buffers are collected in `made` (free them with release). */
+export function gpuCtx(): GpuCtx & { made: GpuBuffer[]; release(): void } {
+  const device = webgpuDevice();
+  const made: GpuBuffer[] = [];
+  return {
+    device,
+    made,
+    scratch(bytes) {
+      const b = device.createBuffer(Math.max(4, Math.ceil(bytes / 4) * 4));
+      made.push(b);
+      return b;
+    },
+    upload(data) {
+      const b = device.createBuffer(Math.max(4, Math.ceil(data.byteLength / 4) * 4));
+      device.write(b, data);
+      made.push(b);
+      return b;
+    },
+    pipeline(code) {
+      let p = pipelines.get(code);
+      if (p === undefined) pipelines.set(code, (p = device.pipeline(code)));
+      return p;
+    },
+    release() {
+      for (const b of made) device.free(b);
+      made.length = 0;
+    },
+  };
+}
+
+export type HostArray = Float32Array | Int32Array | Uint32Array;
+
+export interface OpInput {
+  data: HostArray;
+  /** Core shape (batch dims removed). */
+  shape: number[];
+  dtype: DType;
+}
+
+/**
+ * Runs registered op `name`'s GPU runner on host inputs (batch entries
+ * stacked batch-major in each data array) and reads its outputs back.
+ * Output buffers are filled with a NaN pattern first, so an element the
+ * runner forgets to write shows.
+ */
+export function runGpuOp(name: string, ins: OpInput[], outs: { shape: number[]; dtype: DType }[], attrs: Attrs, batch = 1): HostArray[] {
+  const op = gpuOp(name);
+  if (op === undefined) throw new Error(`no GPU runner for ${name}`);
+  const ctx = gpuCtx();
+  const d = ctx.device;
+  const size = (s: number[]) => s.reduce((a, b) => a * b, 1);
+  const inBufs = ins.map((x) => ctx.upload(x.data));
+  const outBufs = outs.map((o) => {
+    const bytes = Math.max(4, 4 * batch * size(o.shape));
+    return ctx.upload(new Uint32Array(bytes / 4).fill(0x7fc00001));
+  });
+  const args: GpuOpArgs = {
+    device: d,
+    batch,
+    ins: inBufs,
+    inShapes: ins.map((x) => x.shape),
+    inDTypes: ins.map((x) => x.dtype),
+    outs: outBufs,
+    outShapes: outs.map((o) => o.shape),
+    outDTypes: outs.map((o) => o.dtype),
+    attrs,
+    scratch: ctx.scratch,
+    upload: ctx.upload,
+    pipeline: ctx.pipeline,
+  };
+  try {
+    op.run(args);
+    return outs.map((o, i) => {
+      const raw = d.readSync(outBufs[i]!, 4 * batch * size(o.shape));
+      return o.dtype === 'int32' ? new Int32Array(raw) : new Float32Array(raw);
+    });
+  } finally {
+    ctx.release();
+  }
+}
