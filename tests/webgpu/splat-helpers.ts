@@ -9,6 +9,8 @@ import type { Attrs } from '../../src/compiler/ir.js';
 import { webgpuDevice, webgpuStatus, type GpuBuffer, type GpuPipeline } from '../../src/backends/webgpu/device.js';
 import { gpuOp, type GpuOpArgs } from '../../src/backends/webgpu/registered.js';
 import type { GpuCtx } from '../../src/splat/kernels/webgpu/common.js';
+import type { ProjectArgs } from '../../src/splat/kernels/contract.js';
+import { cameraAttr } from '../../src/splat/ops/project.js';
 import '../../src/splat/kernels/webgpu/register.js';
 
 export const status = webgpuStatus();
@@ -95,3 +97,49 @@ export function runGpuOp(name: string, ins: OpInput[], outs: { shape: number[]; 
     ctx.release();
   }
 }
+
+/** Special Gaussians: NaN/∞ parameters, zero quaternion, behind the camera, at the near plane, zero and huge scales, an SH NaN. */
+export function withSpecials(a: ProjectArgs): ProjectArgs {
+  const set = (arr: Float32Array | Float64Array, i: number, v: number) => {
+    if (i < arr.length) arr[i] = v;
+  };
+  set(a.means, 0, NaN);
+  set(a.quats, 4 * 1 + 2, Infinity);
+  for (let j = 0; j < 4; j++) set(a.quats, 4 * 2 + j, 0);
+  set(a.scales, 3 * 3, NaN);
+  set(a.opacities, 4, NaN);
+  set(a.coeffs, 3 * a.k * 5 + 1, NaN);
+  for (let j = 0; j < 3; j++) set(a.scales, 3 * 6 + j, 0);
+  for (let j = 0; j < 3; j++) set(a.scales, 3 * 7 + j, 1e20);
+  for (let j = 0; j < 4; j++) set(a.quats, 4 * 8 + j, 3e37 * (j + 1)); // |q| overflows float32, not float64
+  return a;
+}
+
+/** The GPU runner of splat.project on a's arrays (batch entries stacked when a list is given). */
+export function gpuProject(list: ProjectArgs[]) {
+  const a = list[0]!;
+  const cat = (f: (x: ProjectArgs) => Float32Array | Float64Array) => Float32Array.from(list.flatMap((x) => Array.from(f(x))));
+  const n = a.n;
+  const [means2d, conics, depths, radii, colors, opacities] = runGpuOp(
+    'splat.project',
+    [
+      { data: cat((x) => x.means), shape: [n, 3], dtype: 'float32' },
+      { data: cat((x) => x.quats), shape: [n, 4], dtype: 'float32' },
+      { data: cat((x) => x.scales), shape: [n, 3], dtype: 'float32' },
+      { data: cat((x) => x.opacities), shape: [n], dtype: 'float32' },
+      { data: cat((x) => x.coeffs), shape: [n, a.k, 3], dtype: 'float32' },
+    ],
+    [
+      { shape: [n, 2], dtype: 'float32' },
+      { shape: [n, 3], dtype: 'float32' },
+      { shape: [n], dtype: 'float32' },
+      { shape: [n], dtype: 'int32' },
+      { shape: [n, 3], dtype: 'float32' },
+      { shape: [n], dtype: 'float32' },
+    ],
+    { camera: cameraAttr(a.camera), shDegree: a.shDegree, antialiased: a.antialiased },
+    list.length,
+  ) as [Float32Array, Float32Array, Float32Array, Int32Array, Float32Array, Float32Array];
+  return { means2d, conics, depths, radii, colors, opacities };
+}
+

@@ -5,58 +5,11 @@
 // kernels are held to (rtol 2.5e-4, atol 2e-3; tests/splat/native-kernels).
 
 import { describe, expect, it } from 'vitest';
-import type { ProjectArgs } from '../../src/splat/kernels/contract.js';
 import { jsSplatKernels as J } from '../../src/splat/kernels/js/index.js';
-import { cameraAttr } from '../../src/splat/ops/project.js';
 import { expectClose, expectEqual, project, scene, type SceneOptions } from '../splat/native-helpers.js';
-import { runGpuOp, status, type HostArray } from './splat-helpers.js';
+import { gpuProject, status, withSpecials } from './splat-helpers.js';
 
 const FWD = [1e-4, 1e-4] as const;
-
-/** Special Gaussians: NaN/∞ parameters, zero quaternion, behind the camera, at the near plane, zero and huge scales, an SH NaN. */
-export function withSpecials(a: ProjectArgs): ProjectArgs {
-  const set = (arr: Float32Array | Float64Array, i: number, v: number) => {
-    if (i < arr.length) arr[i] = v;
-  };
-  set(a.means, 0, NaN);
-  set(a.quats, 4 * 1 + 2, Infinity);
-  for (let j = 0; j < 4; j++) set(a.quats, 4 * 2 + j, 0);
-  set(a.scales, 3 * 3, NaN);
-  set(a.opacities, 4, NaN);
-  set(a.coeffs, 3 * a.k * 5 + 1, NaN);
-  for (let j = 0; j < 3; j++) set(a.scales, 3 * 6 + j, 0);
-  for (let j = 0; j < 3; j++) set(a.scales, 3 * 7 + j, 1e20);
-  for (let j = 0; j < 4; j++) set(a.quats, 4 * 8 + j, 3e37 * (j + 1)); // |q| overflows float32, not float64
-  return a;
-}
-
-/** The GPU runner of splat.project on a's arrays (batch entries stacked when a list is given). */
-export function gpuProject(list: ProjectArgs[]) {
-  const a = list[0]!;
-  const cat = (f: (x: ProjectArgs) => Float32Array | Float64Array) => Float32Array.from(list.flatMap((x) => Array.from(f(x))));
-  const n = a.n;
-  const [means2d, conics, depths, radii, colors, opacities] = runGpuOp(
-    'splat.project',
-    [
-      { data: cat((x) => x.means), shape: [n, 3], dtype: 'float32' },
-      { data: cat((x) => x.quats), shape: [n, 4], dtype: 'float32' },
-      { data: cat((x) => x.scales), shape: [n, 3], dtype: 'float32' },
-      { data: cat((x) => x.opacities), shape: [n], dtype: 'float32' },
-      { data: cat((x) => x.coeffs), shape: [n, a.k, 3], dtype: 'float32' },
-    ],
-    [
-      { shape: [n, 2], dtype: 'float32' },
-      { shape: [n, 3], dtype: 'float32' },
-      { shape: [n], dtype: 'float32' },
-      { shape: [n], dtype: 'int32' },
-      { shape: [n, 3], dtype: 'float32' },
-      { shape: [n], dtype: 'float32' },
-    ],
-    { camera: cameraAttr(a.camera), shDegree: a.shDegree, antialiased: a.antialiased },
-    list.length,
-  ) as [Float32Array, Float32Array, Float32Array, Int32Array, Float32Array, Float32Array];
-  return { means2d, conics, depths, radii, colors, opacities };
-}
 
 const CASES: { name: string; o: Omit<SceneOptions, 'seed'> }[] = [
   { name: 'colours', o: { n: 300, width: 96, height: 64, shDegree: -1 } },
@@ -127,5 +80,3 @@ describe.runIf(status.available)('webgpu splat.project', () => {
     expect(p.radii.length).toBe(0);
   });
 });
-
-export type { HostArray };
