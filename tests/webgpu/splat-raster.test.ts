@@ -6,15 +6,16 @@
 // held to (rtol 2.5e-4, atol 2e-3; tests/splat/native-kernels.test.ts).
 
 import { describe, expect, it } from 'vitest';
-import type { RasterArgs, RasterOutputs } from '../../src/splat/kernels/contract.js';
+import type { RasterArgs, RasterCotangents, RasterGrads, RasterOutputs } from '../../src/splat/kernels/contract.js';
 import { jsSplatKernels as J } from '../../src/splat/kernels/js/index.js';
 import { binSplats } from '../../src/splat/kernels/js/bin.js';
 import { binSplatsGpu } from '../../src/splat/kernels/webgpu/bin.js';
 import { arr, rasterArgsFrom } from '../splat/js-helpers.js';
-import { expectClose, expectEqual, project, rasterize, scene } from '../splat/native-helpers.js';
+import { expectClose, expectEqual, project, rasterCotangents, rasterGrads, rasterize, scene } from '../splat/native-helpers.js';
 import { gpuCtx, runGpuOp, status, withSpecials } from './splat-helpers.js';
 
 const FWD = [1e-4, 1e-4] as const;
+const BWD = [2.5e-4, 2e-3] as const;
 
 const f32 = (x: ArrayLike<number>) => Float32Array.from(x);
 
@@ -53,6 +54,32 @@ export function gpuRasterize(list: RasterArgs[]): RasterOutputs {
   return { image, alpha, depth, finalT, lastIndex };
 }
 
+export function gpuRasterizeBackward(list: RasterArgs[], fwd: RasterOutputs, ct: RasterCotangents): RasterGrads {
+  const r = list[0]!;
+  const h = r.height, w = r.width, n = r.n;
+  const [means2d, conics, colors, opacities, depths] = runGpuOp(
+    'splat.rasterizeBackward',
+    [
+      ...rasterInputs(list),
+      { data: f32(fwd.finalT), shape: [h, w], dtype: 'float32' },
+      { data: Int32Array.from(fwd.lastIndex), shape: [h, w], dtype: 'int32' },
+      { data: f32(ct.image), shape: [h, w, 3], dtype: 'float32' },
+      { data: f32(ct.alpha), shape: [h, w], dtype: 'float32' },
+      { data: f32(ct.depth), shape: [h, w], dtype: 'float32' },
+    ],
+    [
+      { shape: [n, 2], dtype: 'float32' },
+      { shape: [n, 3], dtype: 'float32' },
+      { shape: [n, 3], dtype: 'float32' },
+      { shape: [n], dtype: 'float32' },
+      { shape: [n], dtype: 'float32' },
+    ],
+    attrsOf(r),
+    list.length,
+  ) as Float32Array[];
+  return { means2d: means2d!, conics: conics!, colors: colors!, opacities: opacities!, depths: depths! };
+}
+
 function worst(got: ArrayLike<number>, want: ArrayLike<number>): number {
   let w = 0;
   for (let i = 0; i < want.length; i++) if (!Number.isNaN(want[i]!)) w = Math.max(w, Math.abs(got[i]! - want[i]!) / (1 + Math.abs(want[i]!)));
@@ -69,6 +96,22 @@ function compareForward(label: string, r: RasterArgs) {
     w = Math.max(w, worst(fg[k], fj[k]));
   }
   return { fj, fg, worst: w };
+}
+
+const GRADS = ['means2d', 'conics', 'colors', 'opacities', 'depths'] as const;
+
+/** Backward on GPU (from the GPU forward's residuals) and js (from its own), random cotangents; within BWD. Returns the worst excess ratio. */
+function compareBackward(label: string, r: RasterArgs, fj: RasterOutputs, fg: RasterOutputs, seed: number): number {
+  const ct = rasterCotangents(r, seed);
+  const gj = rasterGrads(r);
+  J.rasterizeBackward(r, fj, ct, gj);
+  const gg = gpuRasterizeBackward([r], fg, ct);
+  let w = 0;
+  for (const k of GRADS) {
+    expectClose(`${label} grad ${k}`, gg[k], gj[k], ...BWD);
+    for (let i = 0; i < gj[k].length; i++) if (!Number.isNaN(gj[k][i]!)) w = Math.max(w, Math.abs(gg[k][i]! - gj[k][i]!) / (BWD[1] + BWD[0] * Math.abs(gj[k][i]!)));
+  }
+  return w;
 }
 
 const CASES = [
@@ -104,27 +147,34 @@ describe.runIf(status.available)('webgpu splat.rasterize', () => {
   });
 
   CASES.forEach(({ name, o }, c) => {
-    it(`${name}: forward agrees with js`, () => {
+    it(`${name}: forward and backward agree with js`, () => {
       const a = withSpecials(scene('float32', { ...o, seed: 17 + c }));
       const r = rasterArgsFrom(project(J, a), a.n, 'float32', o.width, o.height, 16, [0.1, 0.5, 0.9]);
-      const { worst: w, fj } = compareForward(name, r);
+      const { worst: w, fj, fg } = compareForward(name, r);
       expect(Math.max(...fj.lastIndex)).toBeGreaterThan(3);
-      console.log(`rasterize forward ${name}: max |Δ|/(1+|want|) = ${w.toExponential(2)}`);
+      const b = compareBackward(name, r, fj, fg, 9 + c);
+      console.log(`rasterize ${name}: forward max |Δ|/(1+|want|) = ${w.toExponential(2)}; backward max |Δ|/(atol + rtol·|want|) = ${b.toFixed(3)}`);
     });
   });
 
-  it('tile sizes 1, 7, 20 (400 pixels: 2 per invocation) and 64, and a 1×1 image', () => {
+  it('tile sizes 1, 7, 20 (400 pixels: 2 per invocation) and 64, and a 1×1 image: forward and backward as js', () => {
     const a = scene('float32', { n: 60, width: 30, height: 20, shDegree: 0, seed: 3 });
     const p = project(J, a);
-    for (const [w, h, ts] of [[30, 20, 1], [30, 20, 7], [30, 20, 20], [30, 20, 64], [1, 1, 16]] as const) compareForward(`${w}×${h} ts ${ts}`, rasterArgsFrom(p, a.n, 'float32', w, h, ts, [0.3, 0.2, 0.1]));
+    for (const [w, h, ts] of [[30, 20, 1], [30, 20, 7], [30, 20, 20], [30, 20, 64], [1, 1, 16]] as const) {
+      const r = rasterArgsFrom(p, a.n, 'float32', w, h, ts, [0.3, 0.2, 0.1]);
+      const { fj, fg } = compareForward(`${w}×${h} ts ${ts}`, r);
+      compareBackward(`${w}×${h} ts ${ts}`, r, fj, fg, 1);
+    }
   });
 
-  it('N = 0: background everywhere', () => {
+  it('N = 0: background everywhere, empty gradients', () => {
     const r: RasterArgs = { dtype: 'float32', n: 0, width: 5, height: 3, tileSize: 16, background: [0.25, 0.5, 1], means2d: arr('float32', 0), conics: arr('float32', 0), colors: arr('float32', 0), opacities: arr('float32', 0), depths: arr('float32', 0), radii: new Int32Array(0) };
     const f = gpuRasterize([r]);
     expect(Array.from(f.image)).toEqual(new Array(15).fill([0.25, 0.5, 1]).flat());
     expect(Array.from(f.finalT)).toEqual(new Array(15).fill(1));
     expect(Array.from(f.lastIndex)).toEqual(new Array(15).fill(0));
+    const g = gpuRasterizeBackward([r], f, rasterCotangents(r, 1));
+    expect(g.means2d.length + g.opacities.length).toBe(0);
   });
 
   it('a NaN colour channel propagates into the pixels the splat covers (only that channel), as in js', () => {
@@ -139,7 +189,7 @@ describe.runIf(status.available)('webgpu splat.rasterize', () => {
     expect(Number.isFinite(fg.image[centre]!) && Number.isFinite(fg.image[centre + 2]!) && Number.isFinite(fg.image[corner + 1]!)).toBe(true);
   });
 
-  it('3000 splats on one tile (more than a workgroup stages at once): same as js', () => {
+  it('3000 splats on one tile (more than a workgroup stages at once): forward and backward as js', () => {
     const n = 3000;
     const r: RasterArgs = {
       dtype: 'float32', n, width: 16, height: 16, tileSize: 16, background: [0, 0, 0],
@@ -147,15 +197,22 @@ describe.runIf(status.available)('webgpu splat.rasterize', () => {
       colors: arr('float32', 3 * n).map((_, i) => (i % 5) / 4), opacities: arr('float32', n).fill(0.004), depths: arr('float32', n).map((_, i) => 1 + (i % 17)),
       radii: new Int32Array(n).fill(20),
     };
-    const { fj } = compareForward('3000 on one tile', r);
+    const { fj, fg } = compareForward('3000 on one tile', r);
     expect(Math.max(...fj.lastIndex)).toBeGreaterThan(2000);
+    compareBackward('3000 on one tile', r, fj, fg, 2);
   });
 
-  it('a batch of two images', () => {
+  it('a batch of two images: forward and backward', () => {
     const a = scene('float32', { n: 80, width: 40, height: 24, shDegree: 0, seed: 11 }), b = scene('float32', { n: 80, width: 40, height: 24, shDegree: 0, seed: 12 });
     const ra = rasterArgsFrom(project(J, a), 80, 'float32', 40, 24, 16, [0.1, 0.1, 0.1]), rb = rasterArgsFrom(project(J, b), 80, 'float32', 40, 24, 16, [0.1, 0.1, 0.1]);
     const g = gpuRasterize([ra, rb]), ja = rasterize(J, ra), jb = rasterize(J, rb);
     expectEqual('lastIndex', g.lastIndex, [...ja.lastIndex, ...jb.lastIndex]);
     expectClose('image', g.image, [...ja.image, ...jb.image], ...FWD);
+    const ca = rasterCotangents(ra, 4), cb = rasterCotangents(rb, 5);
+    const gg = gpuRasterizeBackward([ra, rb], g, { image: f32([...ca.image, ...cb.image]), alpha: f32([...ca.alpha, ...cb.alpha]), depth: f32([...ca.depth, ...cb.depth]) });
+    const ga = rasterGrads(ra), gb = rasterGrads(rb);
+    J.rasterizeBackward(ra, ja, ca, ga);
+    J.rasterizeBackward(rb, jb, cb, gb);
+    for (const k of GRADS) expectClose(`grad ${k}`, gg[k], [...ga[k], ...gb[k]], ...BWD);
   });
 });

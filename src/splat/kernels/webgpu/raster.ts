@@ -163,5 +163,179 @@ export function rasterizeForwardGpu(a: GpuOpArgs): void {
   }
 }
 
-export type { GpuCtx };
-void scratch;
+// Gradient record of a splat: ∂L/∂(u, v, c0, c1, c2, r, g, b, opacity, depth) (js/raster.ts's tileGrads layout).
+const GRAD = 10;
+
+const backwardCode = (ppt: number) => /* wgsl */ `
+@group(0) @binding(0) var<storage, read> packed: array<f32>;
+@group(0) @binding(1) var<storage, read> ranges: array<u32>;
+@group(0) @binding(2) var<storage, read> ids: array<u32>;
+@group(0) @binding(3) var<storage, read> finalT: array<f32>;
+@group(0) @binding(4) var<storage, read> lastIndex: array<i32>;
+@group(0) @binding(5) var<storage, read> ctImage: array<f32>;
+@group(0) @binding(6) var<storage, read> ctAlpha: array<f32>;
+@group(0) @binding(7) var<storage, read> ctDepth: array<f32>;
+@group(0) @binding(8) var<storage, read_write> gacc: array<atomic<u32>>;
+@group(0) @binding(9) var<storage, read> P: array<u32>;
+${COMMON(ppt)}
+var<workgroup> acc: array<atomic<u32>, ${WG * GRAD}>;
+var<workgroup> sid: array<u32, ${WG}>;
+var<workgroup> maxLast: atomic<u32>;
+var<workgroup> maxLastNow: u32;
+
+fn addLocal(k: u32, x: f32) {
+  var old = atomicLoad(&acc[k]);
+  loop {
+    let r = atomicCompareExchangeWeak(&acc[k], old, bitcast<u32>(bitcast<f32>(old) + x));
+    if (r.exchanged) { break; }
+    old = r.old_value;
+  }
+}
+fn addGlobal(k: u32, x: f32) {
+  var old = atomicLoad(&gacc[k]);
+  loop {
+    let r = atomicCompareExchangeWeak(&gacc[k], old, bitcast<u32>(bitcast<f32>(old) + x));
+    if (r.exchanged) { break; }
+    old = r.old_value;
+  }
+}
+
+${ENTRY}
+  let tile = wgi;
+  if (tile >= P[4]) { return; }
+  let start = ranges[2u * tile];
+  let count = ranges[2u * tile + 1u] - start;
+  var T: array<f32, PPT>;
+  var S0: array<f32, PPT>;
+  var S1: array<f32, PPT>;
+  var S2: array<f32, PPT>;
+  var SD: array<f32, PPT>;
+  var last: array<u32, PPT>;
+  for (var q = 0u; q < PPT; q++) {
+    let pix = pixelOf(tile, li, q);
+    last[q] = 0u;
+    if (pix.z == 0u) { continue; }
+    let p = P[5] + pix.y * P[0] + pix.x;
+    T[q] = finalT[p]; S0[q] = 0.0; S1[q] = 0.0; S2[q] = 0.0; SD[q] = 0.0;
+    last[q] = min(u32(max(lastIndex[p], 0)), count); // a lastIndex past the list (not the forward's) reads no other tile's splats
+    atomicMax(&maxLast, last[q]);
+  }
+  workgroupBarrier();
+  if (li == 0u) { maxLastNow = atomicLoad(&maxLast); }
+  var hi = workgroupUniformLoad(&maxLastNow);
+  loop {
+    if (hi == 0u) { break; }
+    let lo = select(0u, hi - ${WG}u, hi > ${WG}u);
+    stage(li, start + lo, start + hi);
+    if (lo + li < hi) { sid[li] = ids[start + lo + li]; }
+    for (var f = 0u; f < ${GRAD}u; f++) { atomicStore(&acc[${GRAD}u * li + f], 0u); }
+    workgroupBarrier();
+    for (var q = 0u; q < PPT; q++) {
+      let pix = pixelOf(tile, li, q);
+      if (pix.z == 0u || last[q] <= lo) { continue; }
+      let p = P[5] + pix.y * P[0] + pix.x;
+      let x = f32(pix.x) + HALF;
+      let y = f32(pix.y) + HALF;
+      let fT = finalT[p];
+      let vC0 = ctImage[3u * p]; let vC1 = ctImage[3u * p + 1u]; let vC2 = ctImage[3u * p + 2u];
+      let vD = ctDepth[p]; let vA = ctAlpha[p];
+      let vBackground = fT * (bg(0u) * vC0 + bg(1u) * vC1 + bg(2u) * vC2);
+      var t = T[q]; var s0 = S0[q]; var s1 = S1[q]; var s2 = S2[q]; var sd = SD[q];
+      for (var k = min(hi, last[q]); k > lo; k--) {
+        let j = k - 1u - lo;
+        let o = ${STAGED}u * j;
+        let dx = sp[o] - x;
+        let dy = sp[o + 1u] - y;
+        let q0 = sp[o + 2u]; let q1 = sp[o + 3u]; let q2 = sp[o + 4u];
+        let sigma = 0.5 * (q0 * dx * dx + q2 * dy * dy) + q1 * dx * dy;
+        if (sigma < 0.0) { continue; }
+        let e = exp(-sigma);
+        let rawA = sp[o + 5u] * e;
+        let alpha = min(ALPHA_MAX, rawA);
+        if (alpha < ALPHA_MIN) { continue; }
+        let oneMinus = 1.0 - alpha;
+        t = t / oneMinus;
+        let w = alpha * t;
+        let col0 = sp[o + 6u]; let col1 = sp[o + 7u]; let col2 = sp[o + 8u]; let z = sp[o + 9u];
+        let g = ${GRAD}u * j;
+        addLocal(g + 5u, w * vC0);
+        addLocal(g + 6u, w * vC1);
+        addLocal(g + 7u, w * vC2);
+        addLocal(g + 9u, w * vD);
+        let vAlpha = t * (col0 * vC0 + col1 * vC1 + col2 * vC2 + z * vD) - (s0 * vC0 + s1 * vC1 + s2 * vC2 + sd * vD + vBackground - fT * vA) / oneMinus;
+        s0 = s0 + col0 * w; s1 = s1 + col1 * w; s2 = s2 + col2 * w; sd = sd + z * w;
+        if (rawA > ALPHA_MAX) { continue; }
+        addLocal(g + 8u, vAlpha * e);
+        let vSigma = -vAlpha * rawA;
+        addLocal(g, (q0 * dx + q1 * dy) * vSigma);
+        addLocal(g + 1u, (q2 * dy + q1 * dx) * vSigma);
+        addLocal(g + 2u, 0.5 * dx * dx * vSigma);
+        addLocal(g + 3u, dx * dy * vSigma);
+        addLocal(g + 4u, 0.5 * dy * dy * vSigma);
+      }
+      T[q] = t; S0[q] = s0; S1[q] = s1; S2[q] = s2; SD[q] = sd;
+    }
+    workgroupBarrier();
+    if (lo + li < hi) {
+      let id = sid[li];
+      for (var f = 0u; f < ${GRAD}u; f++) {
+        let x = bitcast<f32>(atomicLoad(&acc[${GRAD}u * li + f]));
+        if (x != 0.0) { addGlobal(${GRAD}u * id + f, x); }
+      }
+    }
+    workgroupBarrier();
+    hi = lo;
+  }
+}`;
+
+// P: [count]. gacc = 0.
+const CLEAR = /* wgsl */ `
+@group(0) @binding(0) var<storage, read_write> gacc: array<u32>;
+@group(0) @binding(1) var<storage, read> P: array<u32>;
+${ENTRY}
+  let i = wgi * ${WG}u + li;
+  if (i < P[0]) { gacc[i] = 0u; }
+}`;
+
+// P: [n, base]. The accumulators of the entry's splats into the five gradients (at splat base + i).
+const UNPACK = /* wgsl */ `
+@group(0) @binding(0) var<storage, read> gacc: array<f32>;
+@group(0) @binding(1) var<storage, read_write> gMeans2d: array<f32>;
+@group(0) @binding(2) var<storage, read_write> gConics: array<f32>;
+@group(0) @binding(3) var<storage, read_write> gColors: array<f32>;
+@group(0) @binding(4) var<storage, read_write> gOpac: array<f32>;
+@group(0) @binding(5) var<storage, read_write> gDepths: array<f32>;
+@group(0) @binding(6) var<storage, read> P: array<u32>;
+${ENTRY}
+  let i = wgi * ${WG}u + li;
+  if (i >= P[0]) { return; }
+  let g = P[1] + i;
+  let o = ${GRAD}u * i;
+  gMeans2d[2u * g] = gacc[o]; gMeans2d[2u * g + 1u] = gacc[o + 1u];
+  for (var c = 0u; c < 3u; c++) { gConics[3u * g + c] = gacc[o + 2u + c]; gColors[3u * g + c] = gacc[o + 5u + c]; }
+  gOpac[g] = gacc[o + 8u];
+  gDepths[g] = gacc[o + 9u];
+}`;
+
+/**
+ * Runs 'splat.rasterizeBackward' for float32: inputs the six splat inputs,
+ * finalT, lastIndex and the cotangents of image, alpha, depth; outputs the
+ * gradients of means2d, conics, colors, opacities, depths.
+ */
+export function rasterizeBackwardGpu(a: GpuOpArgs): void {
+  const { width, height, ts, background } = rasterAttrs(a);
+  const [finalT, lastIndex, ctImage, ctAlpha, ctDepth] = a.ins.slice(6) as GpuBuffer[];
+  const n = a.inShapes[0]![0]!;
+  if (n === 0) return;
+  const gacc = scratch(a, 4 * GRAD * n);
+  for (let b = 0; b < a.batch; b++) {
+    launch(a, CLEAR, [gacc], new Params().u32(GRAD * n), Math.ceil((GRAD * n) / WG));
+    if (width * height > 0) {
+      const lists = binSplatsGpu(a, splatsOf(a, b), width, height, ts);
+      if (lists.pairs > 0)
+        launch(a, backwardCode(ppt(ts)), [lists.packed, lists.ranges, lists.ids, finalT!, lastIndex!, ctImage!, ctAlpha!, ctDepth!, gacc],
+          rasterParams(width, height, ts, lists, b * width * height, background), lists.tilesX * lists.tilesY);
+    }
+    launch(a, UNPACK, [gacc, ...a.outs], new Params().u32(n, b * n), Math.ceil(n / WG));
+  }
+}
