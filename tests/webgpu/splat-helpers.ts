@@ -9,7 +9,7 @@ import type { Attrs } from '../../src/compiler/ir.js';
 import { webgpuDevice, webgpuStatus, type GpuBuffer, type GpuPipeline } from '../../src/backends/webgpu/device.js';
 import { gpuOp, type GpuOpArgs } from '../../src/backends/webgpu/registered.js';
 import type { GpuCtx } from '../../src/splat/kernels/webgpu/common.js';
-import type { ProjectArgs } from '../../src/splat/kernels/contract.js';
+import type { ProjectArgs, ProjectCotangents, ProjectGrads } from '../../src/splat/kernels/contract.js';
 import { cameraAttr } from '../../src/splat/ops/project.js';
 import '../../src/splat/kernels/webgpu/register.js';
 
@@ -143,3 +143,34 @@ export function gpuProject(list: ProjectArgs[]) {
   return { means2d, conics, depths, radii, colors, opacities };
 }
 
+
+/** The GPU runner of splat.projectBackward (one scene). */
+export function gpuProjectBackward(a: ProjectArgs, radii: Int32Array, ct: ProjectCotangents): ProjectGrads {
+  const n = a.n;
+  const F = (x: ArrayLike<number>) => Float32Array.from(x);
+  const [means, quats, scales, opacities, coeffs] = runGpuOp(
+    'splat.projectBackward',
+    [
+      { data: F(a.means), shape: [n, 3], dtype: 'float32' },
+      { data: F(a.quats), shape: [n, 4], dtype: 'float32' },
+      { data: F(a.scales), shape: [n, 3], dtype: 'float32' },
+      { data: F(a.opacities), shape: [n], dtype: 'float32' },
+      { data: F(a.coeffs), shape: [n, a.k, 3], dtype: 'float32' },
+      { data: Int32Array.from(radii), shape: [n], dtype: 'int32' },
+      { data: F(ct.means2d), shape: [n, 2], dtype: 'float32' },
+      { data: F(ct.conics), shape: [n, 3], dtype: 'float32' },
+      { data: F(ct.depths), shape: [n], dtype: 'float32' },
+      { data: F(ct.colors), shape: [n, 3], dtype: 'float32' },
+      { data: F(ct.opacities), shape: [n], dtype: 'float32' },
+    ],
+    [
+      { shape: [n, 3], dtype: 'float32' },
+      { shape: [n, 4], dtype: 'float32' },
+      { shape: [n, 3], dtype: 'float32' },
+      { shape: [n], dtype: 'float32' },
+      { shape: [n, a.k, 3], dtype: 'float32' },
+    ],
+    { camera: cameraAttr(a.camera), shDegree: a.shDegree, antialiased: a.antialiased },
+  ) as Float32Array[];
+  return { means: means!, quats: quats!, scales: scales!, opacities: opacities!, coeffs: coeffs! };
+}
