@@ -157,10 +157,10 @@ describe.runIf(status.available)('webgpu splat.rasterize', () => {
     });
   });
 
-  it('tile sizes 1, 7, 20 (400 pixels: 2 per invocation) and 64, and a 1×1 image: forward and backward as js', () => {
+  it('tile sizes 1, 7, 20 (400 pixels: 2 pixel groups), 64 and 256, and a 1×1 image: forward and backward as js', () => {
     const a = scene('float32', { n: 60, width: 30, height: 20, shDegree: 0, seed: 3 });
     const p = project(J, a);
-    for (const [w, h, ts] of [[30, 20, 1], [30, 20, 7], [30, 20, 20], [30, 20, 64], [1, 1, 16]] as const) {
+    for (const [w, h, ts] of [[30, 20, 1], [30, 20, 7], [30, 20, 20], [30, 20, 64], [30, 20, 256], [1, 1, 16]] as const) {
       const r = rasterArgsFrom(p, a.n, 'float32', w, h, ts, [0.3, 0.2, 0.1]);
       const { fj, fg } = compareForward(`${w}×${h} ts ${ts}`, r);
       compareBackward(`${w}×${h} ts ${ts}`, r, fj, fg, 1);

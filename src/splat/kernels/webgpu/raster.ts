@@ -1,16 +1,17 @@
 // 'splat.rasterize' and 'splat.rasterizeBackward' on webgpu (../contract.ts,
 // "rasterize"; the twins of ../js/raster.ts), float32.
 //
-// Forward: one workgroup per tile (WG invocations; a tile of ts² pixels
-// gives each invocation ⌈ts²/WG⌉ pixels, so any tile size runs). The tile's
-// list (bin.ts) is walked in batches of WG splats staged in workgroup
-// memory; each pixel applies the contract's rule (skip σ < 0, skip
-// α < ALPHA_MIN, stop before T·(1 − α) ≤ T_STOP) in list order, and the
-// workgroup leaves the list once every pixel has stopped.
+// Forward: one workgroup of WG invocations per tile, an invocation per
+// pixel (a tile of more than WG pixels is done in groups of WG pixels one
+// after the other, so any tile size runs one pipeline). The tile's list
+// (bin.ts) is walked in batches of WG splats staged in workgroup memory;
+// each pixel applies the contract's rule (skip σ < 0, skip α < ALPHA_MIN,
+// stop before T·(1 − α) ≤ T_STOP) in list order, and the workgroup leaves
+// the list once every pixel of the group has stopped.
 //
-// Backward: the same workgroups, walking each pixel's list from
-// lastIndex − 1 down to 0 in batches (from the tile's largest lastIndex
-// down), T recovered by division by 1 − α as in the js reference. A batch's
+// Backward: the same workgroups and pixel groups, walking each pixel's list
+// from lastIndex − 1 down to 0 in batches (from the group's largest
+// lastIndex down), T recovered by division by 1 − α as in the js reference. A batch's
 // per-splat gradient sums are first added in workgroup memory, then once
 // per splat and batch to a per-splat accumulator in global memory; both are
 // float adds by compare-exchange on the bits (WGSL has no float atomics), so
@@ -32,15 +33,14 @@ function rasterParams(width: number, height: number, ts: number, lists: GpuTileL
   return new Params().u32(width, height, ts, lists.tilesX, lists.tilesX * lists.tilesY, pixelBase).f32(bg[0]!, bg[1]!, bg[2]!);
 }
 
-const COMMON = (ppt: number) => /* wgsl */ `
-const PPT = ${ppt}u;
+const COMMON = /* wgsl */ `
 const ALPHA_MAX = ${lit(ALPHA_MAX)};
 const ALPHA_MIN = ${lit(ALPHA_MIN)};
 const T_STOP = ${lit(T_STOP)};
 const HALF = ${lit(PIXEL_CENTER)};
 var<workgroup> sp: array<f32, ${WG * STAGED}>;
 fn bg(c: u32) -> f32 { return bitcast<f32>(P[6u + c]); }
-// Pixel q of this invocation: its column and row in the image, and whether it is inside the image and tile.
+// Pixel li of pixel group q of the tile: its column and row in the image, and whether it is inside the image and tile.
 fn pixelOf(tile: u32, li: u32, q: u32) -> vec3u {
   let ts = P[2];
   let p = li + q * ${WG}u;
@@ -48,6 +48,8 @@ fn pixelOf(tile: u32, li: u32, q: u32) -> vec3u {
   let py = (tile / P[3]) * ts + p / ts;
   return vec3u(px, py, select(0u, 1u, p < ts * ts && px < P[0] && py < P[1]));
 }
+// Groups of WG pixels in a tile.
+fn pixelGroups() -> u32 { return (P[2] * P[2] + ${WG - 1}u) / ${WG}u; }
 // Stages list entries lo + li (absolute positions in ids) below hi into sp[STAGED·li ..].
 fn stage(li: u32, lo: u32, hi: u32) {
   let k = lo + li;
@@ -58,7 +60,8 @@ fn stage(li: u32, lo: u32, hi: u32) {
 }
 `;
 
-const forwardCode = (ppt: number) => /* wgsl */ `
+// A tile of more than WG pixels is done in groups of WG pixels, one after the other, each walking the whole list.
+const FORWARD = /* wgsl */ `
 @group(0) @binding(0) var<storage, read> packed: array<f32>;
 @group(0) @binding(1) var<storage, read> ranges: array<u32>;
 @group(0) @binding(2) var<storage, read> ids: array<u32>;
@@ -68,7 +71,7 @@ const forwardCode = (ppt: number) => /* wgsl */ `
 @group(0) @binding(6) var<storage, read_write> oFinalT: array<f32>;
 @group(0) @binding(7) var<storage, read_write> oLast: array<i32>;
 @group(0) @binding(8) var<storage, read> P: array<u32>;
-${COMMON(ppt)}
+${COMMON}
 var<workgroup> nDone: atomic<u32>;
 var<workgroup> doneNow: u32;
 ${ENTRY}
@@ -76,69 +79,56 @@ ${ENTRY}
   if (tile >= P[4]) { return; }
   let start = ranges[2u * tile];
   let end = ranges[2u * tile + 1u];
-  let ts = P[2];
-  let inTile = min(ts, P[0] - (tile % P[3]) * ts) * min(ts, P[1] - (tile / P[3]) * ts);
-  var T: array<f32, PPT>;
-  var C0: array<f32, PPT>;
-  var C1: array<f32, PPT>;
-  var C2: array<f32, PPT>;
-  var D: array<f32, PPT>;
-  var last: array<i32, PPT>;
-  var done: array<bool, PPT>;
-  for (var q = 0u; q < PPT; q++) {
-    T[q] = 1.0; C0[q] = 0.0; C1[q] = 0.0; C2[q] = 0.0; D[q] = 0.0; last[q] = 0;
-    done[q] = pixelOf(tile, li, q).z == 0u;
-  }
-  for (var b = start; b < end; b += ${WG}u) {
+  for (var q = 0u; q < pixelGroups(); q++) {
+    if (li == 0u) { atomicStore(&nDone, 0u); }
     workgroupBarrier();
-    if (li == 0u) { doneNow = atomicLoad(&nDone); }
-    if (workgroupUniformLoad(&doneNow) >= inTile) { break; }
-    stage(li, b, end);
-    workgroupBarrier();
-    let count = min(${WG}u, end - b);
-    for (var q = 0u; q < PPT; q++) {
-      if (done[q]) { continue; }
-      let pix = pixelOf(tile, li, q);
-      let x = f32(pix.x) + HALF;
-      let y = f32(pix.y) + HALF;
-      var t = T[q]; var c0 = C0[q]; var c1 = C1[q]; var c2 = C2[q]; var d = D[q]; var l = last[q];
-      for (var j = 0u; j < count; j++) {
-        let o = ${STAGED}u * j;
-        let dx = sp[o] - x;
-        let dy = sp[o + 1u] - y;
-        let sigma = 0.5 * (sp[o + 2u] * dx * dx + sp[o + 4u] * dy * dy) + sp[o + 3u] * dx * dy;
-        if (sigma < 0.0) { continue; }
-        let alpha = min(ALPHA_MAX, sp[o + 5u] * exp(-sigma));
-        if (alpha < ALPHA_MIN) { continue; }
-        let nextT = t * (1.0 - alpha);
-        if (nextT <= T_STOP) { done[q] = true; atomicAdd(&nDone, 1u); break; }
-        let w = alpha * t;
-        c0 = c0 + sp[o + 6u] * w;
-        c1 = c1 + sp[o + 7u] * w;
-        c2 = c2 + sp[o + 8u] * w;
-        d = d + sp[o + 9u] * w;
-        t = nextT;
-        l = i32(b - start + j) + 1;
-      }
-      T[q] = t; C0[q] = c0; C1[q] = c1; C2[q] = c2; D[q] = d; last[q] = l;
-    }
-  }
-  for (var q = 0u; q < PPT; q++) {
     let pix = pixelOf(tile, li, q);
-    if (pix.z == 0u) { continue; }
-    let p = P[5] + pix.y * P[0] + pix.x;
-    oImage[3u * p] = C0[q] + T[q] * bg(0u);
-    oImage[3u * p + 1u] = C1[q] + T[q] * bg(1u);
-    oImage[3u * p + 2u] = C2[q] + T[q] * bg(2u);
-    oAlpha[p] = 1.0 - T[q];
-    oDepth[p] = D[q];
-    oFinalT[p] = T[q];
-    oLast[p] = last[q];
+    var done = pix.z == 0u;
+    if (done) { atomicAdd(&nDone, 1u); }
+    let x = f32(pix.x) + HALF;
+    let y = f32(pix.y) + HALF;
+    var t = 1.0; var c0 = 0.0; var c1 = 0.0; var c2 = 0.0; var d = 0.0; var last = 0;
+    for (var b = start; b < end; b += ${WG}u) {
+      workgroupBarrier();
+      if (li == 0u) { doneNow = atomicLoad(&nDone); }
+      if (workgroupUniformLoad(&doneNow) >= ${WG}u) { break; } // every pixel of the group has stopped
+      stage(li, b, end);
+      workgroupBarrier();
+      if (!done) { // (a continue here would make the next barrier non-uniform)
+        let count = min(${WG}u, end - b);
+        for (var j = 0u; j < count; j++) {
+          let o = ${STAGED}u * j;
+          let dx = sp[o] - x;
+          let dy = sp[o + 1u] - y;
+          let sigma = 0.5 * (sp[o + 2u] * dx * dx + sp[o + 4u] * dy * dy) + sp[o + 3u] * dx * dy;
+          if (sigma < 0.0) { continue; }
+          let alpha = min(ALPHA_MAX, sp[o + 5u] * exp(-sigma));
+          if (alpha < ALPHA_MIN) { continue; }
+          let nextT = t * (1.0 - alpha);
+          if (nextT <= T_STOP) { done = true; atomicAdd(&nDone, 1u); break; }
+          let w = alpha * t;
+          c0 = c0 + sp[o + 6u] * w;
+          c1 = c1 + sp[o + 7u] * w;
+          c2 = c2 + sp[o + 8u] * w;
+          d = d + sp[o + 9u] * w;
+          t = nextT;
+          last = i32(b - start + j) + 1;
+        }
+      }
+    }
+    if (pix.z != 0u) {
+      let p = P[5] + pix.y * P[0] + pix.x;
+      oImage[3u * p] = c0 + t * bg(0u);
+      oImage[3u * p + 1u] = c1 + t * bg(1u);
+      oImage[3u * p + 2u] = c2 + t * bg(2u);
+      oAlpha[p] = 1.0 - t;
+      oDepth[p] = d;
+      oFinalT[p] = t;
+      oLast[p] = last;
+    }
+    workgroupBarrier();
   }
 }`;
-
-/** Pixels per invocation for tiles of ts² pixels. */
-const ppt = (ts: number) => Math.ceil((ts * ts) / WG);
 
 /** The rasterize ops' attrs. */
 function rasterAttrs(a: GpuOpArgs) {
@@ -159,14 +149,14 @@ export function rasterizeForwardGpu(a: GpuOpArgs): void {
   if (width * height === 0) return;
   for (let b = 0; b < a.batch; b++) {
     const lists = binSplatsGpu(a, splatsOf(a, b), width, height, ts);
-    launch(a, forwardCode(ppt(ts)), [lists.packed, lists.ranges, lists.ids, ...a.outs], rasterParams(width, height, ts, lists, b * width * height, background), lists.tilesX * lists.tilesY);
+    launch(a, FORWARD, [lists.packed, lists.ranges, lists.ids, ...a.outs], rasterParams(width, height, ts, lists, b * width * height, background), lists.tilesX * lists.tilesY);
   }
 }
 
 // Gradient record of a splat: ∂L/∂(u, v, c0, c1, c2, r, g, b, opacity, depth) (js/raster.ts's tileGrads layout).
 const GRAD = 10;
 
-const backwardCode = (ppt: number) => /* wgsl */ `
+const BACKWARD = /* wgsl */ `
 @group(0) @binding(0) var<storage, read> packed: array<f32>;
 @group(0) @binding(1) var<storage, read> ranges: array<u32>;
 @group(0) @binding(2) var<storage, read> ids: array<u32>;
@@ -177,7 +167,7 @@ const backwardCode = (ppt: number) => /* wgsl */ `
 @group(0) @binding(7) var<storage, read> ctDepth: array<f32>;
 @group(0) @binding(8) var<storage, read_write> gacc: array<atomic<u32>>;
 @group(0) @binding(9) var<storage, read> P: array<u32>;
-${COMMON(ppt)}
+${COMMON}
 var<workgroup> acc: array<atomic<u32>, ${WG * GRAD}>;
 var<workgroup> sid: array<u32, ${WG}>;
 var<workgroup> maxLast: atomic<u32>;
@@ -205,43 +195,37 @@ ${ENTRY}
   if (tile >= P[4]) { return; }
   let start = ranges[2u * tile];
   let count = ranges[2u * tile + 1u] - start;
-  var T: array<f32, PPT>;
-  var S0: array<f32, PPT>;
-  var S1: array<f32, PPT>;
-  var S2: array<f32, PPT>;
-  var SD: array<f32, PPT>;
-  var last: array<u32, PPT>;
-  for (var q = 0u; q < PPT; q++) {
-    let pix = pixelOf(tile, li, q);
-    last[q] = 0u;
-    if (pix.z == 0u) { continue; }
-    let p = P[5] + pix.y * P[0] + pix.x;
-    T[q] = finalT[p]; S0[q] = 0.0; S1[q] = 0.0; S2[q] = 0.0; SD[q] = 0.0;
-    last[q] = min(u32(max(lastIndex[p], 0)), count); // a lastIndex past the list (not the forward's) reads no other tile's splats
-    atomicMax(&maxLast, last[q]);
-  }
-  workgroupBarrier();
-  if (li == 0u) { maxLastNow = atomicLoad(&maxLast); }
-  var hi = workgroupUniformLoad(&maxLastNow);
-  loop {
-    if (hi == 0u) { break; }
-    let lo = select(0u, hi - ${WG}u, hi > ${WG}u);
-    stage(li, start + lo, start + hi);
-    if (lo + li < hi) { sid[li] = ids[start + lo + li]; }
-    for (var f = 0u; f < ${GRAD}u; f++) { atomicStore(&acc[${GRAD}u * li + f], 0u); }
+  for (var q = 0u; q < pixelGroups(); q++) {
+    if (li == 0u) { atomicStore(&maxLast, 0u); }
     workgroupBarrier();
-    for (var q = 0u; q < PPT; q++) {
-      let pix = pixelOf(tile, li, q);
-      if (pix.z == 0u || last[q] <= lo) { continue; }
-      let p = P[5] + pix.y * P[0] + pix.x;
-      let x = f32(pix.x) + HALF;
-      let y = f32(pix.y) + HALF;
-      let fT = finalT[p];
-      let vC0 = ctImage[3u * p]; let vC1 = ctImage[3u * p + 1u]; let vC2 = ctImage[3u * p + 2u];
-      let vD = ctDepth[p]; let vA = ctAlpha[p];
-      let vBackground = fT * (bg(0u) * vC0 + bg(1u) * vC1 + bg(2u) * vC2);
-      var t = T[q]; var s0 = S0[q]; var s1 = S1[q]; var s2 = S2[q]; var sd = SD[q];
-      for (var k = min(hi, last[q]); k > lo; k--) {
+    let pix = pixelOf(tile, li, q);
+    let p = P[5] + pix.y * P[0] + pix.x;
+    var last = 0u;
+    var fT = 0.0; var vC0 = 0.0; var vC1 = 0.0; var vC2 = 0.0; var vD = 0.0; var vA = 0.0;
+    if (pix.z != 0u) {
+      // A lastIndex past the list (not the forward's) reads no other tile's splats.
+      last = min(u32(max(lastIndex[p], 0)), count);
+      fT = finalT[p];
+      vC0 = ctImage[3u * p]; vC1 = ctImage[3u * p + 1u]; vC2 = ctImage[3u * p + 2u];
+      vD = ctDepth[p]; vA = ctAlpha[p];
+      atomicMax(&maxLast, last);
+    }
+    let x = f32(pix.x) + HALF;
+    let y = f32(pix.y) + HALF;
+    let vBackground = fT * (bg(0u) * vC0 + bg(1u) * vC1 + bg(2u) * vC2);
+    var t = fT; var s0 = 0.0; var s1 = 0.0; var s2 = 0.0; var sd = 0.0;
+    workgroupBarrier();
+    if (li == 0u) { maxLastNow = atomicLoad(&maxLast); }
+    var hi = workgroupUniformLoad(&maxLastNow);
+    // Batches of list positions [lo, hi), from the group's largest lastIndex down to 0.
+    loop {
+      if (hi == 0u) { break; }
+      let lo = select(0u, hi - ${WG}u, hi > ${WG}u);
+      stage(li, start + lo, start + hi);
+      if (lo + li < hi) { sid[li] = ids[start + lo + li]; }
+      for (var f = 0u; f < ${GRAD}u; f++) { atomicStore(&acc[${GRAD}u * li + f], 0u); }
+      workgroupBarrier();
+      for (var k = min(hi, last); k > lo; k--) {
         let j = k - 1u - lo;
         let o = ${STAGED}u * j;
         let dx = sp[o] - x;
@@ -254,7 +238,7 @@ ${ENTRY}
         let alpha = min(ALPHA_MAX, rawA);
         if (alpha < ALPHA_MIN) { continue; }
         let oneMinus = 1.0 - alpha;
-        t = t / oneMinus;
+        t = t / oneMinus; // T before splat k
         let w = alpha * t;
         let col0 = sp[o + 6u]; let col1 = sp[o + 7u]; let col2 = sp[o + 8u]; let z = sp[o + 9u];
         let g = ${GRAD}u * j;
@@ -264,7 +248,7 @@ ${ENTRY}
         addLocal(g + 9u, w * vD);
         let vAlpha = t * (col0 * vC0 + col1 * vC1 + col2 * vC2 + z * vD) - (s0 * vC0 + s1 * vC1 + s2 * vC2 + sd * vD + vBackground - fT * vA) / oneMinus;
         s0 = s0 + col0 * w; s1 = s1 + col1 * w; s2 = s2 + col2 * w; sd = sd + z * w;
-        if (rawA > ALPHA_MAX) { continue; }
+        if (rawA > ALPHA_MAX) { continue; } // clamped: α does not depend on o or σ here
         addLocal(g + 8u, vAlpha * e);
         let vSigma = -vAlpha * rawA;
         addLocal(g, (q0 * dx + q1 * dy) * vSigma);
@@ -273,18 +257,17 @@ ${ENTRY}
         addLocal(g + 3u, dx * dy * vSigma);
         addLocal(g + 4u, 0.5 * dy * dy * vSigma);
       }
-      T[q] = t; S0[q] = s0; S1[q] = s1; S2[q] = s2; SD[q] = sd;
-    }
-    workgroupBarrier();
-    if (lo + li < hi) {
-      let id = sid[li];
-      for (var f = 0u; f < ${GRAD}u; f++) {
-        let x = bitcast<f32>(atomicLoad(&acc[${GRAD}u * li + f]));
-        if (x != 0.0) { addGlobal(${GRAD}u * id + f, x); }
+      workgroupBarrier();
+      if (lo + li < hi) {
+        let id = sid[li];
+        for (var f = 0u; f < ${GRAD}u; f++) {
+          let v = bitcast<f32>(atomicLoad(&acc[${GRAD}u * li + f]));
+          if (v != 0.0) { addGlobal(${GRAD}u * id + f, v); }
+        }
       }
+      workgroupBarrier();
+      hi = lo;
     }
-    workgroupBarrier();
-    hi = lo;
   }
 }`;
 
@@ -333,7 +316,7 @@ export function rasterizeBackwardGpu(a: GpuOpArgs): void {
     if (width * height > 0) {
       const lists = binSplatsGpu(a, splatsOf(a, b), width, height, ts);
       if (lists.pairs > 0)
-        launch(a, backwardCode(ppt(ts)), [lists.packed, lists.ranges, lists.ids, finalT!, lastIndex!, ctImage!, ctAlpha!, ctDepth!, gacc],
+        launch(a, BACKWARD, [lists.packed, lists.ranges, lists.ids, finalT!, lastIndex!, ctImage!, ctAlpha!, ctDepth!, gacc],
           rasterParams(width, height, ts, lists, b * width * height, background), lists.tilesX * lists.tilesY);
     }
     launch(a, UNPACK, [gacc, ...a.outs], new Params().u32(n, b * n), Math.ceil(n / WG));
