@@ -33,6 +33,8 @@ export interface CompiledKernel {
 
 export interface Backend {
   readonly name: string;
+  /** The widest float dtype it stores, when narrower than float64 (a GPU without float64: 'float32'). */
+  readonly widestFloat?: 'float32';
   /** The dispatch contract: undefined means this backend cannot run the node at all. */
   dispatch(node: Node): DispatchChoice | undefined;
   /** Why dispatch answered undefined for this node, when the backend can say more than the op and dtype (the LegalizationError's detail). */

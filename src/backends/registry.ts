@@ -107,6 +107,16 @@ export function getBackend(name: string): Backend {
 
 let chosenDefault: string | undefined;
 
+/**
+ * The widest float dtype `device` (default: the default device) stores:
+ * 'float64', or 'float32' on a device without float64 (webgpu). For scalars
+ * that code computes wide when it can (an optimizer's bias corrections).
+ */
+export function widestFloat(device?: string): 'float64' | 'float32' {
+  const b = registered.get(device ?? defaultDevice());
+  return b?.widestFloat ?? 'float64';
+}
+
 /** The device used when nothing is pinned: the one setDefaultDevice chose, else the fastest CPU device available. */
 export function defaultDevice(): string {
   return chosenDefault ?? (registered.has('native') ? 'native' : 'js');

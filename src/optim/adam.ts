@@ -9,6 +9,7 @@
 // The bias corrections are float64 scalars of the step count tensor (torch
 // computes them as Python floats), cast to the param's dtype where they meet it.
 
+import { widestFloat } from '../backends/registry.js';
 import { Tensor } from '../tensor/tensor.js';
 import { full } from '../tensor/create.js';
 import { ValueError } from '../tensor/errors.js';
@@ -51,10 +52,12 @@ function adamFamily(name: string, opts: AdamOptions, decoupled: boolean): Optimi
   return makeOptimizer(name, lr, opts, {
     slots: amsgrad ? ['expAvg', 'expAvgSq', 'maxExpAvgSq'] : ['expAvg', 'expAvgSq'],
     prepare(ctx: StepContext): Prepared {
-      const t = ctx.count.add(1).cast('float64');
-      const bc1 = full([], beta1).pow(t).neg().add(1);
-      const bc2 = full([], beta2).pow(t).neg().add(1);
-      const lrT = typeof ctx.lr === 'number' ? full([], ctx.lr) : ctx.lr;
+      // float64 as torch's Python floats, or the widest float a device without float64 has (webgpu: float32).
+      const wide = widestFloat(ctx.count.device);
+      const t = ctx.count.add(1).cast(wide);
+      const bc1 = full([], beta1, { dtype: wide }).pow(t).neg().add(1);
+      const bc2 = full([], beta2, { dtype: wide }).pow(t).neg().add(1);
+      const lrT = typeof ctx.lr === 'number' ? full([], ctx.lr, { dtype: wide }) : ctx.lr.cast(wide);
       const decay = typeof ctx.lr === 'number' ? 1 - ctx.lr * weightDecay : ctx.lr.mul(weightDecay).neg().add(1);
       return { negStepSize: lrT.div(bc1).neg(), bc2Sqrt: bc2.sqrt(), decay };
     },

@@ -326,6 +326,7 @@ const runtime: DeviceRuntime = {
 
 export const webgpuBackend: Backend = {
   name: 'webgpu',
+  widestFloat: 'float32',
   dispatch,
   whyNot,
   compileKernel,
