@@ -67,7 +67,8 @@ function whyNot(n: Node): string | undefined {
 /** One dispatch of a compiled kernel: its WGSL, pipeline and parameter buffers per binding of the dims. */
 interface GpuPass {
   readonly wgsl: WgslKernel;
-  readonly pipeline: GpuPipeline;
+  /** Compiled on the current device (recompiled, and the params rebuilt, after a device loss: `current`). */
+  pipeline: GpuPipeline;
   readonly params: Map<string, { buf: GpuBuffer; groups: number }>;
 }
 
@@ -77,11 +78,26 @@ interface GpuKernel extends CompiledKernel {
   readonly registered?: OpaqueKernel;
 }
 
-const pipelines = new Map<string, GpuPipeline>();
+// Pipelines by WGSL source, of the device generation `pipelinesOf` (a device
+// lost is replaced by a new one on next use: webgpuDevice(); nothing of the
+// old one is reused).
+let pipelines = new Map<string, GpuPipeline>();
+let pipelinesOf = 0;
 function pipelineOf(code: string): GpuPipeline {
+  const d = webgpuDevice();
+  if (pipelinesOf !== d.generation) (pipelines = new Map()), (pipelinesOf = d.generation);
   let p = pipelines.get(code);
-  if (p === undefined) pipelines.set(code, (p = webgpuDevice().pipeline(code)));
+  if (p === undefined) pipelines.set(code, (p = d.pipeline(code)));
   return p;
+}
+
+/** The pass with its pipeline and parameter buffers on device d (rebuilt once after a device loss). */
+function current(pass: GpuPass, d: WebGpuDevice): GpuPass {
+  if (pass.pipeline.generation !== d.generation) {
+    pass.pipeline = pipelineOf(pass.wgsl.code);
+    pass.params.clear();
+  }
+  return pass;
 }
 
 function compileKernel(k: Kernel, slotShapes: readonly (readonly Dim[])[]): CompiledKernel {
@@ -106,7 +122,7 @@ class BufferPool {
   private readonly free = new Map<number, GpuBuffer[]>();
   private bytes = 0;
   constructor(
-    private readonly device: WebGpuDevice,
+    readonly device: WebGpuDevice,
     private readonly limit: number,
   ) {}
   take(bytes: number): GpuBuffer {
@@ -130,9 +146,20 @@ class BufferPool {
 const POOL_BYTES = 256 * 2 ** 20;
 
 let pool: BufferPool | undefined;
-const bufferPool = (): BufferPool => (pool ??= new BufferPool(webgpuDevice(), POOL_BYTES));
-/** A result's buffer goes back to the pool when its storage object is collected. */
-const released = new FinalizationRegistry<GpuBuffer>((b) => bufferPool().give(b));
+/** The pool of the current device (a new, empty one after a device loss: the old buffers are gone). */
+function bufferPool(): BufferPool {
+  const d = webgpuDevice();
+  if (pool === undefined || pool.device !== d) pool = new BufferPool(d, POOL_BYTES);
+  return pool;
+}
+/**
+ * A collected result's buffer goes back to the pool of its device; a buffer
+ * of a lost device is dropped. Never starts a device or throws (a finalizer).
+ */
+function giveBack(b: GpuBuffer): void {
+  if (pool !== undefined && b.generation === pool.device.generation) pool.give(b);
+}
+const released = new FinalizationRegistry<GpuBuffer>(giveBack);
 
 const TYPED: Partial<Record<DType, new (b: ArrayBuffer) => StorageArray>> = { float32: Float32Array, int32: Int32Array };
 
@@ -163,7 +190,7 @@ class IndexFlag {
     if (this.error) throw this.error;
   }
 }
-const flagsReleased = new FinalizationRegistry<GpuBuffer>((b) => bufferPool().give(b));
+const flagsReleased = new FinalizationRegistry<GpuBuffer>(giveBack);
 
 /** Data of a node realized on the GPU. */
 export class GpuStorage implements DeviceStorage {
@@ -247,7 +274,10 @@ const runtime: DeviceRuntime = {
     const bufs = new Array<GpuBuffer | undefined>(g.slots.length);
     g.inputSlots.forEach((s, i) => {
       const n = inputs[i]!;
-      if (!(n.dev instanceof GpuStorage)) {
+      // A copy on a device that was lost is replaced from the host copy, when the node has one
+      // (a result whose only copy was on the lost device throws the device's stale-buffer DeviceError).
+      const stale = n.dev instanceof GpuStorage && n.dev.buffer.generation !== d.generation && n.host !== undefined;
+      if (!(n.dev instanceof GpuStorage) || stale) {
         const host = n.data!;
         const buf = p.take(host.byteLength);
         d.write(buf, host);
@@ -284,7 +314,7 @@ const runtime: DeviceRuntime = {
     g.kernels.forEach((k, i) => {
       const ck = g.compiled[i] as GpuKernel;
       if (ck.registered !== undefined) return runRegistered(ck.registered, slotBuffer, env, taken);
-      for (const pass of ck.passes) {
+      for (const pass of ck.passes.map((x) => current(x, d))) {
         const w = pass.wgsl;
         let pr = pass.params.get(key);
         if (pr === undefined) {
