@@ -32,6 +32,14 @@ export class LegalizationError extends RlxError {
 /** A device name that is unknown or whose backend is not available. */
 export class DeviceError extends RlxError {}
 
+/**
+ * A device that ended while in use (a GPU lost: driver reset, device
+ * destroyed, its worker gone): everything on it is gone. Thrown by every later
+ * call on it and by reads of tensors whose data was on it; the next use of the
+ * device starts a new one, where such tensors can be recomputed.
+ */
+export class DeviceLostError extends DeviceError {}
+
 /** An index out of range (slicing, select, gather, scatterAdd). */
 export class IndexError extends RlxError {}
 

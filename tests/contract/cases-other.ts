@@ -84,6 +84,7 @@ export const otherCases: Table = {
   IndexError: { none: 'error' },
   LegalizationError: { none: 'error' },
   DeviceError: { none: 'error' },
+  DeviceLostError: { none: 'error' },
   TransformError: { none: 'error' },
   printOptions: { none: 'printing' },
   setPrintOptions: { none: 'printing' },

@@ -9,7 +9,7 @@
 
 import { describe, expect, it } from 'vitest';
 import * as rlx from '../../src/index.js';
-import { DeviceError } from '../../src/tensor/errors.js';
+import { DeviceError, DeviceLostError } from '../../src/tensor/errors.js';
 import { webgpuDevice, webgpuStatus, type WebGpuDevice } from '../../src/backends/webgpu/device.js';
 
 const status = webgpuStatus();
@@ -67,6 +67,7 @@ describe.runIf(status.available)('a lost WebGPU device', () => {
       ['stats', () => d.stats()],
     ] as const) {
       const e = thrown(f);
+      expect(e, name).toBeInstanceOf(DeviceLostError); // a DeviceError too
       expect(e, name).toBeInstanceOf(DeviceError);
       expect(e.message, name).toMatch(LOST);
       expect(e.message, name).toContain(`webgpu: ${name}: `);
@@ -76,7 +77,7 @@ describe.runIf(status.available)('a lost WebGPU device', () => {
     expect(() => d.free(b)).not.toThrow(); // nothing to free: its memory went with the device
     // The tensor's data was on the lost device: reading it is the loss, blocking or awaited.
     const e = thrown(() => kept.toArray());
-    expect(e).toBeInstanceOf(DeviceError);
+    expect(e).toBeInstanceOf(DeviceLostError);
     expect(e.message).toMatch(STALE);
     await expect(kept.data()).rejects.toThrow(STALE);
     // A new computation through the public API runs on a new device (the backend drops the lost device's pool and
@@ -135,6 +136,7 @@ describe.runIf(status.available)('a lost WebGPU device', () => {
       ['dispatch', () => n.dispatch(n.pipeline(EXP), [b, ny], [1])],
     ] as const) {
       const e = thrown(f);
+      expect(e, name).toBeInstanceOf(DeviceLostError); // a DeviceError too
       expect(e, name).toBeInstanceOf(DeviceError);
       expect(e.message, name).toMatch(STALE);
     }

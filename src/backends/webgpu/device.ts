@@ -33,7 +33,7 @@ import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 import { createRequire } from 'node:module';
 import { Worker } from 'node:worker_threads';
-import { DeviceError } from '../../tensor/errors.js';
+import { DeviceError, DeviceLostError } from '../../tensor/errors.js';
 import { packageRoot } from '../../package-root.js';
 import { WORKER_SOURCE } from './worker-source.js';
 
@@ -162,7 +162,7 @@ export class WebGpuDevice {
       if (m.data !== undefined) p.resolve(m.data);
       else {
         this.pollLost();
-        p.reject(new DeviceError(`webgpu: ${this.death !== undefined ? `read: ${this.deathMessage()}` : (m.error ?? 'read failed')}`));
+        p.reject(this.death !== undefined ? new DeviceLostError(`webgpu: read: ${this.deathMessage()}`) : new DeviceError(`webgpu: ${m.error ?? 'read failed'}`));
       }
       if (this.pending.size === 0) worker.unref();
     });
@@ -214,7 +214,7 @@ export class WebGpuDevice {
     if (this.death !== undefined) return;
     this.death = why;
     ended.set(this.generation, why);
-    const e = new DeviceError(`webgpu: read: ${this.deathMessage()}`);
+    const e = new DeviceLostError(`webgpu: read: ${this.deathMessage()}`);
     for (const p of this.pending.values()) p.reject(e);
     this.pending.clear();
     this.worker.unref();
@@ -242,14 +242,14 @@ export class WebGpuDevice {
 
   private check(op: string): void {
     this.pollLost();
-    if (this.death !== undefined) throw new DeviceError(`webgpu: ${op}: ${this.deathMessage()}`);
+    if (this.death !== undefined) throw new DeviceLostError(`webgpu: ${op}: ${this.deathMessage()}`);
   }
 
   /** Refuses a buffer or pipeline of another (earlier, ended) device. */
   private own(op: string, kind: 'buffer' | 'pipeline', h: GpuBuffer | GpuPipeline): void {
     if (h.generation === this.generation) return;
     const how = ended.get(h.generation);
-    throw new DeviceError(
+    throw new DeviceLostError(
       `webgpu: ${op}: ${kind} #${h.id} is from WebGPU device ${h.generation}${how !== undefined ? ` (${how})` : ''}, not from this one (${this.generation}): its contents are gone; recompute it on this device`,
     );
   }
