@@ -9,7 +9,7 @@ import type { Attrs } from '../../src/compiler/ir.js';
 import { webgpuDevice, webgpuStatus, type GpuBuffer, type GpuPipeline } from '../../src/backends/webgpu/device.js';
 import { gpuOp, type GpuOpArgs } from '../../src/backends/webgpu/registered.js';
 import type { GpuCtx } from '../../src/splat/kernels/webgpu/common.js';
-import type { ProjectArgs, ProjectCotangents, ProjectGrads } from '../../src/splat/kernels/contract.js';
+import type { ProjectArgs, ProjectCotangents, ProjectGrads, RasterArgs, RasterCotangents, RasterGrads, RasterOutputs } from '../../src/splat/kernels/contract.js';
 import { cameraAttr } from '../../src/splat/ops/project.js';
 import '../../src/splat/kernels/webgpu/register.js';
 
@@ -174,3 +174,67 @@ export function gpuProjectBackward(a: ProjectArgs, radii: Int32Array, ct: Projec
   ) as Float32Array[];
   return { means: means!, quats: quats!, scales: scales!, opacities: opacities!, coeffs: coeffs! };
 }
+
+export const f32 = (x: ArrayLike<number>) => Float32Array.from(x);
+
+/** The splat inputs of a (batch entries stacked when a list is given), as op inputs. */
+export function rasterInputs(list: RasterArgs[]) {
+  const n = list[0]!.n;
+  const cat = (f: (x: RasterArgs) => ArrayLike<number>) => list.flatMap((x) => Array.from(f(x)));
+  return [
+    { data: f32(cat((x) => x.means2d)), shape: [n, 2], dtype: 'float32' as const },
+    { data: f32(cat((x) => x.conics)), shape: [n, 3], dtype: 'float32' as const },
+    { data: f32(cat((x) => x.colors)), shape: [n, 3], dtype: 'float32' as const },
+    { data: f32(cat((x) => x.opacities)), shape: [n], dtype: 'float32' as const },
+    { data: f32(cat((x) => x.depths)), shape: [n], dtype: 'float32' as const },
+    { data: Int32Array.from(cat((x) => x.radii)), shape: [n], dtype: 'int32' as const },
+  ];
+}
+
+const attrsOf = (r: RasterArgs) => ({ width: r.width, height: r.height, tileSize: r.tileSize, background: [...r.background] });
+
+export function gpuRasterize(list: RasterArgs[]): RasterOutputs {
+  const r = list[0]!;
+  const h = r.height, w = r.width;
+  const [image, alpha, depth, finalT, lastIndex] = runGpuOp(
+    'splat.rasterize',
+    rasterInputs(list),
+    [
+      { shape: [h, w, 3], dtype: 'float32' },
+      { shape: [h, w], dtype: 'float32' },
+      { shape: [h, w], dtype: 'float32' },
+      { shape: [h, w], dtype: 'float32' },
+      { shape: [h, w], dtype: 'int32' },
+    ],
+    attrsOf(r),
+    list.length,
+  ) as [Float32Array, Float32Array, Float32Array, Float32Array, Int32Array];
+  return { image, alpha, depth, finalT, lastIndex };
+}
+
+export function gpuRasterizeBackward(list: RasterArgs[], fwd: RasterOutputs, ct: RasterCotangents): RasterGrads {
+  const r = list[0]!;
+  const h = r.height, w = r.width, n = r.n;
+  const [means2d, conics, colors, opacities, depths] = runGpuOp(
+    'splat.rasterizeBackward',
+    [
+      ...rasterInputs(list),
+      { data: f32(fwd.finalT), shape: [h, w], dtype: 'float32' },
+      { data: Int32Array.from(fwd.lastIndex), shape: [h, w], dtype: 'int32' },
+      { data: f32(ct.image), shape: [h, w, 3], dtype: 'float32' },
+      { data: f32(ct.alpha), shape: [h, w], dtype: 'float32' },
+      { data: f32(ct.depth), shape: [h, w], dtype: 'float32' },
+    ],
+    [
+      { shape: [n, 2], dtype: 'float32' },
+      { shape: [n, 3], dtype: 'float32' },
+      { shape: [n, 3], dtype: 'float32' },
+      { shape: [n], dtype: 'float32' },
+      { shape: [n], dtype: 'float32' },
+    ],
+    attrsOf(r),
+    list.length,
+  ) as Float32Array[];
+  return { means2d: means2d!, conics: conics!, colors: colors!, opacities: opacities!, depths: depths! };
+}
+

@@ -6,79 +6,16 @@
 // held to (rtol 2.5e-4, atol 2e-3; tests/splat/native-kernels.test.ts).
 
 import { describe, expect, it } from 'vitest';
-import type { RasterArgs, RasterCotangents, RasterGrads, RasterOutputs } from '../../src/splat/kernels/contract.js';
+import type { RasterArgs, RasterOutputs } from '../../src/splat/kernels/contract.js';
 import { jsSplatKernels as J } from '../../src/splat/kernels/js/index.js';
 import { binSplats } from '../../src/splat/kernels/js/bin.js';
 import { binSplatsGpu } from '../../src/splat/kernels/webgpu/bin.js';
 import { arr, rasterArgsFrom } from '../splat/js-helpers.js';
 import { expectClose, expectEqual, project, rasterCotangents, rasterGrads, rasterize, scene } from '../splat/native-helpers.js';
-import { gpuCtx, runGpuOp, status, withSpecials } from './splat-helpers.js';
+import { f32, gpuCtx, gpuRasterize, gpuRasterizeBackward, status, withSpecials } from './splat-helpers.js';
 
 const FWD = [1e-4, 1e-4] as const;
 const BWD = [2.5e-4, 2e-3] as const;
-
-const f32 = (x: ArrayLike<number>) => Float32Array.from(x);
-
-/** The splat inputs of a (batch entries stacked when a list is given), as op inputs. */
-function rasterInputs(list: RasterArgs[]) {
-  const n = list[0]!.n;
-  const cat = (f: (x: RasterArgs) => ArrayLike<number>) => list.flatMap((x) => Array.from(f(x)));
-  return [
-    { data: f32(cat((x) => x.means2d)), shape: [n, 2], dtype: 'float32' as const },
-    { data: f32(cat((x) => x.conics)), shape: [n, 3], dtype: 'float32' as const },
-    { data: f32(cat((x) => x.colors)), shape: [n, 3], dtype: 'float32' as const },
-    { data: f32(cat((x) => x.opacities)), shape: [n], dtype: 'float32' as const },
-    { data: f32(cat((x) => x.depths)), shape: [n], dtype: 'float32' as const },
-    { data: Int32Array.from(cat((x) => x.radii)), shape: [n], dtype: 'int32' as const },
-  ];
-}
-
-const attrsOf = (r: RasterArgs) => ({ width: r.width, height: r.height, tileSize: r.tileSize, background: [...r.background] });
-
-export function gpuRasterize(list: RasterArgs[]): RasterOutputs {
-  const r = list[0]!;
-  const h = r.height, w = r.width;
-  const [image, alpha, depth, finalT, lastIndex] = runGpuOp(
-    'splat.rasterize',
-    rasterInputs(list),
-    [
-      { shape: [h, w, 3], dtype: 'float32' },
-      { shape: [h, w], dtype: 'float32' },
-      { shape: [h, w], dtype: 'float32' },
-      { shape: [h, w], dtype: 'float32' },
-      { shape: [h, w], dtype: 'int32' },
-    ],
-    attrsOf(r),
-    list.length,
-  ) as [Float32Array, Float32Array, Float32Array, Float32Array, Int32Array];
-  return { image, alpha, depth, finalT, lastIndex };
-}
-
-export function gpuRasterizeBackward(list: RasterArgs[], fwd: RasterOutputs, ct: RasterCotangents): RasterGrads {
-  const r = list[0]!;
-  const h = r.height, w = r.width, n = r.n;
-  const [means2d, conics, colors, opacities, depths] = runGpuOp(
-    'splat.rasterizeBackward',
-    [
-      ...rasterInputs(list),
-      { data: f32(fwd.finalT), shape: [h, w], dtype: 'float32' },
-      { data: Int32Array.from(fwd.lastIndex), shape: [h, w], dtype: 'int32' },
-      { data: f32(ct.image), shape: [h, w, 3], dtype: 'float32' },
-      { data: f32(ct.alpha), shape: [h, w], dtype: 'float32' },
-      { data: f32(ct.depth), shape: [h, w], dtype: 'float32' },
-    ],
-    [
-      { shape: [n, 2], dtype: 'float32' },
-      { shape: [n, 3], dtype: 'float32' },
-      { shape: [n, 3], dtype: 'float32' },
-      { shape: [n], dtype: 'float32' },
-      { shape: [n], dtype: 'float32' },
-    ],
-    attrsOf(r),
-    list.length,
-  ) as Float32Array[];
-  return { means2d: means2d!, conics: conics!, colors: colors!, opacities: opacities!, depths: depths! };
-}
 
 function worst(got: ArrayLike<number>, want: ArrayLike<number>): number {
   let w = 0;
