@@ -17,9 +17,8 @@
 import type { GpuOpArgs } from '../../../backends/webgpu/registered.js';
 import type { Attrs } from '../../../compiler/ir.js';
 import { cameraOf } from '../../ops/project.js';
-import { ENTRY, launch, Params, scratch, WG } from './common.js';
 import { SH_C1, SH_C2, SH_C3 } from '../../constants.js';
-import { lit } from './common.js';
+import { ENTRY, launch, lit, Params, scratch, WG } from './common.js';
 import { GAUSSIAN_BINDINGS, PROJECTION_WGSL, projectParams } from './projection.js';
 
 const FORWARD = /* wgsl */ `

@@ -22,12 +22,10 @@
 // whose 3√λ lies within that of an integer, or a cull test on its edge, can
 // differ from the reference.
 
-import { CLAMP_MARGIN, COV2D_BLUR, EIGEN_FLOOR, RADIUS_SIGMAS, SH_C0, SH_C1, SH_C2, SH_C3, SH_OFFSET } from '../../constants.js';
+import { COV2D_BLUR, EIGEN_FLOOR, RADIUS_SIGMAS, SH_C0, SH_C1, SH_C2, SH_C3, SH_OFFSET } from '../../constants.js';
 import type { SplatCamera } from '../contract.js';
 import { cameraFrame } from '../js/camera.js';
 import { lit, Params, WGSL_FINITE } from './common.js';
-
-void CLAMP_MARGIN; // in cameraFrame's limits
 
 /** Where the camera starts in P (after n, k, shDegree, antialiased). */
 export const CAM_AT = 4;

@@ -25,7 +25,7 @@
 import type { GpuBuffer } from '../../../backends/webgpu/device.js';
 import type { GpuOpArgs } from '../../../backends/webgpu/registered.js';
 import { ALPHA_MAX, ALPHA_MIN, PIXEL_CENTER, T_STOP } from '../../constants.js';
-import { ENTRY, launch, lit, Params, scratch, WG, type GpuCtx } from './common.js';
+import { ENTRY, launch, lit, Params, scratch, WG } from './common.js';
 import { binSplatsGpu, RECORD, STAGED, type GpuTileLists, type SplatBuffers } from './bin.js';
 
 /** P of both raster kernels: [width, height, ts, tilesX, tiles, pixelBase, bg r, g, b]. */

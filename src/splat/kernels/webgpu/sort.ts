@@ -13,7 +13,9 @@ import type { GpuBuffer } from '../../../backends/webgpu/device.js';
 import { ENTRY, launch, Params, scratch, WG, type GpuCtx } from './common.js';
 import { scanExclusive } from './scan.js';
 
+/** Digit values per pass (8 bits); the histogram kernel has one invocation per digit, so DIGITS = WG. */
 const DIGITS = 256;
+if (DIGITS !== WG) throw new Error('internal: the radix histogram needs WG = 256 invocations');
 
 // P: [n, shift, blocks]. counts[d·blocks + block] = #{i in block: digit(key i) = d}.
 const HISTOGRAM = /* wgsl */ `
