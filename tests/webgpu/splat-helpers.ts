@@ -15,12 +15,15 @@ import '../../src/splat/kernels/webgpu/register.js';
 
 export const status = webgpuStatus();
 
-const pipelines = new Map<string, GpuPipeline>();
+/** Pipelines by WGSL source, per device (a device started after a loss compiles its own). */
+const pipelineCache = new WeakMap<object, Map<string, GpuPipeline>>();
 
 /** A context whose buffers are collected in `made` (free them with release). */
 export function gpuCtx(): GpuCtx & { made: GpuBuffer[]; release(): void } {
   const device = webgpuDevice();
   const made: GpuBuffer[] = [];
+  let pipelines = pipelineCache.get(device);
+  if (pipelines === undefined) pipelineCache.set(device, (pipelines = new Map()));
   return {
     device,
     made,
@@ -36,8 +39,8 @@ export function gpuCtx(): GpuCtx & { made: GpuBuffer[]; release(): void } {
       return b;
     },
     pipeline(code) {
-      let p = pipelines.get(code);
-      if (p === undefined) pipelines.set(code, (p = device.pipeline(code)));
+      let p = pipelines!.get(code);
+      if (p === undefined) pipelines!.set(code, (p = device.pipeline(code)));
       return p;
     },
     release() {
