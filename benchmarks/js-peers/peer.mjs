@@ -10,12 +10,13 @@
 // Cases: rlx-js:* (rlx pinned to its pure-TS 'js' backend, from dist/), ml-matrix:*,
 // tfjs-cpu:* / tfjs-wasm:* (@tensorflow/tfjs-core + backend; float32 only),
 // jax-js:* (@jax-js/jax on its wasm device; asynchronous API, so awaited per call),
-// mathjs:*, fft.js:* and ndarray-fft:* (benchmarks/suites/fft.mjs). Cases named `la-<op>` belong to benchmarks/suites/linalg.mjs (inputs:
+// mathjs:*, fft.js:* and ndarray-fft:* (benchmarks/suites/fft.mjs); rlx-native:wg-* and
+// jax-js-webgpu:* (@jax-js/jax on its WebGPU device through Dawn) belong to benchmarks/suites/webgpu.mjs. Cases named `la-<op>` belong to benchmarks/suites/linalg.mjs (inputs:
 // benchmarks/lib/linalg-cases.mjs; float64 only outside rlx-js); cases named
 // `sp-<case>` to benchmarks/suites/sparse.mjs (inputs: benchmarks/lib/sparse-cases.mjs).
 
 import { spawnSync } from 'node:child_process';
-import { existsSync, readFileSync } from 'node:fs';
+import { existsSync, readFileSync, readdirSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { ramp, checksum } from '../lib/inputs.mjs';
@@ -286,6 +287,134 @@ async function jaxJs(kind, args) {
   return { fn, async: true, result: (d) => d, versions: { 'jax-js': version('@jax-js/jax'), device: 'wasm' } };
 }
 
+// ---- webgpu suite (benchmarks/suites/webgpu.mjs) --------------------------------------
+// rlx-native:wg-<kind>: the webgpu rows' rlx code (benchmarks/lib/webgpu-cases.mjs) on the native device.
+async function rlxNativeWebgpuRow(kind, args, timing) {
+  if (!kind.startsWith('wg-')) throw new Error(`rlx-native: no case ${kind}`);
+  const rlx = await import(pathToFileURL(resolve(here, '../../dist/index.js')).href);
+  const { rlxWebgpuCase } = await import('../lib/webgpu-cases.mjs');
+  const c = rlxWebgpuCase(rlx, 'native', kind.slice(3), args, timing.reps * timing.inner);
+  return {
+    fn: c.fn,
+    result: c.result ?? ((out) => out),
+    info: () => c.info(),
+    versions: { rlx: JSON.parse(readFileSync(resolve(here, '../../package.json'), 'utf8')).version, backend: 'native', threads: rlx.numThreads?.() },
+  };
+}
+
+// jax-js-webgpu:<kind>: @jax-js/jax on its WebGPU device in Node. jax-js finds
+// WebGPU through `navigator.gpu` (a browser global): here that is Dawn from
+// the npm `webgpu` package (rlx's own dependency, root node_modules), on the
+// adapter rlx's webgpu device picks, tried in the same order
+// (src/backends/webgpu/device.ts: RLX_WEBGPU_BACKEND, else Dawn's default
+// backend when a Vulkan driver is installed, then OpenGL ES). jax-js asks
+// requestAdapter({powerPreference}) for a core-level adapter; Dawn's OpenGL ES
+// backend offers only compatibility level, so that call returns null there
+// (init('webgpu') then lists only cpu and wasm): `navigator.gpu.requestAdapter`
+// adds the featureLevel that found the adapter. The WebGPU globals
+// (GPUBufferUsage...) come from the package's `globals`.
+async function jaxJsWebgpu(kind, args, timing) {
+  const named = process.env.RLX_WEBGPU_BACKEND;
+  const vulkan = ['/usr/share/vulkan/icd.d', '/etc/vulkan/icd.d'].some((d) => existsSync(d) && readdirSafe(d).some((f) => f.endsWith('.json')));
+  const attempts = named
+    ? [{ label: named, options: [`backend=${named}`], featureLevel: named.startsWith('opengl') ? 'compatibility' : undefined }]
+    : [
+        ...(process.platform !== 'linux' || vulkan ? [{ label: 'default', options: [] }] : []),
+        ...(process.platform === 'linux' ? [{ label: 'opengles', options: ['backend=opengles'], featureLevel: 'compatibility' }] : []),
+      ];
+  if (attempts.some((a) => a.label.startsWith('opengl'))) process.env.EGL_PLATFORM ??= 'surfaceless';
+  let webgpu;
+  try {
+    webgpu = await import('webgpu');
+  } catch (e) {
+    throw new Error(`the npm 'webgpu' package (Dawn) did not load: ${String(e?.message ?? e).split('\n')[0]}`);
+  }
+  let found;
+  const tried = [];
+  for (const at of attempts) {
+    const gpu = webgpu.create(at.options);
+    const adapter = await gpu.requestAdapter(at.featureLevel ? { featureLevel: at.featureLevel } : {});
+    if (adapter) {
+      found = { gpu, at, adapter };
+      break;
+    }
+    tried.push(`${at.label}: no adapter`);
+  }
+  if (!found) throw new Error(`no WebGPU adapter from Dawn (${tried.join('; ') || 'nothing to try'})`);
+  const { gpu, at, adapter } = found;
+  Object.assign(globalThis, webgpu.globals);
+  const requestAdapter = (o = {}) => gpu.requestAdapter(at.featureLevel ? { ...o, featureLevel: at.featureLevel } : o);
+  globalThis.navigator = {
+    gpu: { requestAdapter, getPreferredCanvasFormat: () => 'rgba8unorm', wgslLanguageFeatures: gpu.wgslLanguageFeatures },
+    userAgent: `Node.js/${process.version}`,
+    hardwareConcurrency: (await import('node:os')).availableParallelism(),
+  };
+  // Node 20 has no Float16Array, which jax-js tests with instanceof (see jaxJsLinalg): an empty class nothing constructs.
+  const shim = typeof globalThis.Float16Array === 'undefined';
+  if (shim) globalThis.Float16Array = class Float16Array {};
+  ensureInstalled('@jax-js/jax');
+  const jax = await import('@jax-js/jax');
+  const devs = await jax.init('webgpu');
+  if (!devs.includes('webgpu')) throw new Error(`jax-js init('webgpu') gave [${devs}] on adapter ${adapter.info?.device || adapter.info?.description} (${at.label})`);
+  jax.defaultDevice('webgpu');
+  const np = jax.numpy;
+  const f32a = (x, shape) => np.array(f32(x), { dtype: np.float32 }).reshape(shape);
+  const { n, read } = args;
+  let make, flop;
+  // jax-js arrays are reference counted: `.ref` keeps an input alive across calls.
+  if (kind === 'matmul') {
+    const a = f32a(ramp(n * n, 1), [n, n]), b = f32a(ramp(n * n, 3), [n, n]);
+    make = () => np.matmul(a.ref, b.ref);
+    flop = 2 * n ** 3;
+  } else if (kind === 'chain') {
+    const a = f32a(ramp(n, 1), [n]), b = f32a(ramp(n, 3), [n]), c = f32a(ramp(n, 7), [n]);
+    make = () => np.sqrt(a.ref.mul(a.ref).add(b.ref.mul(b.ref))).mul(c.ref).add(1);
+  } else throw new Error(`jax-js-webgpu: no case ${kind}`);
+  const times = [];
+  let prev, fn, result;
+  if (read === 'one') {
+    // The result stays on the GPU (blockUntilReady: a 0-byte read after the work); the previous one is released first.
+    fn = async () => {
+      const t0 = process.hrtime.bigint();
+      prev?.dispose();
+      prev = make();
+      await prev.blockUntilReady();
+      times.push(Number(process.hrtime.bigint() - t0) / 1e9);
+      return prev;
+    };
+    result = async (y) => y.ref.data();
+  } else if (read === 'all') {
+    fn = async () => {
+      const t0 = process.hrtime.bigint();
+      const d = await make().data();
+      times.push(Number(process.hrtime.bigint() - t0) / 1e9);
+      return d;
+    };
+    result = (d) => d;
+  } else throw new Error(`read must be 'one' or 'all', got ${read}`);
+  const { recentMedian } = await import('../lib/webgpu-cases.mjs');
+  return {
+    fn,
+    async: true,
+    result,
+    info: () => (flop !== undefined && times.length ? { GFLOPs: +(flop / recentMedian(times, timing.reps * timing.inner) / 1e9).toFixed(2) } : undefined),
+    versions: {
+      'jax-js': version('@jax-js/jax'),
+      device: 'webgpu',
+      adapter: `${adapter.info?.device || adapter.info?.description || '?'} (Dawn ${at.label}${at.featureLevel ? `, featureLevel ${at.featureLevel} added to jax-js's requestAdapter` : ''})`,
+      ...(shim ? { note: 'Float16Array stubbed (Node 20)' } : {}),
+    },
+  };
+}
+
+function readdirSafe(d) {
+  try {
+    return readdirSync(d);
+  } catch {
+    return [];
+  }
+}
+
 // ---- fft.js (benchmarks/suites/fft.mjs): radix-4 FFT, powers of two only --------------
 async function fftJs(kind, args) {
   ensureInstalled('fft.js');
@@ -358,6 +487,8 @@ try {
     : lib === 'mathjs' ? await mathjsLinalg(kind, req.args)
     : lib === 'fft.js' ? await fftJs(kind, req.args)
     : lib === 'ndarray-fft' ? await ndarrayFft(kind, req.args)
+    : lib === 'rlx-native' ? await rlxNativeWebgpuRow(kind, req.args, timing)
+    : lib === 'jax-js-webgpu' ? await jaxJsWebgpu(kind, req.args, timing)
     : undefined;
   if (!made) throw new Error(`unknown JS peer ${lib}`);
 } catch (e) {
@@ -384,7 +515,8 @@ for (let i = 0; i < reps; i++) {
   else for (let k = 0; k < timing.inner; k++) out = fn();
   samples.push(Number(process.hrtime.bigint() - t0) / 1e9 / timing.inner);
 }
-const arr = made.result(out);
+// awaited: a GPU peer reads its last result back asynchronously (jax-js-webgpu); a plain value passes through.
+const arr = await made.result(out);
 // made.info (optional, untimed): what the peer reports about its run (e.g. iterations), shown in the row's notes.
 const info = made.info?.(out);
 emit({ samples, checksum: ArrayBuffer.isView(arr) ? checksum(arr) : undefined, versions: { node: process.version, ...made.versions }, ...(info ? { info } : {}), ...(reps < timing.reps ? { note: `reps capped to ${reps}` } : {}) });
