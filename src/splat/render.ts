@@ -3,7 +3,7 @@
 // Gaussian tensor. It checks and normalizes the user's input (shapes printed
 // on error, dtypes promoted to one float dtype, colours or SH), then binds
 // the two stages of ops/ (project, rasterize); their kernels are the js
-// reference or the native C++ per device.
+// reference, the native C++ or WGSL (webgpu, float32) per device.
 
 import { Tensor } from '../tensor/tensor.js';
 import { stack } from '../tensor/ops/movement.js';

@@ -4,6 +4,8 @@
 // the same js kernels (the native device keeps its arrays in host memory, so
 // they read them correctly; an addon built before the splat kernels existed
 // still renders, 20-40x slower). nativeSplatStatus() says which set runs.
+// On 'webgpu' the ops run WGSL kernels (webgpu/, float32), registered with
+// the webgpu backend's table of GPU runners (its buffers are not host arrays).
 
 import { registerKernels } from '../../compiler/kernel-registry.js';
 import { deviceNames } from '../../backends/registry.js';
@@ -11,6 +13,7 @@ import { nativeAddon } from '../../backends/native/addon.js';
 import { SPLAT_KERNELS } from './family.js';
 import { jsSplatKernels } from './js/index.js';
 import { hasNativeSplat, nativeSplatKernels } from './native.js';
+import './webgpu/register.js'; // the four ops' WGSL runners on 'webgpu' (float32; registering starts no device)
 
 registerKernels('js', SPLAT_KERNELS, jsSplatKernels);
 if (deviceNames().includes('native')) {
