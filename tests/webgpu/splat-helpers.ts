@@ -11,6 +11,7 @@ import { gpuOp, type GpuOpArgs } from '../../src/backends/webgpu/registered.js';
 import type { GpuCtx } from '../../src/splat/kernels/webgpu/common.js';
 import type { ProjectArgs, ProjectCotangents, ProjectGrads, RasterArgs, RasterCotangents, RasterGrads, RasterOutputs } from '../../src/splat/kernels/contract.js';
 import { cameraAttr } from '../../src/splat/ops/project.js';
+import '../../src/splat/kernels/webgpu/register.js';
 
 export const status = webgpuStatus();
 
