@@ -105,7 +105,7 @@ export function infoReport(): InfoReport {
   else fftw.reason = fs.reason;
 
   const ws = webgpuStatus();
-  const webgpu: InfoReport['webgpu'] = ws.available ? { available: true, adapter: ws.info.description || ws.info.device, via: ws.info.backend, features: ws.info.features } : { available: false, reason: ws.reason };
+  const webgpu: InfoReport['webgpu'] = ws.available ? { available: true, adapter: [ws.info.device, ws.info.description].filter((x) => x).join(', '), via: ws.info.backend, features: ws.info.features } : { available: false, reason: ws.reason };
 
   return {
     rlx: packageVersion(),
@@ -146,7 +146,7 @@ export function formatInfo(r: InfoReport): string {
   const umf = r.suitesparse.umfpack;
   lines.push(libLine('SuiteSparse', r.suitesparse, umf && !umf.available ? ` (CHOLMOD, KLU; UMFPACK ${umf.reason})` : ' (UMFPACK, CHOLMOD, KLU)'));
   lines.push(r.fftw.available ? libLine('FFTW', r.fftw, ' 3') : `FFTW: not used (${r.fftw.reason})`);
-  lines.push(r.webgpu.available ? `WebGPU adapter: ${r.webgpu.adapter} (Dawn, ${r.webgpu.via}); the 'webgpu' device's kernels are not implemented yet` : `WebGPU: unavailable: ${r.webgpu.reason}`);
+  lines.push(r.webgpu.available ? `WebGPU adapter: ${r.webgpu.adapter} (Dawn, ${r.webgpu.via}): the 'webgpu' device runs float32/int32 graphs (README: Backends)` : `WebGPU: unavailable: ${r.webgpu.reason}`);
   return lines.join('\n');
 }
 
