@@ -9,6 +9,7 @@
 import type { DType } from '../../tensor/dtype.js';
 import { LegalizationError } from '../../tensor/errors.js';
 import type { Instr } from '../../compiler/kernel.js';
+import { F_SPECIAL, I_SPECIAL, SPECIAL_WGSL, specialWgslFor } from './wgsl-special.js';
 
 export const STORAGE: Partial<Record<DType, string>> = { float32: 'f32', int32: 'i32' };
 const VALUE: Partial<Record<DType, string>> = { float32: 'f32', int32: 'i32', bool: 'bool' };
@@ -23,9 +24,31 @@ export const wgslType = (d: DType, what: string, op: string): string => {
  * Module-scope bits of the float32 values WGSL cannot write as literals (NaN,
  * ±inf; -0 too, to keep its sign): read through a private variable, since a
  * bitcast of a constant is constant-evaluated, and WGSL rejects inf and NaN
- * there. Every generated module starts with it.
+ * there.
  */
-export const PRELUDE = 'var<private> RLX_SPECIAL: vec4u = vec4u(0x7fc00000u, 0x7f800000u, 0xff800000u, 0x80000000u);';
+const SPECIAL_BITS = 'var<private> RLX_SPECIAL: vec4u = vec4u(0x7fc00000u, 0x7f800000u, 0xff800000u, 0x80000000u);';
+
+/** What a generated module starts with when its expressions are not known: SPECIAL_BITS and every special function. */
+export const PRELUDE = `${SPECIAL_BITS}\n${SPECIAL_WGSL}`;
+
+/**
+ * The prelude of a module computing these expressions: SPECIAL_BITS and only
+ * the special functions (wgsl-special.ts) their rules call; each unused one
+ * would cost its compile (about 5 ms a pipeline on llvmpipe for all of them).
+ */
+export function preludeFor(...instrs: (readonly Instr[] | undefined)[]): string {
+  const calls: string[] = [];
+  for (const list of instrs) {
+    for (const ins of list ?? []) {
+      if (ins.op === 'load' || ins.op === 'const' || ins.op === 'acc') continue;
+      const d0 = list![ins.args[0]!]!.dtype;
+      const rule = (d0 === 'float32' ? F_SPECIAL : d0 === 'int32' ? I_SPECIAL : undefined)?.[ins.op];
+      if (rule !== undefined) calls.push(rule('a', 'b'));
+    }
+  }
+  const fns = specialWgslFor(calls.join('\n'));
+  return fns === '' ? SPECIAL_BITS : `${SPECIAL_BITS}\n${fns}`;
+}
 
 /** A WGSL literal of dtype d (float32 special values from PRELUDE). */
 export function literal(v: number, d: DType): string {
@@ -79,6 +102,8 @@ const F: Record<string, Rule> = {
   // WGSL leaves atan2(±0, ±0) undefined (llvmpipe gives 3π/4); C/NumPy: ±0 for x = +0, ±π for x = −0.
   atan2: (a, b) =>
     `select(atan2(${a}, ${b}), select(${a}, select(3.14159274, -3.14159274, (bitcast<u32>(${a}) >> 31u) == 1u), (bitcast<u32>(${b}) >> 31u) == 1u), ${a} == 0.0 && ${b} == 0.0)`,
+  // log1p, expm1, erf, softplus, gelu, pow: own WGSL functions (wgsl-special.ts says why); imag, angle.
+  ...F_SPECIAL,
 };
 /** int32 rules (WGSL i32 arithmetic wraps like int32). */
 const I: Record<string, Rule> = {
@@ -91,11 +116,20 @@ const I: Record<string, Rule> = {
   ...NUMERIC,
   maximum: (a, b) => `max(${a}, ${b})`,
   minimum: (a, b) => `min(${a}, ${b})`,
+  ...I_SPECIAL,
 };
 /** bool rules (values held as WGSL bool). */
 const B: Record<string, Rule> = {
   logicalNot: (a) => `!${a}`,
   stopGradient: (a) => a,
+  // As the js backend's bool slots: a bool is its own abs, floor, ceil, round, real and conj; imag is false.
+  abs: (a) => a,
+  floor: (a) => a,
+  ceil: (a) => a,
+  round: (a) => a,
+  real: (a) => a,
+  conj: (a) => a,
+  imag: () => 'false',
   add: (a, b) => `(${a} || ${b})`,
   mul: (a, b) => `(${a} && ${b})`,
   maximum: (a, b) => `(${a} || ${b})`,
@@ -145,7 +179,8 @@ export function emit(instrs: readonly Instr[], prefix: string, readLoad: (i: num
       const d0 = instrs[ins.args[0]!]!.dtype;
       if (ins.op === 'cast') e = cast(a[0]!, d0, ins.dtype);
       else if (ins.op === 'where') e = `select(${a[2]}, ${a[1]}, ${truth(a[0]!, d0)})`;
-      else if (ins.op in CMP) e = `(${a[0]} ${CMP[ins.op]} ${a[1]})`;
+      // WGSL orders no bools: compare them as 0/1 (== and != work on bool as they are).
+      else if (ins.op in CMP) e = d0 === 'bool' && ins.op !== 'eq' && ins.op !== 'ne' ? `(select(0i, 1i, ${a[0]}) ${CMP[ins.op]} select(0i, 1i, ${a[1]}))` : `(${a[0]} ${CMP[ins.op]} ${a[1]})`;
       else if ((ins.op === 'logicalAnd' || ins.op === 'logicalOr') && d0 !== 'bool') e = `(${truth(a[0]!, d0)} ${ins.op === 'logicalAnd' ? '&&' : '||'} ${truth(a[1]!, instrs[ins.args[1]!]!.dtype)})`;
       else if (ins.op === 'logicalNot' && d0 !== 'bool') e = `!${truth(a[0]!, d0)}`;
       else {
@@ -183,12 +218,14 @@ export function constBits(consts: Float64Array, params: readonly (readonly [numb
 /**
  * The binding declarations every generated kernel starts with: 0 the output,
  * 1..n the input slots (`S{slot}`), then P (i32 sizes and strides) and, when
- * used, K (run-time literal bits).
+ * used, K (run-time literal bits). First the prelude: given the kernel's
+ * expressions (`exprs`), only the special functions they call (preludeFor);
+ * else PRELUDE, with all of them.
  */
-export function declareBindings(outType: string, inputSlots: readonly number[], slotType: (slot: number) => string, usesConsts: boolean): string[] {
+export function declareBindings(outType: string, inputSlots: readonly number[], slotType: (slot: number) => string, usesConsts: boolean, exprs?: readonly (readonly Instr[] | undefined)[]): string[] {
   const n = inputSlots.length;
   return [
-    PRELUDE,
+    exprs === undefined ? PRELUDE : preludeFor(...exprs),
     `@group(0) @binding(0) var<storage, read_write> OUT: array<${outType}>;`,
     ...inputSlots.map((s, b) => `@group(0) @binding(${b + 1}) var<storage, read> S${s}: array<${slotType(s)}>;`),
     `@group(0) @binding(${n + 1}) var<storage, read> P: array<i32>;`,
