@@ -26,7 +26,6 @@ import { kernelFamily, registerKernels } from '../compiler/kernel-registry.js';
 import { deviceNames } from '../backends/registry.js';
 import { bindOp } from './ops/registered-op.js';
 import { type RandomKernels, hostRandomKernels } from './random/kernels.js';
-import './random/webgpu.js'; // the ops' GPU runners (registered with the webgpu backend's table)
 
 /**
  * The random kernel family. The host kernels serve both CPU devices: their

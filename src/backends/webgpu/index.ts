@@ -32,6 +32,7 @@ import { wgslReduce } from './wgsl-reduce.js';
 import { wgslMatmul } from './wgsl-matmul.js';
 import { INDEX_OPS, wgslOpaque } from './wgsl-opaque.js';
 import { gpuOp, gpuOpRefusal } from './registered.js';
+import './random.js'; // the random ops' GPU runners
 import { constBits, hasWgslRule, STORAGE } from './wgsl-expr.js';
 
 const storable = (d: DType): boolean => STORAGE[d] !== undefined;

@@ -1,19 +1,20 @@
-// The random ops (../random-ops.ts) on the webgpu device: Threefry-2x32-20
+// The random ops (tensor/random-ops.ts) on the webgpu device: Threefry-2x32-20
 // in WGSL (u32 arithmetic wraps as the host's `| 0` does), one invocation per
 // output word, the counters of JAX's partitionable layout (the host's
-// default, threefry.ts). split, foldIn, randint and uniform(float32) give the
+// default, tensor/random/threefry.ts). split, foldIn, randint and uniform(float32) give the
 // host's bits exactly; normal(float32) computes erfinv in float32 on the GPU
 // (Giles' single-precision approximation) where the host computes it in
 // float64 and rounds once, so its values agree to a few float32 ulps.
 // Not served (a LegalizationError naming why): float64/float16/complex
 // samples (no WGSL type here) and bernoulli (bool storage).
 //
-// Op names are spelled out (random-ops.ts's RANDOM_OPS) because random-ops.ts
-// imports this file to register them: importing it back would be a cycle.
+// Registered by the webgpu backend (index.ts imports this file), a layer above
+// the random ops; op names are random-ops.ts's RANDOM_OPS, spelled out so this
+// file needs nothing of the tensor layer.
 
-import type { DType } from '../dtype.js';
+import type { DType } from '../../tensor/dtype.js';
 import type { Attrs } from '../../compiler/ir.js';
-import { registerGpuOp, type GpuOpArgs } from '../../backends/webgpu/registered.js';
+import { registerGpuOp, type GpuOpArgs } from './registered.js';
 
 /** fry(k0, k1, c0, c1) → vec2u: one Threefry-2x32-20 block, as threefry.ts. */
 const THREEFRY = `
