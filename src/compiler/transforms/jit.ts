@@ -151,12 +151,27 @@ function runEntry(e: Entry, leaves: readonly Tensor[], device: string): PyTree {
   realize(leaves.map((l) => l.node));
   const extra = e.leaves.slice(e.nIn);
   realize(extra);
+  if (e.exe.exe.backend.device !== undefined) return runEntryOnDevice(e, [...leaves.map((l) => l.node), ...extra], device);
   const inputs = [...leaves.map((l) => ({ data: l.node.data!, shape: l.shape })), ...extra.map((l) => ({ data: l.data!, shape: l.shape as number[] }))];
   const env = e.exe.bindDims(inputs);
   const outs = e.exe.run(inputs);
   const tensors = outs.map((d, i) => {
     const n = e.outNodes[i]!;
     return fromStorage(d, n.shape.map((x) => (typeof x === 'number' ? x : env.get(x)!)), n.dtype, device);
+  });
+  return unflatten(e.outDef, tensors);
+}
+
+/** runEntry on a device backend (webgpu): inputs are used where they are (host leaves are copied over once), outputs stay on the device. */
+function runEntryOnDevice(e: Entry, inNodes: readonly Node[], device: string): PyTree {
+  const env = e.exe.bindDims(inNodes.map((n) => ({ data: undefined as never, shape: n.shape as number[] })));
+  const outs = e.exe.runOnDevice(inNodes);
+  const tensors = outs.map((st, i) => {
+    const n = e.outNodes[i]!;
+    const out = new Node('buffer', [], {}, n.shape.map((x) => (typeof x === 'number' ? x : env.get(x)!)), n.dtype);
+    out.realizeOn(st);
+    out.device = device;
+    return new Tensor(out);
   });
   return unflatten(e.outDef, tensors);
 }
