@@ -33,6 +33,8 @@ export function realizeOpDirect(root: Node): boolean {
   // A part is computed with its call (and the call's other outputs).
   const n = root.op === 'part' ? root.inputs[0]! : root;
   if (n.op !== 'registered' || !config.directOp) return false;
+  const backend = getBackend(n.device ?? defaultDevice());
+  if (backend.runOp === undefined) return false; // a device backend (webgpu): its inputs must not be read back here
   const xs = n.inputs;
   const ins: StorageArray[] = new Array(xs.length);
   for (let i = 0; i < xs.length; i++) {
@@ -46,8 +48,7 @@ export function realizeOpDirect(root: Node): boolean {
     const L = DTYPE_INFO[x.dtype].lanes;
     ins[i] = v.base.data!.subarray(v.offset * L, (v.offset + v.length) * L);
   }
-  const backend = getBackend(n.device ?? defaultDevice());
-  if (backend.runOp === undefined || backend.dispatch(n) !== 'native') return false;
+  if (backend.dispatch(n) !== 'native') return false;
   const inShapes: number[][] = new Array(xs.length);
   const inDTypes: DType[] = new Array(xs.length);
   for (let i = 0; i < xs.length; i++) {
