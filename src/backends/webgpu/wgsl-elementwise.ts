@@ -61,7 +61,7 @@ export function wgslElementwise(k: ElementwiseKernel, slotShapes: readonly (read
   const consts = constParams(k.expr.instrs);
   const usesConsts = consts.length > 0;
   const decl = [
-    ...declareBindings(outType, inputSlots, (s) => STORAGE[loads.find((l) => l.slot === s)!.dtype]!, usesConsts),
+    ...declareBindings(outType, inputSlots, (s) => STORAGE[loads.find((l) => l.slot === s)!.dtype]!, usesConsts, [k.expr.instrs]),
   ];
   // P: [n, d_0 .. d_{R-1}, then per load (strided kernels): base, stride_0 .. stride_{R-1}].
   const body: string[] = [];

@@ -78,7 +78,6 @@ const F: Record<string, Rule> = {
   neg: (a) => `-${a}`,
   abs: (a) => `abs(${a})`,
   sign: (a) => `sign(${a})`,
-  exp: (a) => `exp(${a})`,
   log: (a) => `log(${a})`,
   sqrt: (a) => `sqrt(${a})`,
   rsqrt: (a) => `(1.0 / sqrt(${a}))`,
@@ -94,7 +93,6 @@ const F: Record<string, Rule> = {
   floor: (a) => `floor(${a})`,
   ceil: (a) => `ceil(${a})`,
   round: (a) => `round(${a})`, // WGSL's round is half to even, as NumPy's
-  sigmoid: (a) => `select(exp(${a}) / (1.0 + exp(${a})), 1.0 / (1.0 + exp(-${a})), ${a} >= 0.0)`,
   ...NUMERIC,
   div: (a, b) => `(${a} / ${b})`,
   maximum: (a, b) => `select(${b}, ${a}, ${a} > ${b} || ${a} != ${a})`,

@@ -82,7 +82,7 @@ function indexCheck(op: (typeof INDEX_OPS)[number], at: number): { decl: string;
 
 /** The copy pass out[i] = x[i] (scatterAdd's first pass). */
 function copyPass(k: OpaqueKernel, t: string, slot: number, total: (env: DimEnv) => number): WgslKernel {
-  return pass(k, [...declareBindings(t, [slot], () => t, false), ...HEAD(0), `  OUT[i] = S${slot}[i];`, '}'], [slot], (env) => [total(env)]);
+  return pass(k, [...declareBindings(t, [slot], () => t, false, []), ...HEAD(0), `  OUT[i] = S${slot}[i];`, '}'], [slot], (env) => [total(env)]);
 }
 
 function cumsum(k: OpaqueKernel, t: string, shape: readonly Dim[]): WgslKernel[] {
@@ -90,7 +90,7 @@ function cumsum(k: OpaqueKernel, t: string, shape: readonly Dim[]): WgslKernel[]
   const slot = k.inputs[0]!;
   // P: [columns, n, inner]; one workgroup per column (outer·inner of them), the column scanned 256 at a time.
   const code = [
-    ...declareBindings(t, [slot], () => t, false),
+    ...declareBindings(t, [slot], () => t, false, []),
     `var<workgroup> W: array<${t}, ${WG}>;`,
     `@compute @workgroup_size(${WG})`,
     'fn main(@builtin(local_invocation_index) tl: u32, @builtin(workgroup_id) wid: vec3u, @builtin(num_workgroups) nwg: vec3u) {',
@@ -132,7 +132,7 @@ function gather(k: OpaqueKernel, t: string, shapes: readonly (readonly Dim[])[])
   const { decl, check } = indexCheck('gather', 4);
   // P: [total, m, inner, n]; out[o, j, t] = x[o, idx[j], t] over out [outer, m, inner].
   const code = [
-    ...declareBindings(t, [xs, is], (s) => (s === is ? 'i32' : t), false),
+    ...declareBindings(t, [xs, is], (s) => (s === is ? 'i32' : t), false, []),
     decl,
     ...HEAD(0),
     '  let m = P[1]; let inner = P[2]; let n = P[3];',
@@ -175,7 +175,7 @@ function scatterAdd(k: OpaqueKernel, t: string, shapes: readonly (readonly Dim[]
       : [`  atomicAdd(&OUT[at], S${us}[i]);`];
   // P: [total updates, m, inner, n]; out[o, idx[j], e] += upd[o, j, e].
   const code = [
-    ...declareBindings(atom, [is, us], (s) => (s === is ? 'i32' : t), false),
+    ...declareBindings(atom, [is, us], (s) => (s === is ? 'i32' : t), false, []),
     decl,
     ...HEAD(0),
     '  let m = P[1]; let inner = P[2]; let n = P[3];',
@@ -210,7 +210,7 @@ function concat(k: OpaqueKernel, t: string, shapes: readonly (readonly Dim[])[])
     const group = k.inputs.slice(first, first + CONCAT_INPUTS).map((slot, g) => ({ slot, at: first + g }));
     const slots = [...new Set(group.map((g) => g.slot))];
     // P: [outer · Σ widths of this pass, Σ widths of this pass, row width of the output, then per input: width, offset in the output row].
-    const code = [...declareBindings(t, slots, () => t, false), ...HEAD(0), '  let wp = P[1]; let o = i / wp; var r = i % wp;'];
+    const code = [...declareBindings(t, slots, () => t, false, []), ...HEAD(0), '  let wp = P[1]; let o = i / wp; var r = i % wp;'];
     group.forEach((g, j) => {
       const w = `P[${3 + 2 * j}]`,
         off = `P[${4 + 2 * j}]`;
@@ -236,7 +236,7 @@ function pad(k: OpaqueKernel, t: string, shape: readonly Dim[]): WgslKernel[] {
   const r = shape.length;
   const fill = literal(k.attrs['value'] as number, k.outDType);
   // P: [total, out sizes (r), in sizes (r)]; widths are attrs (compile-time).
-  const code = [...declareBindings(t, [slot], () => t, false), ...HEAD(0), '  var rest = i;', '  var inside = true;'];
+  const code = [...declareBindings(t, [slot], () => t, false, []), ...HEAD(0), '  var rest = i;', '  var inside = true;'];
   for (let d = r - 1; d >= 0; d--) {
     code.push(`  let c${d} = rest % P[${1 + d}] - ${w[d]![0]};`, `  rest = rest / P[${1 + d}];`, `  inside = inside && c${d} >= 0 && c${d} < P[${1 + r + d}];`);
   }

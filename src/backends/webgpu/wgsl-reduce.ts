@@ -97,7 +97,7 @@ export function wgslReduce(k: ReduceKernel, slotShapes: readonly (readonly Dim[]
   const pro = emit(k.prologue.instrs, 'v', (li) => `S${pl[li]!.slot}[${plOff(li)}]`);
   const pv = `v${k.prologue.instrs.length - 1}`;
   const lines = [
-    ...declareBindings(outType, inputSlots, slotType, usesConsts),
+    ...declareBindings(outType, inputSlots, slotType, usesConsts, [k.prologue.instrs, k.epilogue?.instrs]),
     `var<workgroup> WV: array<${accType}, ${WG}>;`,
     ...(arg ? [`var<workgroup> WI: array<i32, ${WG}>;`] : []),
   ];

@@ -334,8 +334,11 @@ export function specialWgslFor(code: string): string {
   return [...FUNCTIONS].filter(([n]) => need.has(n)).map(([, f]) => f.src).join('\n');
 }
 
-/** float32 rules served by the functions above (angle and imag need none). */
+/** float32 rules served by the functions above (angle and imag need none); they replace wgsl-expr.ts's built-in forms. */
 export const F_SPECIAL: Record<string, Rule> = {
+  // WGSL's exp is only bounded by 3 + 2|x| ulp (llvmpipe: 46 ulp at x = 49.8); rlx_exp is within an ulp, as CUDA's expf.
+  exp: (a) => `rlx_exp(${a})`,
+  sigmoid: (a) => `select(rlx_exp(${a}) / (1.0f + rlx_exp(${a})), 1.0f / (1.0f + rlx_exp(-${a})), ${a} >= 0.0f)`,
   log1p: (a) => `rlx_log1p(${a})`,
   expm1: (a) => `rlx_expm1(${a})`,
   erf: (a) => `rlx_erf(${a})`,
