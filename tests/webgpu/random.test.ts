@@ -1,6 +1,6 @@
 // The random ops on 'webgpu' (src/tensor/random/webgpu.ts) against the host
 // samplers (js), which reproduce JAX's bits (tests/random): split, foldIn,
-// randint and float32 uniform must give the same bits; float32 normals differ
+// randint, bernoulli and float32 uniform must give the same bits; float32 normals differ
 // only by erfinv computed in float32 on the GPU (Giles' approximation, a few
 // ulps) where the host computes it in float64 and rounds once.
 
@@ -58,6 +58,13 @@ describe.runIf(status.available)("random ops on 'webgpu'", () => {
     const x = random.uniform(k.on('webgpu'), [100], { dtype: 'float32' }).mul(2).sum().item();
     expect(x).toBeCloseTo((random.uniform(k, [100], { dtype: 'float32' }).mul(2).sum().item() as number), 4);
     expect(() => random.normal(k.on('webgpu'), [3]).toArray()).toThrow(rlx.LegalizationError); // float64 default
-    expect(() => random.bernoulli(k.on('webgpu'), 0.5, [3]).toArray()).toThrow(/bool samples have no storage on the GPU/);
+  });
+
+  it('bernoulli: the host draws (uniform float64 < p, compared exactly as 52-bit integers), p at the ends too', () => {
+    for (const p of [0, 1e-9, 0.3, 0.5, 1 - 2 ** -52, 1]) {
+      const g = random.bernoulli(k.on('webgpu'), p, [2000]).toArray() as Uint8Array;
+      expect(g).toEqual(random.bernoulli(k, p, [2000]).toArray());
+    }
+    expect(random.bernoulli(keys.on('webgpu'), 0.25, [5, 4]).toArray()).toEqual(random.bernoulli(keys, 0.25, [5, 4]).toArray());
   });
 });

@@ -38,11 +38,14 @@ import { constBits, hasWgslRule, STORAGE } from './wgsl-expr.js';
 const storable = (d: DType): boolean => STORAGE[d] !== undefined;
 
 const DATA_OPS = new Set(['cumsum', 'gather', 'scatterAdd', 'concat', 'pad']);
+const BIT_MOVERS = new Set(['cast', 'where', 'gather', 'concat', 'pad']);
 
 function dispatch(n: Node): DispatchChoice | undefined {
   const k = kindOf(n.op);
   if (k === 'leaf' || k === 'movement') return storable(n.dtype) || n.dtype === 'bool' ? 'native' : undefined;
   if (k === 'composite') return 'decompose';
+  // int8/uint8 arithmetic is computed in int32 (the CPU backends' rewrite: backends/dispatch.ts); bits movers take them as they are.
+  if (!BIT_MOVERS.has(n.op) && n.op !== 'registered' && n.op !== 'part' && [n, ...n.inputs].some((x) => x.dtype === 'int8' || x.dtype === 'uint8')) return 'rewrite';
   if (k === 'elementwise') return hasWgslRule(n.op, n.inputs[0]!.dtype) && (storable(n.dtype) || n.dtype === 'bool') ? 'native' : undefined;
   if (k === 'reduce' || n.op === 'matmul') {
     const d = n.inputs[0]!.dtype;
@@ -162,7 +165,16 @@ function giveBack(b: GpuBuffer): void {
 }
 const released = new FinalizationRegistry<GpuBuffer>(giveBack);
 
-const TYPED: Partial<Record<DType, new (b: ArrayBuffer) => StorageArray>> = { float32: Float32Array, int32: Int32Array };
+/** Host data of a dtype from its GPU words (one 32-bit word per element: wgsl-expr.ts STORAGE). */
+const FROM_WORDS: Partial<Record<DType, (raw: ArrayBuffer) => StorageArray>> = {
+  float32: (r) => new Float32Array(r),
+  int32: (r) => new Int32Array(r),
+  bool: (r) => Uint8Array.from(new Uint32Array(r)),
+  int8: (r) => Int8Array.from(new Int32Array(r)),
+  uint8: (r) => Uint8Array.from(new Int32Array(r)),
+};
+/** GPU words of host data (8-bit storage widened to one word per element). */
+const toWords = (host: StorageArray): ArrayBufferView => (host.BYTES_PER_ELEMENT === 1 ? Int32Array.from(host as Int8Array) : host);
 
 const INDEX_OP_NAMES: readonly string[] = INDEX_OPS;
 
@@ -206,9 +218,9 @@ export class GpuStorage implements DeviceStorage {
     released.register(this, buffer);
   }
   private typed(raw: ArrayBuffer): StorageArray {
-    const T = TYPED[this.dtype];
-    if (T === undefined) throw new DeviceError(`webgpu: no host form for ${this.dtype} data`);
-    return new T(raw);
+    const from = FROM_WORDS[this.dtype];
+    if (from === undefined) throw new DeviceError(`webgpu: no host form for ${this.dtype} data`);
+    return from(raw);
   }
   readHost(): StorageArray {
     for (const f of this.flags) f.check();
@@ -222,8 +234,6 @@ export class GpuStorage implements DeviceStorage {
 
 const envKey = (env: DimEnv) => (env.size === 0 ? '' : [...env].map(([k, v]) => `${k}=${v}`).join(','));
 const slotSize = (shape: readonly (number | string)[], env: DimEnv) => resolveShape(shape as Dim[], env).reduce((a, b) => a * b, 1);
-
-const BYTES: Partial<Record<DType, number>> = { float32: 4, int32: 4 };
 
 /** Runs a registered op's call through its GPU runner (registered.ts); scratch buffers go back to the pool with the run's. */
 function runRegistered(k: OpaqueKernel, slotBuffer: (s: number) => GpuBuffer, env: DimEnv, taken: GpuBuffer[]): void {
@@ -246,7 +256,7 @@ function runRegistered(k: OpaqueKernel, slotBuffer: (s: number) => GpuBuffer, en
   const outs = l.parts.map((part, i) => {
     const slot = i === 0 ? k.out : (k.parts?.[i] ?? -1);
     if (slot >= 0) return slotBuffer(slot);
-    return temp(batch * part.shape.reduce((a, b) => a * b, 1) * (BYTES[part.dtype] ?? 4));
+    return temp(batch * part.shape.reduce((a, b) => a * b, 1) * 4); // one word per element, every dtype (wgsl-expr.ts STORAGE)
   });
   op.run({
     device: d,
@@ -279,11 +289,11 @@ const runtime: DeviceRuntime = {
       // (a result whose only copy was on the lost device throws the device's stale-buffer DeviceError).
       const stale = n.dev instanceof GpuStorage && n.dev.buffer.generation !== d.generation && n.host !== undefined;
       if (!(n.dev instanceof GpuStorage) || stale) {
-        const host = n.data!;
-        const buf = p.take(host.byteLength);
-        d.write(buf, host);
+        const words = toWords(n.data!);
+        const buf = p.take(words.byteLength);
+        d.write(buf, words);
         // The copy stays with the node (host data stays too): the next graph reading it uses the GPU copy.
-        n.dev = new GpuStorage(buf, n.dtype, host.length);
+        n.dev = new GpuStorage(buf, n.dtype, words.byteLength / 4);
       }
       bufs[s] = (n.dev as GpuStorage).buffer;
     });

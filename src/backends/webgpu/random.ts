@@ -6,7 +6,7 @@
 // (Giles' single-precision approximation) where the host computes it in
 // float64 and rounds once, so its values agree to a few float32 ulps.
 // Not served (a LegalizationError naming why): float64/float16/complex
-// samples (no WGSL type here) and bernoulli (bool storage).
+// samples (no WGSL type here).
 //
 // Registered by the webgpu backend (index.ts imports this file), a layer above
 // the random ops; op names are random-ops.ts's RANDOM_OPS, spelled out so this
@@ -198,8 +198,18 @@ ${ENTRY}
 });
 
 registerGpuOp('random.bernoulli', {
-  serves: () => 'random.bernoulli on webgpu: its bool samples have no storage on the GPU yet',
-  run() {
-    throw new Error('internal: bernoulli is not served on webgpu');
+  run(a) {
+    const n = count(a.attrs['sampleShape'] as number[]);
+    // samplers.ts bernoulliBits: uniform float64 f = (hi·2^20 + (lo >> 12)) / 2^52 from fry(key, (0, j)), true iff f < p.
+    // No float64 in WGSL: compared exactly as 52-bit integers, b < T with T = ⌈p·2^52⌉ (p·2^52 is exact).
+    const T = Math.ceil((a.attrs['p'] as number) * 2 ** 52);
+    const code = `${bindings(1)}\n${THREEFRY}\n${ENTRY}
+  let b = i / U[1]; let j = i % U[1];
+  let w = fry(IN0[2u * b], IN0[2u * b + 1u], 0u, j);
+  let lo = w.y >> 12u;
+  OUT[i] = select(0u, 1u, w.x < U[2] || (w.x == U[2] && lo < U[3]));
+}`;
+    // p = 1: T = 2^52, whose high word does not fit: every draw is below (0xffffffff, 2^20).
+    launch(a, code, [0], a.batch * n, [n, ...(T >= 2 ** 52 ? [0xffffffff, 2 ** 20] : [Math.floor(T / 2 ** 20), T % 2 ** 20])]);
   },
 });

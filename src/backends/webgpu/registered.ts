@@ -19,7 +19,7 @@ export interface GpuOpArgs {
   readonly device: WebGpuDevice;
   /** Number of batch entries (product of the call's leading batch dims; inputs and outputs are batch-major). */
   readonly batch: number;
-  /** Contiguous input buffers (float32 as f32, int32 as i32, bool as one u32 0/1 per element is NOT used: bool is not stored on webgpu). */
+  /** Contiguous input buffers, one 32-bit word per element (float32 f32, int32 i32, bool u32 0/1, int8/uint8 i32: wgsl-expr.ts STORAGE). */
   readonly ins: readonly GpuBuffer[];
   /** Core shapes of the inputs (batch dims removed). */
   readonly inShapes: readonly (readonly number[])[];

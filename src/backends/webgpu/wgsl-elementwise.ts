@@ -23,7 +23,7 @@ import type { ElementwiseKernel } from '../../compiler/kernel.js';
 import { resolveChain } from '../../compiler/view.js';
 import type { DimEnv } from '../backend.js';
 import type { DType } from '../../tensor/dtype.js';
-import { declareBindings, STORAGE, cast, constParams, emit } from './wgsl-expr.js';
+import { declareBindings, STORAGE, cast, constParams, emit, toStorage } from './wgsl-expr.js';
 
 /** One compute shader and how to bind and size it. */
 export interface WgslKernel {
@@ -85,7 +85,7 @@ export function wgslElementwise(k: ElementwiseKernel, slotShapes: readonly (read
     '  if (i >= u32(P[0])) { return; }',
     ...body,
     expr,
-    `  OUT[i] = ${cast(`v${last}`, k.expr.instrs[last]!.dtype, k.outDType)};`,
+    `  OUT[i] = ${toStorage(cast(`v${last}`, k.expr.instrs[last]!.dtype, k.outDType), k.outDType)};`,
     '}',
   ].join('\n');
   const params = (env: DimEnv): Int32Array => {

@@ -11,8 +11,20 @@ import { LegalizationError } from '../../tensor/errors.js';
 import type { Instr } from '../../compiler/kernel.js';
 import { F_SPECIAL, I_SPECIAL, SPECIAL_WGSL, specialWgslFor } from './wgsl-special.js';
 
-export const STORAGE: Partial<Record<DType, string>> = { float32: 'f32', int32: 'i32' };
-const VALUE: Partial<Record<DType, string>> = { float32: 'f32', int32: 'i32', bool: 'bool' };
+/**
+ * What a buffer element is on the GPU, per dtype: one 32-bit word each (WGSL
+ * storage has no 8-bit type): bool as u32 0/1, int8 and uint8 as their i32
+ * values (host transfers widen and narrow them: index.ts).
+ */
+export const STORAGE: Partial<Record<DType, string>> = { float32: 'f32', int32: 'i32', bool: 'u32', int8: 'i32', uint8: 'i32' };
+/** What a value is inside a kernel (int8/uint8 values are i32: their arithmetic is rewritten to int32 before). */
+const VALUE: Partial<Record<DType, string>> = { float32: 'f32', int32: 'i32', bool: 'bool', int8: 'i32', uint8: 'i32' };
+const SMALL_INT = (d: DType) => d === 'int8' || d === 'uint8';
+
+/** A value of dtype d as its storage word (bool → 0u/1u; the others are stored as they are). */
+export const toStorage = (v: string, d: DType): string => (d === 'bool' ? `select(0u, 1u, ${v})` : v);
+/** A storage word of dtype d as its value. */
+export const fromStorage = (w: string, d: DType): string => (d === 'bool' ? `(${w} != 0u)` : w);
 
 export const wgslType = (d: DType, what: string, op: string): string => {
   const t = VALUE[d];
@@ -53,7 +65,7 @@ export function preludeFor(...instrs: (readonly Instr[] | undefined)[]): string 
 /** A WGSL literal of dtype d (float32 special values from PRELUDE). */
 export function literal(v: number, d: DType): string {
   if (d === 'bool') return v !== 0 ? 'true' : 'false';
-  if (d === 'int32') return `i32(${v | 0})`;
+  if (d === 'int32' || SMALL_INT(d)) return `i32(${v | 0})`;
   const f = Math.fround(v);
   if (Number.isNaN(f)) return 'bitcast<f32>(RLX_SPECIAL.x)';
   if (f === Infinity) return 'bitcast<f32>(RLX_SPECIAL.y)';
@@ -140,7 +152,9 @@ const CMP: Record<string, string> = { eq: '==', ne: '!=', lt: '<', le: '<=', gt:
 /** Whether the webgpu backend has a rule for `op` on inputs of dtype `d` (the dispatch question). */
 export function hasWgslRule(op: string, d: DType): boolean {
   if (VALUE[d] === undefined) return false;
-  if (op === 'cast' || op === 'where' || op in CMP) return true;
+  if (op === 'cast' || op === 'where') return true;
+  if (SMALL_INT(d)) return false; // their arithmetic is rewritten to int32 (dispatch: 'rewrite')
+  if (op in CMP) return true;
   if ((op === 'logicalAnd' || op === 'logicalOr' || op === 'logicalNot') && d !== 'bool') return true;
   return op in (d === 'float32' ? F : d === 'int32' ? I : B);
 }
@@ -152,6 +166,10 @@ export function cast(v: string, from: DType, to: DType): string {
   if (from === to) return v;
   if (to === 'bool') return truth(v, from);
   if (from === 'bool') return to === 'float32' ? `select(0.0, 1.0, ${v})` : `select(0i, 1i, ${v})`;
+  // int8/uint8: the int32 value wrapped to 8 bits, as a store into an Int8Array/Uint8Array does.
+  if (to === 'int8') return `((${cast(v, from, 'int32')} << 24u) >> 24u)`;
+  if (to === 'uint8') return `(${cast(v, from, 'int32')} & 255i)`;
+  if (SMALL_INT(from)) return to === 'int32' ? v : `${wgslType(to, 'cast', 'cast')}(${v})`;
   return `${wgslType(to, 'cast', 'cast')}(${v})`;
 }
 
@@ -164,11 +182,11 @@ export function emit(instrs: readonly Instr[], prefix: string, readLoad: (i: num
   instrs.forEach((ins, j) => {
     const t = wgslType(ins.dtype, 'value', ins.op);
     let e: string;
-    if (ins.op === 'load') e = readLoad(ins.load);
+    if (ins.op === 'load') e = fromStorage(readLoad(ins.load), ins.dtype);
     else if (ins.op === 'const') {
       if (Array.isArray(ins.value)) throw new LegalizationError('const', ins.dtype, 'webgpu', 'complex literal');
       // Run-time literals: K holds each one's bits in its own type (constBits), so int32 values stay exact.
-      e = ins.param !== undefined ? (ins.dtype === 'float32' ? `bitcast<f32>(K[${ins.param}])` : ins.dtype === 'int32' ? `bitcast<i32>(K[${ins.param}])` : `(K[${ins.param}] != 0u)`) : literal(ins.value as number, ins.dtype);
+      e = ins.param !== undefined ? (ins.dtype === 'float32' ? `bitcast<f32>(K[${ins.param}])` : ins.dtype === 'int32' || SMALL_INT(ins.dtype) ? `bitcast<i32>(K[${ins.param}])` : `(K[${ins.param}] != 0u)`) : literal(ins.value as number, ins.dtype);
     } else if (ins.op === 'acc') {
       if (acc === undefined) throw new LegalizationError('acc', ins.dtype, 'webgpu', 'an accumulator outside a reduction');
       e = acc;
@@ -207,7 +225,7 @@ export function constBits(consts: Float64Array, params: readonly (readonly [numb
   for (const [p, d] of params) {
     const v = consts[p]!;
     if (d === 'float32') f[p] = v;
-    else if (d === 'int32') i[p] = v | 0;
+    else if (d === 'int32' || SMALL_INT(d)) i[p] = v | 0;
     else words[p] = v !== 0 ? 1 : 0;
   }
   return words;

@@ -234,7 +234,7 @@ function pad(k: OpaqueKernel, t: string, shape: readonly Dim[]): WgslKernel[] {
   const w = k.attrs['widths'] as [number, number][];
   const slot = k.inputs[0]!;
   const r = shape.length;
-  const fill = literal(k.attrs['value'] as number, k.outDType);
+  const fill = k.outDType === 'bool' ? ((k.attrs['value'] as number) !== 0 ? '1u' : '0u') : literal(k.attrs['value'] as number, k.outDType);
   // P: [total, out sizes (r), in sizes (r)]; widths are attrs (compile-time).
   const code = [...declareBindings(t, [slot], () => t, false, []), ...HEAD(0), '  var rest = i;', '  var inside = true;'];
   for (let d = r - 1; d >= 0; d--) {
@@ -256,6 +256,7 @@ function pad(k: OpaqueKernel, t: string, shape: readonly Dim[]): WgslKernel[] {
 export function wgslOpaque(k: OpaqueKernel): WgslKernel[] {
   const t = storageOf(k);
   for (const d of k.inDTypes) if (STORAGE[d] === undefined) throw new LegalizationError(k.op, d, 'webgpu', 'storage of this dtype on the GPU');
+  if (k.outDType === 'bool' && (k.op === 'cumsum' || k.op === 'scatterAdd')) throw new LegalizationError(k.op, 'bool', 'webgpu', 'sums of bool values');
   switch (k.op) {
     case 'cumsum':
       return cumsum(k, t, k.inShapes[0]!);

@@ -24,7 +24,7 @@ import { resolveShape, type Dim } from '../../tensor/shape.js';
 import type { ReduceKernel } from '../../compiler/kernel.js';
 import { resolveChain } from '../../compiler/view.js';
 import type { DimEnv } from '../backend.js';
-import { declareBindings, STORAGE, cast, constParams, emit, literal } from './wgsl-expr.js';
+import { declareBindings, STORAGE, cast, constParams, emit, literal, toStorage } from './wgsl-expr.js';
 import type { WgslKernel } from './wgsl-elementwise.js';
 
 const WG = 256;
@@ -153,7 +153,7 @@ export function wgslReduce(k: ReduceKernel, slotShapes: readonly (readonly Dim[]
     value = `w${k.epilogue.instrs.length - 1}`;
     valueType = k.epilogue.instrs[k.epilogue.instrs.length - 1]!.dtype;
   }
-  lines.push(`  OUT[o] = ${cast(value, valueType, k.outDType)};`, '}');
+  lines.push(`  OUT[o] = ${toStorage(cast(value, valueType, k.outDType), k.outDType)};`, '}');
   const params = (env: DimEnv): Int32Array => {
     const inShape = resolveShape(k.inShape, env);
     const outShape = resolveShape(k.outShape, env);
