@@ -81,6 +81,21 @@ describe.runIf(status.available)("the 'webgpu' device", () => {
     expect(f.on('webgpu').gt(0).sum().item()).toBe(f.on('js').gt(0).sum().item());
   });
 
+  it('composites and structural ops: logsumexp, broadcastTo, stopGradient, customVjp (values and gradients as js)', () => {
+    const x = f32(60, 11).reshape([6, 10]);
+    const close = (g: ArrayLike<number>, j: ArrayLike<number>) => {
+      expect(g.length).toBe(j.length);
+      for (let i = 0; i < j.length; i++) expect(Math.abs(g[i]! - j[i]!)).toBeLessThanOrEqual(4e-6 * Math.max(1, Math.abs(j[i]!)));
+    };
+    const lse = (d: string) => x.on(d).logsumexp(1).toArray() as Float32Array;
+    close(lse('webgpu'), lse('js'));
+    const bc = (d: string) => f32(10, 3).on(d).broadcastTo([6, 10]).mul(x.on(d)).toArray() as Float32Array;
+    close(bc('webgpu'), bc('js'));
+    const sq = rlx.customVjp((t: Tensor) => t.mul(t), (xs, _out, ct) => [ct.mul(xs[0]!).mul(2)]);
+    const loss = (d: string) => (t: Tensor) => sq(t.on(d)).add(rlx.stopGradient(t.on(d).exp())).logsumexp().mul(t.on(d).sum());
+    close(rlx.grad(loss('webgpu'))(x).toArray() as Float32Array, rlx.grad(loss('js'))(x).toArray() as Float32Array);
+  });
+
   it('t.to(device) is t.on(device); setDefaultDevice runs unpinned computations there', () => {
     const x = f32(10, 9);
     expect(x.to('webgpu').exp().toArray()).toEqual(x.on('webgpu').exp().toArray());
