@@ -96,6 +96,28 @@ describe.runIf(status.available)("the 'webgpu' device", () => {
     close(rlx.grad(loss('webgpu'))(x).toArray() as Float32Array, rlx.grad(loss('js'))(x).toArray() as Float32Array);
   });
 
+  it('float16 and bfloat16 data (16 bits in a 32-bit word, computed in float32 as on the CPU) match js bit for bit', () => {
+    // Values across the float16 range: normals, subnormals (< 2^-14), ties, overflow past 65504, ±0, ±inf, NaN.
+    const special = [0, -0, 1, -1, 65504, 65519, 65520, 1e5, -1e5, 2 ** -14, 2 ** -15, 2 ** -24, 2 ** -25, 3 * 2 ** -26, 1 + 2 ** -11, 1 + 3 * 2 ** -11, Infinity, -Infinity, NaN, 0.1, 1 / 3, 3.14159];
+    const v = Float32Array.from([...special, ...Array.from({ length: 200 }, (_, i) => Math.sin(i) * 10 ** ((i % 12) - 6))]);
+    const f = rlx.tensor(v, { dtype: 'float32' });
+    const same = (g: (d: string) => Tensor) => {
+      const a = g('webgpu').toArray(),
+        b = g('js').toArray();
+      expect(a.constructor).toBe(b.constructor);
+      expect(Array.from(a as ArrayLike<number>)).toEqual(Array.from(b as ArrayLike<number>)); // NaN bits as js (quiet NaN)
+    };
+    for (const dt of ['float16', 'bfloat16'] as const) {
+      same((d) => f.on(d).cast(dt)); // rounding to nearest even, overflow, subnormals, NaN
+      same((d) => f.on(d).cast(dt).cast('float32')); // exact widening
+      const h = f.cast(dt).realize(); // a host float16 leaf uploaded as 16 bits per word
+      same((d) => h.on(d).add(h.on(d)).mul(0.5)); // computed in float32, rounded once
+      same((d) => h.on(d).gt(1));
+      same((d) => rlx.cat([h.on(d), h.on(d).neg()]).pad([[2, 1]], 0.1));
+      same((d) => h.on(d).maximum(0).minimum(100).cast('float32').sum().cast(dt)); // a float32 sum (order differs) rounded to the narrow type
+    }
+  });
+
   it('t.to(device) is t.on(device); setDefaultDevice runs unpinned computations there', () => {
     const x = f32(10, 9);
     expect(x.to('webgpu').exp().toArray()).toEqual(x.on('webgpu').exp().toArray());

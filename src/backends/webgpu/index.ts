@@ -39,13 +39,15 @@ const storable = (d: DType): boolean => STORAGE[d] !== undefined;
 
 const DATA_OPS = new Set(['cumsum', 'gather', 'scatterAdd', 'concat', 'pad']);
 const BIT_MOVERS = new Set(['cast', 'where', 'gather', 'concat', 'pad']);
+const NARROW = new Set<DType>(['int8', 'uint8', 'float16', 'bfloat16']);
 
 function dispatch(n: Node): DispatchChoice | undefined {
   const k = kindOf(n.op);
   if (k === 'leaf' || k === 'movement') return storable(n.dtype) || n.dtype === 'bool' ? 'native' : undefined;
   if (k === 'composite') return 'decompose';
-  // int8/uint8 arithmetic is computed in int32 (the CPU backends' rewrite: backends/dispatch.ts); bits movers take them as they are.
-  if (!BIT_MOVERS.has(n.op) && n.op !== 'registered' && n.op !== 'part' && [n, ...n.inputs].some((x) => x.dtype === 'int8' || x.dtype === 'uint8')) return 'rewrite';
+  // int8/uint8 and float16/bfloat16 arithmetic is computed in int32/float32 (the CPU backends' rewrite: backends/dispatch.ts);
+  // bit movers take them as they are.
+  if (!BIT_MOVERS.has(n.op) && n.op !== 'registered' && n.op !== 'part' && [n, ...n.inputs].some((x) => NARROW.has(x.dtype))) return 'rewrite';
   if (k === 'elementwise') return hasWgslRule(n.op, n.inputs[0]!.dtype) && (storable(n.dtype) || n.dtype === 'bool') ? 'native' : undefined;
   if (k === 'reduce' || n.op === 'matmul') {
     const d = n.inputs[0]!.dtype;
@@ -172,9 +174,15 @@ const FROM_WORDS: Partial<Record<DType, (raw: ArrayBuffer) => StorageArray>> = {
   bool: (r) => Uint8Array.from(new Uint32Array(r)),
   int8: (r) => Int8Array.from(new Int32Array(r)),
   uint8: (r) => Uint8Array.from(new Int32Array(r)),
+  float16: (r) => Uint16Array.from(new Uint32Array(r)),
+  bfloat16: (r) => Uint16Array.from(new Uint32Array(r)),
 };
 /** GPU words of host data (8-bit storage widened to one word per element). */
-const toWords = (host: StorageArray): ArrayBufferView => (host.BYTES_PER_ELEMENT === 1 ? Int32Array.from(host as Int8Array) : host);
+function toWords(host: StorageArray): ArrayBufferView {
+  if (host.BYTES_PER_ELEMENT === 1) return Int32Array.from(host as Int8Array); // bool/uint8 0..255, int8 sign-extended
+  if (host.BYTES_PER_ELEMENT === 2) return Uint32Array.from(host as Uint16Array); // float16/bfloat16 bits
+  return host;
+}
 
 const INDEX_OP_NAMES: readonly string[] = INDEX_OPS;
 

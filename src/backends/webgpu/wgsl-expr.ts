@@ -9,22 +9,67 @@
 import type { DType } from '../../tensor/dtype.js';
 import { LegalizationError } from '../../tensor/errors.js';
 import type { Instr } from '../../compiler/kernel.js';
+import { bf16BitsToF32, f16BitsToF32, f32ToBf16Bits, f32ToF16Bits } from '../../tensor/half.js';
 import { F_SPECIAL, I_SPECIAL, SPECIAL_WGSL, specialWgslFor } from './wgsl-special.js';
 
 /**
  * What a buffer element is on the GPU, per dtype: one 32-bit word each (WGSL
- * storage has no 8-bit type): bool as u32 0/1, int8 and uint8 as their i32
- * values (host transfers widen and narrow them: index.ts).
+ * storage has no 8- or 16-bit type without extensions): bool as u32 0/1, int8
+ * and uint8 as their i32 values, float16 and bfloat16 as their 16 bits in a
+ * u32 (host transfers widen and narrow them: index.ts).
  */
-export const STORAGE: Partial<Record<DType, string>> = { float32: 'f32', int32: 'i32', bool: 'u32', int8: 'i32', uint8: 'i32' };
-/** What a value is inside a kernel (int8/uint8 values are i32: their arithmetic is rewritten to int32 before). */
-const VALUE: Partial<Record<DType, string>> = { float32: 'f32', int32: 'i32', bool: 'bool', int8: 'i32', uint8: 'i32' };
+export const STORAGE: Partial<Record<DType, string>> = { float32: 'f32', int32: 'i32', bool: 'u32', int8: 'i32', uint8: 'i32', float16: 'u32', bfloat16: 'u32' };
+/**
+ * What a value is inside a kernel. int8/uint8 values are i32 and float16/
+ * bfloat16 values f32 (holding a value of the narrow type): their arithmetic is
+ * rewritten to int32/float32 before (dispatch: 'rewrite'), as on the CPU
+ * backends, so results are the CPU's; `shader-f16` arithmetic is not used.
+ */
+const VALUE: Partial<Record<DType, string>> = { float32: 'f32', int32: 'i32', bool: 'bool', int8: 'i32', uint8: 'i32', float16: 'f32', bfloat16: 'f32' };
 const SMALL_INT = (d: DType) => d === 'int8' || d === 'uint8';
+const HALF = (d: DType) => d === 'float16' || d === 'bfloat16';
 
-/** A value of dtype d as its storage word (bool → 0u/1u; the others are stored as they are). */
-export const toStorage = (v: string, d: DType): string => (d === 'bool' ? `select(0u, 1u, ${v})` : v);
+/** A value of dtype d as its storage word (bool → 0u/1u, halves → their bits; the others as they are). */
+export function toStorage(v: string, d: DType): string {
+  if (d === 'bool') return `select(0u, 1u, ${v})`;
+  if (d === 'float16') return `rlx_to_f16(${v})`;
+  if (d === 'bfloat16') return `rlx_to_bf16(${v})`;
+  return v;
+}
 /** A storage word of dtype d as its value. */
-export const fromStorage = (w: string, d: DType): string => (d === 'bool' ? `(${w} != 0u)` : w);
+export function fromStorage(w: string, d: DType): string {
+  if (d === 'bool') return `(${w} != 0u)`;
+  if (d === 'float16') return `rlx_from_f16(${w})`;
+  if (d === 'bfloat16') return `bitcast<f32>(${w} << 16u)`;
+  return w;
+}
+
+/**
+ * float32 ↔ float16/bfloat16 bits, as tensor/half.ts: round to nearest even,
+ * overflow to ±inf, NaN to a quiet NaN; f16 subnormals exact both ways.
+ */
+const HALF_WGSL = `fn rlx_to_f16(x: f32) -> u32 {
+  let b = bitcast<u32>(x);
+  let sign = (b >> 16u) & 0x8000u;
+  let a = b & 0x7fffffffu;
+  if (a > 0x7f800000u) { return sign | 0x7e00u; }
+  if (a >= 0x477ff000u) { return sign | 0x7c00u; } // |x| >= 65520 (the tie above 65504) and inf
+  if (a < 0x38800000u) { return sign | u32(round(bitcast<f32>(a) * 16777216.0)); } // < 2^-14: subnormal, quantum 2^-24 (exact product)
+  return sign | ((a + 0xfffu + ((a >> 13u) & 1u) - 0x38000000u) >> 13u);
+}
+fn rlx_from_f16(h: u32) -> f32 {
+  let sign = (h & 0x8000u) << 16u;
+  let e = (h >> 10u) & 0x1fu;
+  let m = h & 0x3ffu;
+  if (e == 0u) { return bitcast<f32>(sign | bitcast<u32>(f32(m) * 5.9604644775390625e-8)); }
+  if (e == 31u) { return bitcast<f32>(sign | 0x7f800000u | (m << 13u)); }
+  return bitcast<f32>(sign | ((e + 112u) << 23u) | (m << 13u));
+}
+fn rlx_to_bf16(x: f32) -> u32 {
+  let u = bitcast<u32>(x);
+  if ((u & 0x7fffffffu) > 0x7f800000u) { return (u >> 16u) | 0x40u; }
+  return (u + 0x7fffu + ((u >> 16u) & 1u)) >> 16u;
+}`;
 
 export const wgslType = (d: DType, what: string, op: string): string => {
   const t = VALUE[d];
@@ -38,7 +83,8 @@ export const wgslType = (d: DType, what: string, op: string): string => {
  * bitcast of a constant is constant-evaluated, and WGSL rejects inf and NaN
  * there.
  */
-const SPECIAL_BITS = 'var<private> RLX_SPECIAL: vec4u = vec4u(0x7fc00000u, 0x7f800000u, 0xff800000u, 0x80000000u);';
+const SPECIAL_BITS = `var<private> RLX_SPECIAL: vec4u = vec4u(0x7fc00000u, 0x7f800000u, 0xff800000u, 0x80000000u);
+${HALF_WGSL}`;
 
 /** What a generated module starts with when its expressions are not known: SPECIAL_BITS and every special function. */
 export const PRELUDE = `${SPECIAL_BITS}\n${SPECIAL_WGSL}`;
@@ -66,6 +112,8 @@ export function preludeFor(...instrs: (readonly Instr[] | undefined)[]): string 
 export function literal(v: number, d: DType): string {
   if (d === 'bool') return v !== 0 ? 'true' : 'false';
   if (d === 'int32' || SMALL_INT(d)) return `i32(${v | 0})`;
+  if (d === 'float16') return literal(f16BitsToF32(f32ToF16Bits(v)), 'float32');
+  if (d === 'bfloat16') return literal(bf16BitsToF32(f32ToBf16Bits(Math.fround(v))), 'float32');
   const f = Math.fround(v);
   if (Number.isNaN(f)) return 'bitcast<f32>(RLX_SPECIAL.x)';
   if (f === Infinity) return 'bitcast<f32>(RLX_SPECIAL.y)';
@@ -153,14 +201,14 @@ const CMP: Record<string, string> = { eq: '==', ne: '!=', lt: '<', le: '<=', gt:
 export function hasWgslRule(op: string, d: DType): boolean {
   if (VALUE[d] === undefined) return false;
   if (op === 'cast' || op === 'where') return true;
-  if (SMALL_INT(d)) return false; // their arithmetic is rewritten to int32 (dispatch: 'rewrite')
+  if (SMALL_INT(d) || HALF(d)) return false; // their arithmetic is rewritten to int32/float32 (dispatch: 'rewrite')
   if (op in CMP) return true;
   if ((op === 'logicalAnd' || op === 'logicalOr' || op === 'logicalNot') && d !== 'bool') return true;
   return op in (d === 'float32' ? F : d === 'int32' ? I : B);
 }
 
 /** A value as bool (NumPy truthiness). */
-export const truth = (v: string, d: DType): string => (d === 'bool' ? v : d === 'float32' ? `(${v} != 0.0)` : `(${v} != 0i)`);
+export const truth = (v: string, d: DType): string => (d === 'bool' ? v : d === 'float32' || HALF(d) ? `(${v} != 0.0)` : `(${v} != 0i)`);
 
 export function cast(v: string, from: DType, to: DType): string {
   if (from === to) return v;
@@ -170,6 +218,10 @@ export function cast(v: string, from: DType, to: DType): string {
   if (to === 'int8') return `((${cast(v, from, 'int32')} << 24u) >> 24u)`;
   if (to === 'uint8') return `(${cast(v, from, 'int32')} & 255i)`;
   if (SMALL_INT(from)) return to === 'int32' ? v : `${wgslType(to, 'cast', 'cast')}(${v})`;
+  // float16/bfloat16 values are f32 holding the narrow value: a cast to one rounds, a cast from one reads it as float32.
+  if (to === 'float16') return `rlx_from_f16(rlx_to_f16(${cast(v, from, 'float32')}))`;
+  if (to === 'bfloat16') return `bitcast<f32>(rlx_to_bf16(${cast(v, from, 'float32')}) << 16u)`;
+  if (HALF(from)) return cast(v, 'float32', to);
   return `${wgslType(to, 'cast', 'cast')}(${v})`;
 }
 
@@ -186,7 +238,7 @@ export function emit(instrs: readonly Instr[], prefix: string, readLoad: (i: num
     else if (ins.op === 'const') {
       if (Array.isArray(ins.value)) throw new LegalizationError('const', ins.dtype, 'webgpu', 'complex literal');
       // Run-time literals: K holds each one's bits in its own type (constBits), so int32 values stay exact.
-      e = ins.param !== undefined ? (ins.dtype === 'float32' ? `bitcast<f32>(K[${ins.param}])` : ins.dtype === 'int32' || SMALL_INT(ins.dtype) ? `bitcast<i32>(K[${ins.param}])` : `(K[${ins.param}] != 0u)`) : literal(ins.value as number, ins.dtype);
+      e = ins.param !== undefined ? (ins.dtype === 'float32' || HALF(ins.dtype) ? `bitcast<f32>(K[${ins.param}])` : ins.dtype === 'int32' || SMALL_INT(ins.dtype) ? `bitcast<i32>(K[${ins.param}])` : `(K[${ins.param}] != 0u)`) : literal(ins.value as number, ins.dtype);
     } else if (ins.op === 'acc') {
       if (acc === undefined) throw new LegalizationError('acc', ins.dtype, 'webgpu', 'an accumulator outside a reduction');
       e = acc;
@@ -225,6 +277,8 @@ export function constBits(consts: Float64Array, params: readonly (readonly [numb
   for (const [p, d] of params) {
     const v = consts[p]!;
     if (d === 'float32') f[p] = v;
+    else if (d === 'float16') f[p] = f16BitsToF32(f32ToF16Bits(v));
+    else if (d === 'bfloat16') f[p] = bf16BitsToF32(f32ToBf16Bits(Math.fround(v)));
     else if (d === 'int32' || SMALL_INT(d)) i[p] = v | 0;
     else words[p] = v !== 0 ? 1 : 0;
   }

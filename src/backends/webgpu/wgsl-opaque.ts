@@ -27,6 +27,7 @@ import type { OpaqueKernel } from '../../compiler/kernel.js';
 import type { DimEnv } from '../backend.js';
 import { declareBindings, literal, STORAGE } from './wgsl-expr.js';
 import type { WgslKernel } from './wgsl-elementwise.js';
+import { f32ToBf16Bits, f32ToF16Bits } from '../../tensor/half.js';
 
 const WG = 256;
 /** Inputs one concat pass binds (with the output and P: well under the 16 storage buffers allowed). */
@@ -234,7 +235,10 @@ function pad(k: OpaqueKernel, t: string, shape: readonly Dim[]): WgslKernel[] {
   const w = k.attrs['widths'] as [number, number][];
   const slot = k.inputs[0]!;
   const r = shape.length;
-  const fill = k.outDType === 'bool' ? ((k.attrs['value'] as number) !== 0 ? '1u' : '0u') : literal(k.attrs['value'] as number, k.outDType);
+  const value = k.attrs['value'] as number;
+  // The fill as a storage word (bool 0u/1u, halves their bits).
+  const fill =
+    k.outDType === 'bool' ? (value !== 0 ? '1u' : '0u') : k.outDType === 'float16' ? `${f32ToF16Bits(value)}u` : k.outDType === 'bfloat16' ? `${f32ToBf16Bits(Math.fround(value))}u` : literal(value, k.outDType);
   // P: [total, out sizes (r), in sizes (r)]; widths are attrs (compile-time).
   const code = [...declareBindings(t, [slot], () => t, false, []), ...HEAD(0), '  var rest = i;', '  var inside = true;'];
   for (let d = r - 1; d >= 0; d--) {
@@ -256,7 +260,7 @@ function pad(k: OpaqueKernel, t: string, shape: readonly Dim[]): WgslKernel[] {
 export function wgslOpaque(k: OpaqueKernel): WgslKernel[] {
   const t = storageOf(k);
   for (const d of k.inDTypes) if (STORAGE[d] === undefined) throw new LegalizationError(k.op, d, 'webgpu', 'storage of this dtype on the GPU');
-  if (k.outDType === 'bool' && (k.op === 'cumsum' || k.op === 'scatterAdd')) throw new LegalizationError(k.op, 'bool', 'webgpu', 'sums of bool values');
+  if (STORAGE[k.outDType] === 'u32' && (k.op === 'cumsum' || k.op === 'scatterAdd')) throw new LegalizationError(k.op, k.outDType, 'webgpu', 'sums of values stored as bits (bool, float16, bfloat16) are computed in a wider dtype first');
   switch (k.op) {
     case 'cumsum':
       return cumsum(k, t, k.inShapes[0]!);
