@@ -30,6 +30,16 @@ describe.runIf(status.available)("random ops on 'webgpu'", () => {
     expect(Math.max(...g)).toBeLessThan(1);
   });
 
+  it('float16/bfloat16 uniform: the host bits (rounded from the float32 draw); normals within one narrow ulp', () => {
+    for (const dtype of ['float16', 'bfloat16'] as const) {
+      expect(random.uniform(k.on('webgpu'), [500], { dtype, minval: -2, maxval: 5 }).toArray()).toEqual(random.uniform(k, [500], { dtype, minval: -2, maxval: 5 }).toArray());
+      const g = random.normal(k.on('webgpu'), [2000], { dtype }).cast('float32').toArray() as Float32Array;
+      const h = random.normal(k, [2000], { dtype }).cast('float32').toArray() as Float32Array;
+      const ulp = dtype === 'float16' ? 2 ** -10 : 2 ** -7;
+      g.forEach((x, i) => expect(Math.abs(x - h[i]!)).toBeLessThanOrEqual(ulp * Math.abs(h[i]!) + 1e-7));
+    }
+  });
+
   it('randint: the host values, small and full-width spans (int32 exact)', () => {
     for (const [lo, hi] of [
       [0, 10],

@@ -15,6 +15,7 @@
 import type { DType } from '../../tensor/dtype.js';
 import type { Attrs } from '../../compiler/ir.js';
 import { registerGpuOp, type GpuOpArgs } from './registered.js';
+import { HALF_WGSL } from './wgsl-expr.js';
 
 /** fry(k0, k1, c0, c1) → vec2u: one Threefry-2x32-20 block, as threefry.ts. */
 const THREEFRY = `
@@ -67,8 +68,16 @@ function nextDown32(x: number): number {
   return new Float32Array(b.buffer)[0]!;
 }
 
-const float32Only = (op: string) => (_: readonly DType[], attrs: Attrs) =>
-  attrs['sampleDType'] === 'float32' ? (true as const) : `random.${op} of ${String(attrs['sampleDType'])} on webgpu: only float32 samples (WGSL has no float64, float16 needs shader-f16, complex is not stored)`;
+const SAMPLE_FLOATS = ['float32', 'float16', 'bfloat16'];
+const floatSamples = (op: string) => (_: readonly DType[], attrs: Attrs) =>
+  SAMPLE_FLOATS.includes(attrs['sampleDType'] as string)
+    ? (true as const)
+    : `random.${op} of ${String(attrs['sampleDType'])} on webgpu: float32 samples (float16/bfloat16 rounded from them, as on the CPU) only; WGSL has no float64, complex is not stored`;
+/** The storage word of a float32 sample in the op's sample dtype (halves rounded from it, as the host's encodeValues). */
+const storeSample = (a: GpuOpArgs, v: string) => {
+  const d = a.attrs['sampleDType'] as string;
+  return d === 'float16' ? `rlx_to_f16(${v})` : d === 'bfloat16' ? `rlx_to_bf16(${v})` : `bitcast<u32>(${v})`;
+};
 
 /** uniform on [lo, hi) from bits, as samplers.ts uniform32FromBits (each op rounded to float32). */
 const UNIFORM = `
@@ -102,27 +111,27 @@ registerGpuOp('random.foldIn', {
 });
 
 registerGpuOp('random.uniform', {
-  serves: float32Only('uniform'),
+  serves: floatSamples('uniform'),
   run(a) {
     const n = count(a.attrs['sampleShape'] as number[]);
     const lo = Math.fround(a.attrs['minval'] as number),
       hi = Math.fround(a.attrs['maxval'] as number);
-    const code = `${bindings(1)}\n${THREEFRY}\n${UNIFORM}\n${ENTRY}
+    const code = `${bindings(1)}\n${HALF_WGSL}\n${THREEFRY}\n${UNIFORM}\n${ENTRY}
   let b = i / U[1]; let j = i % U[1];
   let w = fry(IN0[2u * b], IN0[2u * b + 1u], 0u, j);
-  OUT[i] = bitcast<u32>(uniform(w.x ^ w.y, bitcast<f32>(U[2]), bitcast<f32>(U[3]), bitcast<f32>(U[4]), bitcast<f32>(U[5])));
+  OUT[i] = ${storeSample(a, 'uniform(w.x ^ w.y, bitcast<f32>(U[2]), bitcast<f32>(U[3]), bitcast<f32>(U[4]), bitcast<f32>(U[5]))')};
 }`;
     launch(a, code, [0], a.batch * n, [n, f32Bits(lo), f32Bits(Math.fround(hi - lo)), f32Bits(hi), f32Bits(nextDown32(hi))]);
   },
 });
 
 registerGpuOp('random.normal', {
-  serves: float32Only('normal'),
+  serves: floatSamples('normal'),
   run(a) {
     const n = count(a.attrs['sampleShape'] as number[]);
     const lo = Math.fround(-1 + 2 ** -24); // nextafter(-1, 0) in float32, as normalFloat32
     // Giles (2012), "Approximating the erfinv function", single precision.
-    const code = `${bindings(1)}\n${THREEFRY}\n${UNIFORM}
+    const code = `${bindings(1)}\n${HALF_WGSL}\n${THREEFRY}\n${UNIFORM}
 fn erfinv(x: f32) -> f32 {
   var w = -log((1.0 - x) * (1.0 + x));
   var p: f32;
@@ -141,7 +150,7 @@ ${ENTRY}
   let b = i / U[1]; let j = i % U[1];
   let w = fry(IN0[2u * b], IN0[2u * b + 1u], 0u, j);
   let u = uniform(w.x ^ w.y, bitcast<f32>(U[2]), bitcast<f32>(U[3]), bitcast<f32>(U[4]), bitcast<f32>(U[5]));
-  OUT[i] = bitcast<u32>(1.41421354 * erfinv(u));
+  OUT[i] = ${storeSample(a, '1.41421354 * erfinv(u)')};
 }`;
     launch(a, code, [0], a.batch * n, [n, f32Bits(lo), f32Bits(Math.fround(1 - lo)), f32Bits(1), f32Bits(nextDown32(1))]);
   },

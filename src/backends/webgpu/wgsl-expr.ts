@@ -48,7 +48,7 @@ export function fromStorage(w: string, d: DType): string {
  * float32 ↔ float16/bfloat16 bits, as tensor/half.ts: round to nearest even,
  * overflow to ±inf, NaN to a quiet NaN; f16 subnormals exact both ways.
  */
-const HALF_WGSL = `fn rlx_to_f16(x: f32) -> u32 {
+export const HALF_WGSL = `fn rlx_to_f16(x: f32) -> u32 {
   let b = bitcast<u32>(x);
   let sign = (b >> 16u) & 0x8000u;
   let a = b & 0x7fffffffu;
