@@ -13,6 +13,7 @@ import type { Tensor } from '../../src/index.js';
 import { webgpuDevice, webgpuStatus } from '../../src/backends/webgpu/device.js';
 import { wgslMatmul } from '../../src/backends/webgpu/wgsl-matmul.js';
 import type { MatmulKernel } from '../../src/compiler/kernel.js';
+import { executableFor } from '../../src/compiler/realize.js';
 import { runOnGpu } from './gpu-run.js';
 
 const status = webgpuStatus();
@@ -164,6 +165,25 @@ describe.runIf(status.available)('webgpu: WGSL matmul tile edges (register tiles
     // |relu(x)| ≤ |x|: bound the pre-relu error by Σ|a·b|·|s|/2 plus bias's own rounding.
     const abs = a.abs().matmul(b.abs()).add(bias.abs()).mul(rowScale.abs()).mul(0.5);
     expectMatmulClose(runOnGpu([y])[0]!, y, abs, 68);
+  });
+
+  it('epilogues whose output is stored as a word (bool, int8, float16) or that load a bool mask: equal to js', () => {
+    const ai = rlx.tensor(Int32Array.from({ length: 70 * 33 }, (_, i) => ((i * 37) % 23) - 11), { dtype: 'int32' }).reshape([70, 33]);
+    const bi = rlx.tensor(Int32Array.from({ length: 33 * 66 }, (_, i) => ((i * 53) % 19) - 9), { dtype: 'int32' }).reshape([33, 66]);
+    const mask = rlx.tensor(Uint8Array.from({ length: 70 * 66 }, (_, i) => ((i * 7) % 3 === 0 ? 1 : 0)), { dtype: 'bool' }).reshape([70, 66]);
+    const cases: [string, (d: string) => Tensor][] = [
+      ['gt', (d) => ai.on(d).matmul(bi.on(d)).gt(0)],
+      ['int8', (d) => ai.on(d).matmul(bi.on(d)).mul(7).cast('int8')],
+      ['where', (d) => rlx.where(mask.on(d), ai.on(d).matmul(bi.on(d)), 0)],
+      // small integers: the float32 products are exact, so the float16 rounding is the same on both
+      ['float16', (d) => ai.on(d).cast('float32').matmul(bi.on(d).cast('float32')).mul(1.37).cast('float16')],
+    ];
+    for (const [name, f] of cases) {
+      const kernels = executableFor([f('js').node], 'js').exe.exe.report.kernels;
+      const last = kernels[kernels.length - 1]!;
+      expect(last.kind === 'matmul' && last.epilogue !== undefined, `${name}: fused into the matmul's epilogue`).toBe(true);
+      expect(Array.from(f('webgpu').toArray() as ArrayLike<number>), name).toEqual(Array.from(f('js').toArray() as ArrayLike<number>));
+    }
   });
 
   it('symbolic m, k, n take the large tiles and resolve per run (a 3×5·5×2 and a 130×9·9×131 product)', () => {

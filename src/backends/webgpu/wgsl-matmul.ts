@@ -43,7 +43,7 @@ import { resolveShape, type Dim } from '../../tensor/shape.js';
 import type { MatmulKernel } from '../../compiler/kernel.js';
 import { resolveChain } from '../../compiler/view.js';
 import type { DimEnv } from '../backend.js';
-import { declareBindings, STORAGE, cast, constParams, emit, literal } from './wgsl-expr.js';
+import { declareBindings, STORAGE, cast, constParams, emit, literal, toStorage } from './wgsl-expr.js';
 import type { WgslKernel } from './wgsl-elementwise.js';
 
 /** One dimension's tiling: tile size B = 4·R·T (T invocations along it, each 4·R outputs). */
@@ -96,13 +96,14 @@ export function wgslMatmul(k: MatmulKernel, slotShapes: readonly (readonly Dim[]
   const zero = literal(0, d);
   const v4 = `vec4<${t}>`;
   const lines = [
-    ...declareBindings(outType, inputSlots, slotType, usesConsts),
+    ...declareBindings(outType, inputSlots, slotType, usesConsts, [k.epilogue?.instrs]),
     `var<workgroup> TA: array<${v4}, ${(BM / 4) * BK}>;`,
     `var<workgroup> TB: array<${v4}, ${(BN / 4) * BK}>;`,
   ];
-  // The value stored for one accumulator component: the epilogue, cast to the
-  // output type; epilogue load i reads element o{i} (offsets computed by the
-  // caller from strides read once per invocation).
+  // The word stored for one accumulator component: the epilogue, cast to the
+  // output dtype, as its storage word (bool, int8, float16 ... outputs of an
+  // epilogue: wgsl-expr.ts toStorage); epilogue load i reads element o{i}
+  // (offsets computed by the caller from strides read once per invocation).
   let value = 'acc',
     valueType: DType = d;
   lines.push(`fn ep(acc: ${t}${el.map((_, i) => `, o${i}: i32`).join('')}) -> ${outType} {`);
@@ -111,7 +112,7 @@ export function wgslMatmul(k: MatmulKernel, slotShapes: readonly (readonly Dim[]
     value = `w${k.epilogue.instrs.length - 1}`;
     valueType = k.epilogue.instrs[k.epilogue.instrs.length - 1]!.dtype;
   }
-  lines.push(`  return ${cast(value, valueType, k.outDType)};`, '}');
+  lines.push(`  return ${toStorage(cast(value, valueType, k.outDType), k.outDType)};`, '}');
 
   lines.push(
     `@compute @workgroup_size(${NT})`,
