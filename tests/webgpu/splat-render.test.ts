@@ -7,7 +7,7 @@
 // 'webgpu' are a LegalizationError naming the reason.
 
 import { describe, expect, it } from 'vitest';
-import { splat, tensor, grad, LegalizationError, type Tensor } from '../../src/index.js';
+import { splat, tensor, grad, backends, LegalizationError, type Tensor } from '../../src/index.js';
 import { mulberry32 } from '../harness/prng.js';
 import { gpuOp, gpuOpRefusal, registerGpuOp } from '../../src/backends/webgpu/registered.js';
 import { status } from './splat-helpers.js';
@@ -74,6 +74,22 @@ describe.runIf(status.available)("splat.render on 'webgpu'", () => {
       keys.forEach((k, i) => close(`grad ${k}`, gg[i]!, gj[i]!, 2.5e-4, 2e-3));
       for (const name of Object.keys(calls)) expect(calls[name], name).toBeGreaterThan(0);
     });
+
+  // The issue's check: the GPU against the native C++ kernels (float32, rendered from the same Gaussians).
+  it.runIf(backends().some((b) => b.name === 'native' && b.available))("image, alpha, depth and gradients match 'native' (the C++ kernels)", () => {
+    const g = scene(200, 5, true);
+    const opts = { background: [0.3, 0.1, 0.0], antialiased: true };
+    const gpu = splat.render(on(g, 'webgpu'), cam, opts), nat = splat.render(on(g, 'native'), cam, opts);
+    for (const k of ['image', 'alpha', 'depth'] as const) close(k, gpu[k], nat[k], 1e-4, 1e-4);
+    const keys = Object.keys(g) as (keyof Scene)[];
+    const loss = (...xs: Tensor[]) => {
+      const r = splat.render(Object.fromEntries(keys.map((k, i) => [k, xs[i]!])) as unknown as Scene, cam, opts);
+      return r.image.square().sum().add(r.depth.mean());
+    };
+    const gg = grad(loss, { argnums: keys.map((_, i) => i) })(...keys.map((k) => (g[k] as Tensor).on('webgpu'))) as Tensor[];
+    const gn = grad(loss, { argnums: keys.map((_, i) => i) })(...keys.map((k) => (g[k] as Tensor).on('native'))) as Tensor[];
+    keys.forEach((k, i) => close(`grad ${k}`, gg[i]!, gn[i]!, 2.5e-4, 2e-3));
+  });
 
   it('float64 Gaussians on webgpu are a LegalizationError; the splat runners refuse float64 with the reason', () => {
     const g = scene(3, 3, false);
