@@ -15,7 +15,8 @@
 # RLX_GPU_SKIP_TESTS=1, RLX_GPU_TEST_TIMEOUT / RLX_GPU_BENCH_TIMEOUT (seconds,
 # default 240 / 420), RLX_WEBGPU_BACKEND (e.g. vulkan, opengles: passed to rlx
 # and to the jax-js peer), RLX_BENCH_WEBGPU_SIZES (matmul sizes, default
-# 1024,2048,4096 on a GPU).
+# 1024,2048,4096 on a GPU), RLX_BENCH_WEBGPU_SPLAT (splat rows' N@WIDTHxHEIGHT,
+# default 1000000@1920x1080 on a GPU).
 set -euo pipefail
 
 cd "$(dirname "$0")/.."
