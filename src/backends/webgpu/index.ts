@@ -18,8 +18,8 @@
 // are collected, return to a pool by byte size for later runs (commands
 // run in order on one queue, so a reused buffer is never written early).
 
-import type { DType, StorageArray } from '../../tensor/dtype.js';
-import { DeviceError, IndexError, LegalizationError } from '../../tensor/errors.js';
+import type { DType } from '../../tensor/dtype.js';
+import { LegalizationError } from '../../tensor/errors.js';
 import { resolveShape, type Dim } from '../../tensor/shape.js';
 import type { DeviceStorage, Node } from '../../compiler/ir.js';
 import { kindOf } from '../../compiler/primitives.js';
@@ -30,8 +30,10 @@ import { webgpuDevice, type GpuBuffer, type GpuPipeline, type WebGpuDevice } fro
 import { wgslElementwise, type WgslKernel } from './wgsl-elementwise.js';
 import { wgslReduce } from './wgsl-reduce.js';
 import { wgslMatmul } from './wgsl-matmul.js';
-import { INDEX_OPS, wgslOpaque } from './wgsl-opaque.js';
+import { wgslOpaque } from './wgsl-opaque.js';
+import { bufferPool, GpuStorage, IndexFlag, pipelineOf, toWords } from './resources.js';
 import { gpuOp, gpuOpRefusal } from './registered.js';
+import { runControlFlow } from './control-flow.js';
 import './random.js'; // the random ops' GPU runners
 import { constBits, hasWgslRule, STORAGE } from './wgsl-expr.js';
 
@@ -40,6 +42,7 @@ const storable = (d: DType): boolean => STORAGE[d] !== undefined;
 const DATA_OPS = new Set(['cumsum', 'gather', 'scatterAdd', 'concat', 'pad']);
 const BIT_MOVERS = new Set(['cast', 'where', 'gather', 'concat', 'pad']);
 const NARROW = new Set<DType>(['int8', 'uint8', 'float16', 'bfloat16']);
+const CONTROL = new Set(['scan', 'while', 'cond']);
 
 function dispatch(n: Node): DispatchChoice | undefined {
   const k = kindOf(n.op);
@@ -56,7 +59,9 @@ function dispatch(n: Node): DispatchChoice | undefined {
   if (DATA_OPS.has(n.op)) return storable(n.dtype) && n.inputs.every((x) => storable(x.dtype)) ? 'native' : undefined;
   if (n.op === 'registered') return gpuOpRefusal(n.attrs['op'] as string, n.inputs.map((x) => x.dtype), n.attrs) === undefined ? 'native' : undefined;
   if (n.op === 'part') return dispatch(n.inputs[0]!);
-  return undefined; // control flow, custom rules: not on webgpu yet
+  // Control flow: bodies run through this runtime (control-flow.ts); the packed result and the operands must be stored here.
+  if (CONTROL.has(n.op)) return storable(n.dtype) && n.inputs.every((x) => storable(x.dtype)) ? 'native' : undefined;
+  return undefined;
 }
 
 /** The LegalizationError's detail for a node dispatch refuses. */
@@ -64,9 +69,8 @@ function whyNot(n: Node): string | undefined {
   if (n.op === 'part') return whyNot(n.inputs[0]!);
   if (n.op === 'registered') return gpuOpRefusal(n.attrs['op'] as string, n.inputs.map((x) => x.dtype), n.attrs);
   const bad = [n, ...n.inputs].find((x) => !storable(x.dtype) && x.dtype !== 'bool');
-  if (bad !== undefined) return `WGSL has no ${bad.dtype} type here: webgpu stores float32 and int32 (bool inside kernels)`;
+  if (bad !== undefined) return `WGSL has no ${bad.dtype} type here: webgpu stores float32, int32, bool, int8, uint8, float16 and bfloat16 (control flow packs int32 with float32 results as float64: give its carries one dtype)`;
   if (kindOf(n.op) === 'elementwise') return `no WGSL rule for ${n.op} on ${n.inputs[0]!.dtype}`;
-  if (n.op === 'scan' || n.op === 'while' || n.op === 'cond') return 'control flow does not run on webgpu yet';
   return undefined;
 }
 
@@ -82,19 +86,8 @@ interface GpuPass {
 interface GpuKernel extends CompiledKernel {
   readonly passes: readonly GpuPass[];
   readonly registered?: OpaqueKernel;
-}
-
-// Pipelines by WGSL source, of the device generation `pipelinesOf` (a device
-// lost is replaced by a new one on next use: webgpuDevice(); nothing of the
-// old one is reused).
-let pipelines = new Map<string, GpuPipeline>();
-let pipelinesOf = 0;
-function pipelineOf(code: string): GpuPipeline {
-  const d = webgpuDevice();
-  if (pipelinesOf !== d.generation) (pipelines = new Map()), (pipelinesOf = d.generation);
-  let p = pipelines.get(code);
-  if (p === undefined) pipelines.set(code, (p = d.pipeline(code)));
-  return p;
+  /** A control-flow node (scan, while, cond): its bodies run through this runtime (control-flow.ts). */
+  readonly control?: OpaqueKernel;
 }
 
 /** The pass with its pipeline and parameter buffers on device d (rebuilt once after a device loss). */
@@ -111,133 +104,17 @@ function compileKernel(k: Kernel, slotShapes: readonly (readonly Dim[])[]): Comp
   if (k.kind === 'elementwise') wgsl = [wgslElementwise(k, slotShapes)];
   else if (k.kind === 'reduce') wgsl = [wgslReduce(k, slotShapes)];
   else if (k.kind === 'matmul') wgsl = [wgslMatmul(k, slotShapes)];
-  else if (k.op !== 'registered') wgsl = wgslOpaque(k);
+  else if (k.op !== 'registered' && !CONTROL.has(k.op)) wgsl = wgslOpaque(k);
   const kernel: GpuKernel = {
     passes: wgsl.map((w) => ({ wgsl: w, pipeline: pipelineOf(w.code), params: new Map() })),
     ...(k.kind === 'opaque' && k.op === 'registered' ? { registered: k } : {}),
+    ...(k.kind === 'opaque' && CONTROL.has(k.op) ? { control: k } : {}),
     source: wgsl.length > 0 ? wgsl.map((w) => w.code).join('\n\n') : `// registered op ${(k as OpaqueKernel).attrs['op'] as string}: its GPU runner (registered.ts)`,
     run() {
       throw new Error('internal: a webgpu kernel runs through the device runtime, not on host buffers');
     },
   };
   return kernel;
-}
-
-/** Buffers no longer used, by byte size, for later runs (at most POOL_BYTES kept). */
-class BufferPool {
-  private readonly free = new Map<number, GpuBuffer[]>();
-  private bytes = 0;
-  constructor(
-    readonly device: WebGpuDevice,
-    private readonly limit: number,
-  ) {}
-  take(bytes: number): GpuBuffer {
-    const size = Math.max(4, Math.ceil(bytes / 4) * 4);
-    const list = this.free.get(size);
-    const b = list?.pop();
-    if (b !== undefined) {
-      this.bytes -= size;
-      return b;
-    }
-    return this.device.createBuffer(size);
-  }
-  give(b: GpuBuffer): void {
-    if (this.bytes + b.bytes > this.limit) return this.device.free(b);
-    let list = this.free.get(b.bytes);
-    if (list === undefined) this.free.set(b.bytes, (list = []));
-    list.push(b);
-    this.bytes += b.bytes;
-  }
-}
-const POOL_BYTES = 256 * 2 ** 20;
-
-let pool: BufferPool | undefined;
-/** The pool of the current device (a new, empty one after a device loss: the old buffers are gone). */
-function bufferPool(): BufferPool {
-  const d = webgpuDevice();
-  if (pool === undefined || pool.device !== d) pool = new BufferPool(d, POOL_BYTES);
-  return pool;
-}
-/**
- * A collected result's buffer goes back to the pool of its device; a buffer
- * of a lost device is dropped. Never starts a device or throws (a finalizer).
- */
-function giveBack(b: GpuBuffer): void {
-  if (pool !== undefined && b.generation === pool.device.generation) pool.give(b);
-}
-const released = new FinalizationRegistry<GpuBuffer>(giveBack);
-
-/** Host data of a dtype from its GPU words (one 32-bit word per element: wgsl-expr.ts STORAGE). */
-const FROM_WORDS: Partial<Record<DType, (raw: ArrayBuffer) => StorageArray>> = {
-  float32: (r) => new Float32Array(r),
-  int32: (r) => new Int32Array(r),
-  bool: (r) => Uint8Array.from(new Uint32Array(r)),
-  int8: (r) => Int8Array.from(new Int32Array(r)),
-  uint8: (r) => Uint8Array.from(new Int32Array(r)),
-  float16: (r) => Uint16Array.from(new Uint32Array(r)),
-  bfloat16: (r) => Uint16Array.from(new Uint32Array(r)),
-};
-/** GPU words of host data (8-bit storage widened to one word per element). */
-function toWords(host: StorageArray): ArrayBufferView {
-  if (host.BYTES_PER_ELEMENT === 1) return Int32Array.from(host as Int8Array); // bool/uint8 0..255, int8 sign-extended
-  if (host.BYTES_PER_ELEMENT === 2) return Uint32Array.from(host as Uint16Array); // float16/bfloat16 bits
-  return host;
-}
-
-const INDEX_OP_NAMES: readonly string[] = INDEX_OPS;
-
-/**
- * The error buffer of one run of a graph that checks indices (gather,
- * scatterAdd: wgsl-opaque.ts): [flag, op, index, axis size], zero until a
- * kernel meets an index out of range. Every result of the run (and of later
- * runs reading them) holds it; reading a result reads it first and throws
- * the js backend's IndexError when set.
- */
-class IndexFlag {
-  private error: IndexError | null | undefined;
-  constructor(readonly buffer: GpuBuffer) {
-    flagsReleased.register(this, buffer);
-  }
-  private decide(raw: ArrayBuffer): void {
-    const w = new Uint32Array(raw);
-    this.error = w[0] === 0 ? null : new IndexError(`${INDEX_OP_NAMES[w[1]!] ?? 'index'}: index ${w[2]! | 0} is out of range for an axis of size ${w[3]}`);
-  }
-  check(): void {
-    if (this.error === undefined) this.decide(webgpuDevice().readSync(this.buffer, 16));
-    if (this.error) throw this.error;
-  }
-  async checkAsync(): Promise<void> {
-    if (this.error === undefined) this.decide(await webgpuDevice().read(this.buffer, 16));
-    if (this.error) throw this.error;
-  }
-}
-const flagsReleased = new FinalizationRegistry<GpuBuffer>(giveBack);
-
-/** Data of a node realized on the GPU. */
-export class GpuStorage implements DeviceStorage {
-  readonly device = 'webgpu';
-  constructor(
-    readonly buffer: GpuBuffer,
-    readonly dtype: DType,
-    readonly size: number,
-    /** Index checks of the runs that computed it (reading throws their IndexError). */
-    readonly flags: readonly IndexFlag[] = [],
-  ) {
-    released.register(this, buffer);
-  }
-  private typed(raw: ArrayBuffer): StorageArray {
-    const from = FROM_WORDS[this.dtype];
-    if (from === undefined) throw new DeviceError(`webgpu: no host form for ${this.dtype} data`);
-    return from(raw);
-  }
-  readHost(): StorageArray {
-    for (const f of this.flags) f.check();
-    return this.typed(webgpuDevice().readSync(this.buffer, this.size * 4));
-  }
-  async readHostAsync(): Promise<StorageArray> {
-    for (const f of this.flags) await f.checkAsync();
-    return this.typed(await webgpuDevice().read(this.buffer, this.size * 4));
-  }
 }
 
 const envKey = (env: DimEnv) => (env.size === 0 ? '' : [...env].map(([k, v]) => `${k}=${v}`).join(','));
@@ -333,6 +210,7 @@ const runtime: DeviceRuntime = {
     g.kernels.forEach((k, i) => {
       const ck = g.compiled[i] as GpuKernel;
       if (ck.registered !== undefined) return runRegistered(ck.registered, slotBuffer, env, taken);
+      if (ck.control !== undefined) return runControlFlow(ck.control, slotBuffer, env);
       for (const pass of ck.passes.map((x) => current(x, d))) {
         const w = pass.wgsl;
         let pr = pass.params.get(key);
