@@ -1,14 +1,17 @@
 // The webgpu Backend (issue 19): the dispatch contract, kernels compiled to
-// WGSL (wgsl-elementwise.ts, wgsl-reduce.ts) and the device runtime that runs
-// a compiled graph over GPU buffers, its outputs staying on the GPU.
+// WGSL and the device runtime that runs a compiled graph over GPU buffers,
+// its outputs staying on the GPU.
 //
-// Served so far: float32 and int32 data, every elementwise op with a WGSL
-// rule (wgsl-expr.ts), casts, where and comparisons (bool values inside a
-// kernel), the six reductions, matmul (tiled, batched, fused epilogue);
-// views fold into the kernels' loads. Not yet: the opaque ops (cumsum, gather, scatterAdd, concat, pad), control
-// flow, registered ops (linalg, sparse, fft, splat), bool/8-bit/float16
-// storage. Those, and dtypes WGSL has no type for (float64, complex), are a
-// LegalizationError from the dispatch contract, never a CPU fallback.
+// Served: every elementwise rule of the js backend on float32/int32/bool
+// (wgsl-expr.ts, wgsl-special.ts), the six reductions (wgsl-reduce.ts),
+// matmul (wgsl-matmul.ts), the data ops cumsum/gather/scatterAdd/concat/pad
+// (wgsl-opaque.ts), registered ops with a GPU runner (registered.ts: random,
+// splat), control flow (control-flow.ts); views fold into the kernels' loads;
+// bool, 8- and 16-bit dtypes are stored one word per element, their
+// arithmetic rewritten to int32/float32. Everything else — float64 and
+// complex (no WGSL type), registered ops without a runner (linalg, sparse,
+// fft) — is a LegalizationError from the dispatch contract with its reason
+// (whyNot), never a CPU fallback.
 //
 // Data movement: a leaf on the host is copied to the GPU the first time a
 // webgpu graph reads it, and the copy is kept on the node (`dev`) for the
