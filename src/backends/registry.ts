@@ -5,7 +5,7 @@ import type { Backend, BackendStatus } from './backend.js';
 import { jsBackend } from './js/index.js';
 import { nativeStatus, nativeAddon } from './native/addon.js';
 import { createNativeBackend } from './native/index.js';
-import { webgpuBackend } from './webgpu/index.js';
+import { checkWebgpuLimits, webgpuBackend } from './webgpu/index.js';
 import { webgpuDevice } from './webgpu/device.js';
 
 /**
@@ -35,7 +35,7 @@ const lazy = new Map<string, () => Backend>([
   [
     'webgpu',
     () => {
-      webgpuDevice(); // throws DeviceError saying why there is no adapter
+      checkWebgpuLimits(webgpuDevice().info.limits); // webgpuDevice() throws DeviceError saying why there is no adapter
       return webgpuBackend;
     },
   ],

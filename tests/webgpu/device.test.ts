@@ -180,3 +180,13 @@ describe.runIf(status.available)('webgpu out of memory', () => {
     d.free(b);
   });
 });
+
+describe('adapter limits', () => {
+  it('an adapter allowing fewer than 256 invocations per workgroup is refused with the reason (compat default 128)', async () => {
+    const { checkWebgpuLimits } = await import('../../src/backends/webgpu/index.js');
+    expect(() => checkWebgpuLimits({ maxComputeInvocationsPerWorkgroup: 128, maxComputeWorkgroupSizeX: 128 })).toThrow(/allows 128 invocations per workgroup; rlx's kernels need 256/);
+    expect(() => checkWebgpuLimits({ maxComputeInvocationsPerWorkgroup: 1024, maxComputeWorkgroupSizeX: 128 })).toThrow(/128 wide/);
+    expect(() => checkWebgpuLimits({ maxComputeInvocationsPerWorkgroup: 256, maxComputeWorkgroupSizeX: 256 })).not.toThrow();
+    if (status.available) expect(() => checkWebgpuLimits(status.info.limits)).not.toThrow(); // this adapter (llvmpipe: 1024)
+  });
+});

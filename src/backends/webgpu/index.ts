@@ -22,7 +22,7 @@
 // run in order on one queue, so a reused buffer is never written early).
 
 import type { DType } from '../../tensor/dtype.js';
-import { LegalizationError } from '../../tensor/errors.js';
+import { DeviceError, LegalizationError } from '../../tensor/errors.js';
 import { resolveShape, type Dim } from '../../tensor/shape.js';
 import type { DeviceStorage, Node } from '../../compiler/ir.js';
 import { kindOf } from '../../compiler/primitives.js';
@@ -253,6 +253,22 @@ const runtime: DeviceRuntime = {
     return outs;
   },
 };
+
+/** Invocations per workgroup every generated kernel uses (the matmul, reductions, scans and splat kernels are laid out for it). */
+const WORKGROUP = 256;
+
+/**
+ * Throws DeviceError when the adapter's limits cannot run rlx's kernels (an
+ * adapter allowing fewer than 256 invocations per workgroup: the WebGPU
+ * compatibility-mode default is 128), so such a device is unavailable with
+ * that reason rather than failing at its first pipeline.
+ */
+export function checkWebgpuLimits(limits: Readonly<Record<string, number>>): void {
+  const n = limits['maxComputeInvocationsPerWorkgroup'] ?? 0;
+  if (n < WORKGROUP) throw new DeviceError(`webgpu: the adapter allows ${n} invocations per workgroup; rlx's kernels need ${WORKGROUP}`);
+  const x = limits['maxComputeWorkgroupSizeX'] ?? 0;
+  if (x < WORKGROUP) throw new DeviceError(`webgpu: the adapter allows workgroups ${x} wide; rlx's kernels need ${WORKGROUP}`);
+}
 
 export const webgpuBackend: Backend = {
   name: 'webgpu',
