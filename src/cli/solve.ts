@@ -118,6 +118,8 @@ export const solve: Command = {
     const t1 = performance.now();
     let x: Tensor;
     let it: KrylovResult | undefined;
+    // Which library factored A: splu is UMFPACK where the addon has it, KLU in a build without GPL parts, the js LU without the addon.
+    let factorization: string | undefined;
     try {
       if (ITERATIVE.has(method)) {
         const bar = progress({ label: method, total: 1, enabled: args.values['progress'] === true && !json && process.stderr.isTTY === true });
@@ -138,6 +140,7 @@ export const solve: Command = {
         x = it.x;
       } else {
         const f = factor(method, A);
+        factorization = f.method;
         try {
           x = f.solve(b);
         } finally {
@@ -158,6 +161,7 @@ export const solve: Command = {
       matrix: aPath,
       rhs: bPath ?? 'ones',
       method,
+      ...(factorization !== undefined ? { factorization } : {}),
       n,
       nnz: A.nnz,
       dtype: complex ? 'complex128' : 'float64',
@@ -168,7 +172,7 @@ export const solve: Command = {
     };
     if (json) console.log(JSON.stringify(report));
     else {
-      console.log(`method: ${method}`);
+      console.log(`method: ${method}${factorization !== undefined ? ` (factored by ${factorization})` : ''}`);
       console.log(`n: ${n}, nnz: ${A.nnz}${complex ? ' (complex)' : ''}`);
       if (it) console.log(`iterations: ${it.iterations}${it.converged ? '' : ' (not converged)'}`);
       console.log(`relative residual ‖b − Ax‖/‖b‖: ${residual.toExponential(3)}`);

@@ -161,7 +161,12 @@ describe('rlx solve', () => {
     if (['cg', 'gmres', 'bicgstab', 'minres'].includes(method)) {
       expect(o.iterations).toBeGreaterThan(0);
       expect(o.converged).toBe(true);
-    } else expect(o).not.toHaveProperty('iterations');
+    } else {
+      expect(o).not.toHaveProperty('iterations');
+      // The library that factored A is reported (splu: UMFPACK, or KLU in a build without GPL parts; js without the addon).
+      const want = { splu: ['umfpack', 'klu', 'js-lu'], klu: ['klu', 'js-lu'], cholesky: ['cholmod', 'js-cholesky'] }[method as 'splu'];
+      expect(want).toContain(o.factorization);
+    }
   });
 
   it('b defaults to ones; the text output names method, size, iterations, residual and time', () => {
