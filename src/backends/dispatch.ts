@@ -11,9 +11,10 @@ import { opServedOn } from '../compiler/op-registry.js';
 import { DTYPE_INFO, type DType } from '../tensor/dtype.js';
 import type { DispatchChoice } from './backend.js';
 
-const isStorageType = (d: DType) => DTYPE_INFO[d].compute !== d;
+/** A dtype stored narrower than it is computed (float16/bfloat16 in float32, int8/uint8 in int32). */
+export const isStorageType = (d: DType) => DTYPE_INFO[d].compute !== d;
 /** Ops that only move bits (or orchestrate bodies): they serve f16/bf16 and int8/uint8 storage as is. */
-const BIT_MOVERS = new Set(['cast', 'where', 'gather', 'concat', 'pad', 'scan', 'while', 'cond']);
+export const BIT_MOVERS: ReadonlySet<string> = new Set(['cast', 'where', 'gather', 'concat', 'pad', 'scan', 'while', 'cond']);
 
 export interface DispatchHooks {
   /** The device answering (a registered op is served where its kernel family is registered). */

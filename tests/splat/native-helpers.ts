@@ -109,3 +109,19 @@ export function expectEqual(label: string, got: ArrayLike<number>, want: ArrayLi
   for (let i = 0; i < want.length; i++)
     if (!Object.is(got[i], want[i])) throw new Error(`${label}[${i}]: got ${got[i]}, want ${want[i]}`);
 }
+
+/** Some Gaussians made special: NaN/∞ parameters, zero quaternion, behind the camera, at the near plane, zero and huge scales. */
+export function withSpecials(a: ProjectArgs): ProjectArgs {
+  const set = (arr: Float32Array | Float64Array, i: number, v: number) => {
+    if (i < arr.length) arr[i] = v;
+  };
+  set(a.means, 0, NaN);
+  set(a.quats, 4 * 1 + 2, Infinity);
+  for (let j = 0; j < 4; j++) set(a.quats, 4 * 2 + j, 0);
+  set(a.scales, 3 * 3, NaN);
+  set(a.opacities, 4, NaN);
+  set(a.coeffs, 3 * a.k * 5 + 1, NaN); // propagates into the image
+  for (let j = 0; j < 3; j++) set(a.scales, 3 * 6 + j, 0);
+  for (let j = 0; j < 3; j++) set(a.scales, 3 * 7 + j, 1e20);
+  return a;
+}

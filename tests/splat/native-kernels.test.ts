@@ -20,7 +20,7 @@ import { DTypeError, ShapeError, ValueError } from '../../src/tensor/errors.js';
 import { describeNative, REQUIRE_NATIVE } from '../native/native-harness.js';
 import { arr, centralDiff, dot, rasterArgsFrom, worstGradError } from './js-helpers.js';
 import {
-  expectClose, expectEqual, project, projectCotangents, projectGrads, rasterCotangents, rasterGrads, rasterize, scene, type SceneOptions,
+  expectClose, expectEqual, project, projectCotangents, projectGrads, rasterCotangents, rasterGrads, rasterize, scene, withSpecials, type SceneOptions,
 } from './native-helpers.js';
 
 const addon = nativeAddon();
@@ -28,22 +28,6 @@ const addon = nativeAddon();
 /** Forward and backward tolerances per dtype: [rtol, atol]. */
 const FWD: Record<SplatDType, [number, number]> = { float32: [1e-4, 1e-4], float64: [1e-10, 1e-10] };
 const BWD: Record<SplatDType, [number, number]> = { float32: [2.5e-4, 2e-3], float64: [1e-8, 1e-9] };
-
-/** Some Gaussians made special: NaN/∞ parameters, zero quaternion, behind the camera, at the near plane, zero and huge scales. */
-function withSpecials(a: ProjectArgs): ProjectArgs {
-  const set = (arr: Float32Array | Float64Array, i: number, v: number) => {
-    if (i < arr.length) arr[i] = v;
-  };
-  set(a.means, 0, NaN);
-  set(a.quats, 4 * 1 + 2, Infinity);
-  for (let j = 0; j < 4; j++) set(a.quats, 4 * 2 + j, 0);
-  set(a.scales, 3 * 3, NaN);
-  set(a.opacities, 4, NaN);
-  set(a.coeffs, 3 * a.k * 5 + 1, NaN); // propagates into the image
-  for (let j = 0; j < 3; j++) set(a.scales, 3 * 6 + j, 0);
-  for (let j = 0; j < 3; j++) set(a.scales, 3 * 7 + j, 1e20);
-  return a;
-}
 
 const CASES: { name: string; o: Omit<SceneOptions, 'seed'> }[] = [
   { name: 'colours', o: { n: 300, width: 96, height: 64, shDegree: -1 } },

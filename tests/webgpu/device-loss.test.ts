@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import * as rlx from '../../src/index.js';
 import { DeviceError, DeviceLostError } from '../../src/tensor/errors.js';
 import { webgpuDevice, webgpuStatus, type WebGpuDevice } from '../../src/backends/webgpu/device.js';
+import { EXP } from './gpu-run.js';
 
 const status = webgpuStatus();
 
@@ -19,13 +20,6 @@ const LOST = /webgpu: \w+: the WebGPU device was lost \(reason 'destroyed': [^)]
 /** The message of a new device refusing a handle of the lost one. */
 const STALE = /is from WebGPU device \d+ \(the WebGPU device was lost \(reason 'destroyed'.*not from this one \(\d+\): its contents are gone/;
 
-const EXP = `
-@group(0) @binding(0) var<storage, read> x: array<f32>;
-@group(0) @binding(1) var<storage, read_write> y: array<f32>;
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) g: vec3u) {
-  if (g.x < arrayLength(&y)) { y[g.x] = 2.0 * x[g.x] + 1.0; }
-}`;
 
 /** What `f` throws (it must throw). */
 function thrown(f: () => unknown): Error {

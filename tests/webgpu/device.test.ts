@@ -10,6 +10,7 @@ import { execFileSync } from 'node:child_process';
 import { describe, expect, it } from 'vitest';
 import { DeviceError } from '../../src/tensor/errors.js';
 import { webgpuDevice, webgpuStatus } from '../../src/backends/webgpu/device.js';
+import { EXP } from './gpu-run.js';
 
 const status = webgpuStatus();
 const required = process.env['RLX_REQUIRE_WEBGPU'] === '1';
@@ -26,13 +27,6 @@ describe('webgpu availability', () => {
   });
 });
 
-const EXP = `
-@group(0) @binding(0) var<storage, read> x: array<f32>;
-@group(0) @binding(1) var<storage, read_write> y: array<f32>;
-@compute @workgroup_size(64)
-fn main(@builtin(global_invocation_id) g: vec3u) {
-  if (g.x < arrayLength(&y)) { y[g.x] = 2.0 * x[g.x] + 1.0; }
-}`;
 
 describe.runIf(status.available)('webgpu device', () => {
   it('writes, runs a WGSL kernel and reads back, blocking and awaited (2^18 elements)', async () => {

@@ -49,3 +49,12 @@ export function runOnGpu(outs: Tensor[], maxGroupsX = 65535): StorageArray[] {
   for (const b of [...gpu.values(), ...made]) d.free(b);
   return results;
 }
+
+/** A hand-written shader for the device-layer tests: y = 2x + 1 over y's length (binding 0 x, 1 y). */
+export const EXP = `
+@group(0) @binding(0) var<storage, read> x: array<f32>;
+@group(0) @binding(1) var<storage, read_write> y: array<f32>;
+@compute @workgroup_size(64)
+fn main(@builtin(global_invocation_id) g: vec3u) {
+  if (g.x < arrayLength(&y)) { y[g.x] = 2.0 * x[g.x] + 1.0; }
+}`;

@@ -11,6 +11,7 @@ import { gpuOp, type GpuOpArgs } from '../../src/backends/webgpu/registered.js';
 import type { GpuCtx } from '../../src/splat/kernels/webgpu/common.js';
 import type { ProjectArgs, ProjectCotangents, ProjectGrads, RasterArgs, RasterCotangents, RasterGrads, RasterOutputs } from '../../src/splat/kernels/contract.js';
 import { cameraAttr } from '../../src/splat/ops/project.js';
+import { withSpecials as withNativeSpecials } from '../splat/native-helpers.js';
 import '../../src/splat/kernels/webgpu/register.js';
 
 export const status = webgpuStatus();
@@ -101,20 +102,10 @@ export function runGpuOp(name: string, ins: OpInput[], outs: { shape: number[]; 
   }
 }
 
-/** Special Gaussians: NaN/∞ parameters, zero quaternion, behind the camera, at the near plane, zero and huge scales, an SH NaN. */
+/** tests/splat's special Gaussians (NaN/∞ parameters, zero quaternion, behind the camera, at the near plane, zero and huge scales, an SH NaN), plus a quaternion whose norm overflows float32 (not float64). */
 export function withSpecials(a: ProjectArgs): ProjectArgs {
-  const set = (arr: Float32Array | Float64Array, i: number, v: number) => {
-    if (i < arr.length) arr[i] = v;
-  };
-  set(a.means, 0, NaN);
-  set(a.quats, 4 * 1 + 2, Infinity);
-  for (let j = 0; j < 4; j++) set(a.quats, 4 * 2 + j, 0);
-  set(a.scales, 3 * 3, NaN);
-  set(a.opacities, 4, NaN);
-  set(a.coeffs, 3 * a.k * 5 + 1, NaN);
-  for (let j = 0; j < 3; j++) set(a.scales, 3 * 6 + j, 0);
-  for (let j = 0; j < 3; j++) set(a.scales, 3 * 7 + j, 1e20);
-  for (let j = 0; j < 4; j++) set(a.quats, 4 * 8 + j, 3e37 * (j + 1)); // |q| overflows float32, not float64
+  withNativeSpecials(a);
+  for (let j = 0; j < 4 && 4 * 8 + j < a.quats.length; j++) a.quats[4 * 8 + j] = 3e37 * (j + 1);
   return a;
 }
 

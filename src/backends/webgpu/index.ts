@@ -28,6 +28,7 @@ import type { DeviceStorage, Node } from '../../compiler/ir.js';
 import { kindOf } from '../../compiler/primitives.js';
 import type { Kernel, OpaqueKernel } from '../../compiler/kernel.js';
 import { opLayout } from '../../compiler/op-registry.js';
+import { BIT_MOVERS, isStorageType } from '../dispatch.js';
 import type { Backend, CompiledKernel, DeviceGraph, DeviceRuntime, DimEnv, DispatchChoice } from '../backend.js';
 import { webgpuDevice, type GpuBuffer, type GpuPipeline, type WebGpuDevice } from './device.js';
 import { wgslElementwise, type WgslKernel } from './wgsl-elementwise.js';
@@ -43,8 +44,6 @@ import { constBits, hasWgslRule, STORAGE } from './wgsl-expr.js';
 const storable = (d: DType): boolean => STORAGE[d] !== undefined;
 
 const DATA_OPS = new Set(['cumsum', 'gather', 'scatterAdd', 'concat', 'pad']);
-const BIT_MOVERS = new Set(['cast', 'where', 'gather', 'concat', 'pad']);
-const NARROW = new Set<DType>(['int8', 'uint8', 'float16', 'bfloat16']);
 const CONTROL = new Set(['scan', 'while', 'cond']);
 
 function dispatch(n: Node): DispatchChoice | undefined {
@@ -53,7 +52,7 @@ function dispatch(n: Node): DispatchChoice | undefined {
   if (k === 'composite') return 'decompose';
   // int8/uint8 and float16/bfloat16 arithmetic is computed in int32/float32 (the CPU backends' rewrite: backends/dispatch.ts);
   // bit movers take them as they are.
-  if (!BIT_MOVERS.has(n.op) && n.op !== 'registered' && n.op !== 'part' && [n, ...n.inputs].some((x) => NARROW.has(x.dtype))) return 'rewrite';
+  if (!BIT_MOVERS.has(n.op) && n.op !== 'registered' && n.op !== 'part' && [n, ...n.inputs].some((x) => isStorageType(x.dtype))) return 'rewrite';
   if (k === 'elementwise') return hasWgslRule(n.op, n.inputs[0]!.dtype) && (storable(n.dtype) || n.dtype === 'bool') ? 'native' : undefined;
   if (k === 'reduce' || n.op === 'matmul') {
     const d = n.inputs[0]!.dtype;

@@ -64,21 +64,41 @@ function pass(k: OpaqueKernel, code: string[], inputSlots: number[], params: (en
   };
 }
 
-/** The error buffer's declaration (binding `at`) and the checked row of index `raw` on an axis of size `n`. */
-function indexCheck(op: (typeof INDEX_OPS)[number], at: number): { decl: string; check: string[] } {
-  return {
-    decl: `@group(0) @binding(${at}) var<storage, read_write> ERR: array<atomic<u32>>;`,
-    check: [
-      '  var row = raw;',
-      '  if (row < 0) { row = row + n; }',
-      '  if (row < 0 || row >= n) {',
-      '    if (atomicCompareExchangeWeak(&ERR[0], 0u, 1u).exchanged) {',
-      `      atomicStore(&ERR[1], ${INDEX_OPS.indexOf(op)}u); atomicStore(&ERR[2], bitcast<u32>(raw)); atomicStore(&ERR[3], u32(n));`,
-      '    }',
-      '    return;',
-      '  }',
-    ],
+/**
+ * A pass over the [outer, m, inner] elements an index list addresses along an
+ * axis of size n (gather's outputs, scatterAdd's updates), P = [total, m,
+ * inner, n]: invocation i is element (o, j, e), `row` the checked index
+ * idx[j] (negative from the end). An out-of-range index is recorded in the
+ * error buffer (binding after P: [flag, op, index, axis size]) and its element
+ * skipped. `body` reads o, j, e, row, n, inner.
+ */
+function indexedPass(k: OpaqueKernel, op: (typeof INDEX_OPS)[number], outType: string, slots: { is: number; others: number[]; type: string }, shapes: readonly (readonly Dim[])[], body: string[]): WgslKernel {
+  const ax = k.attrs['axis'] as number;
+  const inputSlots = [slots.is, ...slots.others];
+  const code = [
+    ...declareBindings(outType, inputSlots, (s) => (s === slots.is ? 'i32' : slots.type), false, []),
+    `@group(0) @binding(${inputSlots.length + 2}) var<storage, read_write> ERR: array<atomic<u32>>;`,
+    ...HEAD(0),
+    '  let m = P[1]; let inner = P[2]; let n = P[3];',
+    '  let o = i / (m * inner); let j = (i / inner) % m; let e = i % inner;',
+    `  let raw = S${slots.is}[j];`,
+    '  var row = raw;',
+    '  if (row < 0) { row = row + n; }',
+    '  if (row < 0 || row >= n) {',
+    '    if (atomicCompareExchangeWeak(&ERR[0], 0u, 1u).exchanged) {',
+    `      atomicStore(&ERR[1], ${INDEX_OPS.indexOf(op)}u); atomicStore(&ERR[2], bitcast<u32>(raw)); atomicStore(&ERR[3], u32(n));`,
+    '    }',
+    '    return;',
+    '  }',
+    ...body,
+    '}',
+  ];
+  const params = (env: DimEnv) => {
+    const s = resolveShape(shapes[0] as Dim[], env);
+    const m = prod(resolveShape(shapes[1] as Dim[], env));
+    return [prod(s, 0, ax) * m * prod(s, ax + 1), m, prod(s, ax + 1), s[ax]!];
   };
+  return pass(k, code, inputSlots, params, true);
 }
 
 /** The copy pass out[i] = x[i] (scatterAdd's first pass). */
@@ -128,40 +148,13 @@ function cumsum(k: OpaqueKernel, t: string, shape: readonly Dim[]): WgslKernel[]
 }
 
 function gather(k: OpaqueKernel, t: string, shapes: readonly (readonly Dim[])[]): WgslKernel[] {
-  const ax = k.attrs['axis'] as number;
   const [xs, is] = k.inputs as [number, number];
-  const { decl, check } = indexCheck('gather', 4);
-  // P: [total, m, inner, n]; out[o, j, t] = x[o, idx[j], t] over out [outer, m, inner].
-  const code = [
-    ...declareBindings(t, [xs, is], (s) => (s === is ? 'i32' : t), false, []),
-    decl,
-    ...HEAD(0),
-    '  let m = P[1]; let inner = P[2]; let n = P[3];',
-    '  let o = i / (m * inner); let j = (i / inner) % m; let e = i % inner;',
-    `  let raw = S${is}[j];`,
-    ...check,
-    `  OUT[i] = S${xs}[(o * n + row) * inner + e];`,
-    '}',
-  ];
-  return [
-    pass(
-      k,
-      code,
-      [xs, is],
-      (env) => {
-        const s = resolveShape(shapes[0] as Dim[], env);
-        const m = prod(resolveShape(shapes[1] as Dim[], env));
-        return [prod(s, 0, ax) * m * prod(s, ax + 1), m, prod(s, ax + 1), s[ax]!];
-      },
-      true,
-    ),
-  ];
+  // out[o, j, e] = x[o, idx[j], e] over out [outer, m, inner].
+  return [indexedPass(k, 'gather', t, { is, others: [xs], type: t }, shapes, [`  OUT[i] = S${xs}[(o * n + row) * inner + e];`])];
 }
 
 function scatterAdd(k: OpaqueKernel, t: string, shapes: readonly (readonly Dim[])[]): WgslKernel[] {
-  const ax = k.attrs['axis'] as number;
   const [xs, is, us] = k.inputs as [number, number, number];
-  const { decl, check } = indexCheck('scatterAdd', 4);
   const atom = t === 'f32' ? 'atomic<u32>' : 'atomic<i32>';
   const add =
     t === 'f32'
@@ -174,33 +167,10 @@ function scatterAdd(k: OpaqueKernel, t: string, shapes: readonly (readonly Dim[]
           '  }',
         ]
       : [`  atomicAdd(&OUT[at], S${us}[i]);`];
-  // P: [total updates, m, inner, n]; out[o, idx[j], e] += upd[o, j, e].
-  const code = [
-    ...declareBindings(atom, [is, us], (s) => (s === is ? 'i32' : t), false, []),
-    decl,
-    ...HEAD(0),
-    '  let m = P[1]; let inner = P[2]; let n = P[3];',
-    '  let o = i / (m * inner); let j = (i / inner) % m; let e = i % inner;',
-    `  let raw = S${is}[j];`,
-    ...check,
-    '  let at = (o * n + row) * inner + e;',
-    ...add,
-    '}',
-  ];
-  const x = (env: DimEnv) => resolveShape(shapes[0] as Dim[], env);
+  // out = x, then out[o, idx[j], e] += upd[o, j, e] over the updates [outer, m, inner].
   return [
-    copyPass(k, t, xs, (env) => prod(x(env))),
-    pass(
-      k,
-      code,
-      [is, us],
-      (env) => {
-        const s = x(env);
-        const m = prod(resolveShape(shapes[1] as Dim[], env));
-        return [prod(s, 0, ax) * m * prod(s, ax + 1), m, prod(s, ax + 1), s[ax]!];
-      },
-      true,
-    ),
+    copyPass(k, t, xs, (env) => prod(resolveShape(shapes[0] as Dim[], env))),
+    indexedPass(k, 'scatterAdd', atom, { is, others: [us], type: t }, shapes, ['  let at = (o * n + row) * inner + e;', ...add]),
   ];
 }
 
