@@ -34,7 +34,8 @@ Where the outputs come from:
     loses ~x^2 ulps for large x (5e-14 relative at x = 22) and flushes erfc(x)
     to 0 from x ~ 26.6 where the true value is still a subnormal; the script
     checks that the two agree to 1e-12 where the result is normal.
-    gelu = 0.5 x (1 + erf(x/sqrt2)) (through erfc for x < 0), sigmoid in the
+    gelu = 0.5 x (1 + erf(x/sqrt2)) (through erfc for x < 0; -0 at -inf, its
+    limit, where the formula gives -inf * 0 = NaN), sigmoid in the
     stable form (scipy's expit underflows to 0 below x = -709 where the true
     value is subnormal), softplus (np.logaddexp), round (np.round, half to
     even), sign (np.sign): NumPy/SciPy.
@@ -553,6 +554,8 @@ def main():
             'scipy and libm erfc disagree'
         erfc_neg = np.array([math.erfc(-(v * s12)) for v in xs])
         gelu = np.where(arr < 0, 0.5 * arr * erfc_neg, 0.5 * arr * (1.0 + sc.erf(arr * s12)))
+        # gelu(-inf) is its limit -0 (x * Phi(x) -> 0 from below); the formula gives -inf * 0 = NaN.
+        gelu = np.where(arr == -np.inf, -0.0, gelu)
         ex = np.exp(np.minimum(arr, 0.0))
         sigmoid = np.where(arr < 0, ex / (1.0 + ex), 1.0 / (1.0 + np.exp(-np.maximum(arr, 0.0))))
         sigmoid = np.where(np.isnan(arr), np.nan, sigmoid)

@@ -117,6 +117,22 @@ describe.each(DEVICES)('unary ops on %s', (device) => {
     expect(b.logicalNot().dtype).toBe('bool');
   });
 
+  it('gelu at its limits: gelu(−∞) = −0 (not −∞·0 = NaN), gelu(∞) = ∞, NaN propagates, float64 and float32', () => {
+    for (const dtype of ['float64', 'float32'] as const) {
+      const g = [...rlx.tensor([-Infinity, Infinity, NaN, -40], { dtype }).on(device).gelu().toArray()];
+      expect(Object.is(g[0], -0), `${dtype} gelu(-inf) = ${g[0]}`).toBe(true);
+      expect(g[1]).toBe(Infinity);
+      expect(g[2]).toBeNaN();
+      // 0.5·x·erfc(40/√2) ≈ −7.3e-350 underflows to −0 in both dtypes.
+      expect(Object.is(g[3], -0), `${dtype} gelu(-40) = ${g[3]}`).toBe(true);
+      // gelu' = Φ(x) + x φ(x): 0 at −∞, 1 at +∞ (x φ(x) → 0), NaN at NaN.
+      const d = [...rlx.grad((x: rlx.Tensor) => x.gelu().sum())(rlx.tensor([-Infinity, Infinity, NaN, 0], { dtype }).on(device)).toArray()];
+      expect(d.slice(0, 2)).toEqual([0, 1]);
+      expect(d[2]).toBeNaN();
+      expect(d[3]).toBe(0.5);
+    }
+  });
+
   it('float32 unary ops stay float32', () => {
     const t = rlx.tensor([0.5, 2], { dtype: 'float32' }).on(device);
     for (const op of ['exp', 'log', 'sqrt', 'sin', 'tanh', 'erf', 'sigmoid', 'gelu', 'abs', 'neg', 'floor', 'angle'] as const) {

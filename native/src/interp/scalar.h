@@ -77,6 +77,7 @@ double erfc(double x);
 inline double sign(double x) { return x > 0 ? 1.0 : x < 0 ? -1.0 : x == 0 ? 0.0 : x; }
 inline double gelu(double x) {
   constexpr double kSqrt1_2 = 0.70710678118654757;  // Math.SQRT1_2
+  if (x == -HUGE_VAL) return -0.0;                   // the limit (the formula: −∞·0 = NaN); special.ts
   if (x < 0) return 0.5 * x * erfc(-(x * kSqrt1_2));
   return 0.5 * x * (1 + erf(x * kSqrt1_2));
 }

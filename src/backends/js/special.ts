@@ -167,8 +167,12 @@ export function sign(x: number): number {
 
 const SQRT1_2 = Math.SQRT1_2;
 
-/** GELU, exact erf form 0.5*x*(1 + erf(x/sqrt 2)); computed through erfc for x < 0 to avoid cancellation. */
+/**
+ * GELU, exact erf form 0.5*x*(1 + erf(x/sqrt 2)); computed through erfc for x < 0 to avoid cancellation.
+ * gelu(−∞) is its limit −0 (the formula would give −∞·0 = NaN, as PyTorch's does).
+ */
 export function gelu(x: number): number {
+  if (x === -Infinity) return -0;
   if (x < 0) return 0.5 * x * erfc(-(x * SQRT1_2));
   return 0.5 * x * (1 + erf(x * SQRT1_2));
 }

@@ -290,7 +290,7 @@ fn rlx_erf(x: f32) -> f32 {
 // GELU as the js backend: 0.5·x·(1 + erf(x/√2)), through erfc(−x/√2) for x < 0 so the far
 // negative tail keeps its relative accuracy (−x²/2 split exactly from x itself).
 fn rlx_gelu(x: f32) -> f32 {
-  if (rlx_isnan(x) || x == -rlx_inf()) { return rlx_nan(); }  // js: 0.5·(−inf)·erfc(inf) = NaN
+  if (rlx_isnan(x)) { return x; }
   if (x == rlx_inf()) { return x; }
   if (x >= 0.0f) { return 0.5f * x * (1.0f + rlx_erf(x * ${c(Math.SQRT1_2)})); }
   let t = -x * ${c(Math.SQRT1_2)};

@@ -40,11 +40,11 @@ export const UNARY_SCALE = {
   erf: ({ inputs: [x] }, t) => t.mul(x!.mul(x!).neg().exp().mul(TWO_OVER_SQRT_PI)),
   sigmoid: ({ out }, t) => t.mul(out.mul(rsub(1, out))),
   softplus: ({ inputs: [x] }, t) => t.mul(x!.sigmoid()),
-  // gelu(x) = x Φ(x) (exact erf form): gelu' = Φ(x) + x φ(x).
+  // gelu(x) = x Φ(x) (exact erf form): gelu' = Φ(x) + x φ(x), whose x φ(x) is 0 at ±∞ (not ∞·0 = NaN).
   gelu: ({ inputs: [x] }, t) => {
     const cdf = x!.mul(Math.SQRT1_2).erf().add(1).mul(0.5);
     const pdf = x!.mul(x!).mul(-0.5).exp().mul(INV_SQRT_2PI);
-    return t.mul(cdf.add(x!.mul(pdf)));
+    return t.mul(cdf.add(select(x!.abs().lt(Infinity), x!.mul(pdf), 0)));
   },
 } satisfies Record<ScaledUnary, Scale>;
 
