@@ -11,6 +11,7 @@ import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { expect, it } from 'vitest';
 import { STATUS, describeNative } from './native-harness.js';
+import { UMFPACK_SKIP } from '../sparse/native/util.js';
 import { gemmAsync, type GemmSpec } from '../../src/backends/native/gemm.js';
 import { ValueError } from '../../src/tensor/errors.js';
 
@@ -31,7 +32,7 @@ function square(k: number, a: Float64Array, b: Float64Array, c: Float64Array): G
 
 describeNative('native kernels on shared and transferred buffers', () => {
   it('a worker scribbling on shared indices: no crash, every failure typed, transfers mid-GEMM safe', () => {
-    const r = spawnSync(process.execPath, ['--expose-gc', FIXTURE, STATUS.path!, '250'], { encoding: 'utf8', timeout: 120_000 });
+    const r = spawnSync(process.execPath, ['--expose-gc', FIXTURE, STATUS.path!, '250', ...(UMFPACK_SKIP ? ['--no-umfpack'] : [])], { encoding: 'utf8', timeout: 120_000 });
     expect(r.signal, `child died by a signal; stderr: ${r.stderr.slice(-2000)}`).toBeNull();
     expect(r.status, r.stderr.slice(-2000)).toBe(0);
     const s = JSON.parse(r.stdout.trim().split('\n').pop()!) as HammerStats;
