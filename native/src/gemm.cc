@@ -6,8 +6,11 @@
 #include <cstring>
 #include <limits>
 #include <mutex>
+#include <shared_mutex>
 
 #include "blas.h"
+#include "gemm_blas.h"
+#include "gemm_spread.h"
 #include "errors.h"
 #include "odometer.h"
 
@@ -175,98 +178,6 @@ Prepared prepare(const GemmProblem& p) {
 
 // --- execution ------------------------------------------------------------
 
-// One matrix product per batch entry. A product with one row or one column of
-// C (m == 1 or n == 1: a matrix times a vector, the common A·y of an ODE
-// right-hand side) goes to gemv: OpenBLAS 0.3.21's gemm does not switch to it
-// and repacks the whole matrix on every call (measured for a 1000×1000 double
-// matrix: dgemm with n = 1 203 µs, dgemv 44 µs). Operands gemv cannot express
-// (a conjugated vector) stay with gemm.
-template <class T>
-struct Blas;
-template <>
-struct Blas<float> {
-  static void gemm(CBLAS_ORDER o, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, blas_int m, blas_int n, blas_int k, const float* a, blas_int lda,
-                   const float* b, blas_int ldb, float* c, blas_int ldc) {
-    cblas_sgemm(o, ta, tb, m, n, k, 1.0f, a, lda, b, ldb, 0.0f, c, ldc);
-  }
-  static void gemv(CBLAS_ORDER o, CBLAS_TRANSPOSE t, blas_int rows, blas_int cols, const float* a, blas_int lda, const float* x, blas_int incx, float* y,
-                   blas_int incy) {
-    cblas_sgemv(o, t, rows, cols, 1.0f, a, lda, x, incx, 0.0f, y, incy);
-  }
-};
-template <>
-struct Blas<double> {
-  static void gemm(CBLAS_ORDER o, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, blas_int m, blas_int n, blas_int k, const double* a, blas_int lda,
-                   const double* b, blas_int ldb, double* c, blas_int ldc) {
-    cblas_dgemm(o, ta, tb, m, n, k, 1.0, a, lda, b, ldb, 0.0, c, ldc);
-  }
-  static void gemv(CBLAS_ORDER o, CBLAS_TRANSPOSE t, blas_int rows, blas_int cols, const double* a, blas_int lda, const double* x, blas_int incx,
-                   double* y, blas_int incy) {
-    cblas_dgemv(o, t, rows, cols, 1.0, a, lda, x, incx, 0.0, y, incy);
-  }
-};
-template <>
-struct Blas<std::complex<float>> {
-  using T = std::complex<float>;
-  static void gemm(CBLAS_ORDER o, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, blas_int m, blas_int n, blas_int k, const T* a, blas_int lda, const T* b,
-                   blas_int ldb, T* c, blas_int ldc) {
-    const T one(1, 0), zero(0, 0);
-    cblas_cgemm(o, ta, tb, m, n, k, &one, a, lda, b, ldb, &zero, c, ldc);
-  }
-  static void gemv(CBLAS_ORDER o, CBLAS_TRANSPOSE t, blas_int rows, blas_int cols, const T* a, blas_int lda, const T* x, blas_int incx, T* y,
-                   blas_int incy) {
-    const T one(1, 0), zero(0, 0);
-    cblas_cgemv(o, t, rows, cols, &one, a, lda, x, incx, &zero, y, incy);
-  }
-};
-template <>
-struct Blas<std::complex<double>> {
-  using T = std::complex<double>;
-  static void gemm(CBLAS_ORDER o, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, blas_int m, blas_int n, blas_int k, const T* a, blas_int lda, const T* b,
-                   blas_int ldb, T* c, blas_int ldc) {
-    const T one(1, 0), zero(0, 0);
-    cblas_zgemm(o, ta, tb, m, n, k, &one, a, lda, b, ldb, &zero, c, ldc);
-  }
-  static void gemv(CBLAS_ORDER o, CBLAS_TRANSPOSE t, blas_int rows, blas_int cols, const T* a, blas_int lda, const T* x, blas_int incx, T* y,
-                   blas_int incy) {
-    const T one(1, 0), zero(0, 0);
-    cblas_zgemv(o, t, rows, cols, &one, a, lda, x, incx, &zero, y, incy);
-  }
-};
-
-/**
- * C = op(A)·op(B) (m×n, k inner) in `o` order, through gemv when C is a
- * single column or row (and the vector operand is not conjugated), else gemm.
- */
-template <class T>
-void product(CBLAS_ORDER o, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, blas_int m, blas_int n, blas_int k, const T* a, blas_int lda, const T* b,
-             blas_int ldb, T* c, blas_int ldc) {
-  const bool row = o == CblasRowMajor;
-  const bool plain_a = ta == CblasNoTrans || ta == CblasTrans || ta == CblasConjTrans;
-  const bool plain_b = tb == CblasNoTrans || tb == CblasTrans || tb == CblasConjTrans;
-  if (plain_a && plain_b && n == 1 && tb != CblasConjTrans) {
-    // y = op(A)·x: A stored m×k (no transpose) or k×m; x is op(B)'s single column, y C's.
-    const blas_int incx = (tb == CblasNoTrans) == row ? ldb : 1;
-    const blas_int incy = row ? ldc : 1;
-    if (ta == CblasNoTrans)
-      Blas<T>::gemv(o, CblasNoTrans, m, k, a, lda, b, incx, c, incy);
-    else
-      Blas<T>::gemv(o, ta, k, m, a, lda, b, incx, c, incy);
-    return;
-  }
-  if (plain_a && plain_b && m == 1 && ta != CblasConjTrans && tb != CblasConjTrans) {
-    // C's row = op(A)'s row · op(B), i.e. yᵀ = op(B)ᵀ·x: B stored k×n (no transpose: use Bᵀ) or n×k (transposed: use B).
-    const blas_int incx = (ta == CblasNoTrans) == row ? 1 : lda;
-    const blas_int incy = row ? 1 : ldc;
-    if (tb == CblasNoTrans)
-      Blas<T>::gemv(o, CblasTrans, k, n, b, ldb, a, incx, c, incy);
-    else
-      Blas<T>::gemv(o, CblasNoTrans, n, k, b, ldb, a, incx, c, incy);
-    return;
-  }
-  Blas<T>::gemm(o, ta, tb, m, n, k, a, lda, b, ldb, c, ldc);
-}
-
 template <class T>
 T conj_if(const T& x, bool) {
   return x;
@@ -309,8 +220,15 @@ CBLAS_TRANSPOSE flag(const MatPlan& mp) {
   return mp.trans ? CblasTrans : CblasNoTrans;
 }
 
+/** Products a plan runs: the entries of its remaining batch loop. */
+int64_t product_count(const GemmPlan& pl) {
+  int64_t n = 1;
+  for (int64_t d : pl.batch) n *= d;
+  return n;
+}
+
 template <class T>
-void execute(Prepared& r) {
+void execute(Prepared& r, const SpreadPlan& spread) {
   GemmPlan& pl = r.plan;
   const size_t nb = pl.batch.size();
   const View& cv = r.c.view;
@@ -323,12 +241,11 @@ void execute(Prepared& r) {
     for (Odometer<1> it(cv.shape, st, {cv.offset}); !it.done(); it.next()) cdata[it.offset(0)] = T(0);
     return;
   }
-  std::vector<T> abuf, bbuf, cbuf;
+  std::vector<T> abuf, bbuf;
   if (pl.a.packed) pack(r.a, nb, pl.a.conj && !kBlasHasConjNoTrans, abuf);
   if (pl.b.packed) pack(r.b, nb, pl.b.conj && !kBlasHasConjNoTrans, bbuf);
   MatPlan pa = pl.a, pb = pl.b;
   if (!kBlasHasConjNoTrans) pa.conj = pa.conj && !pa.packed, pb.conj = pb.conj && !pb.packed;
-  if (pl.c_packed) cbuf.resize(static_cast<size_t>(pl.m * pl.n));
   const CBLAS_ORDER order = pl.row_major ? CblasRowMajor : CblasColMajor;
   const T* adata = static_cast<const T*>(r.a.data);
   const T* bdata = static_cast<const T*>(r.b.data);
@@ -336,15 +253,47 @@ void execute(Prepared& r) {
   const std::vector<int64_t>* st[3] = {&r.a.view.strides, &r.b.view.strides, &cv.strides};
   // Matrix dims of c for scattering a packed result.
   const std::vector<int64_t> mshape = {pl.m, pl.n}, cstr = {cv.strides[nb], cv.strides[nb + 1]}, pstr = {pl.n, 1};
-  for (Odometer<3> it(batch, st, {r.a.view.offset, r.b.view.offset, cv.offset}); !it.done(); it.next()) {
-    T* cptr = pl.c_packed ? cbuf.data() : cdata + it.offset(2);
-    product<T>(order, flag(pa), flag(pb), static_cast<blas_int>(pl.m), static_cast<blas_int>(pl.n), static_cast<blas_int>(pl.k),
-                  adata + it.offset(0), static_cast<blas_int>(pa.ld), bdata + it.offset(1), static_cast<blas_int>(pb.ld), cptr,
-                  static_cast<blas_int>(pl.ldc));
+  const blas_int m = static_cast<blas_int>(pl.m), n = static_cast<blas_int>(pl.n), k = static_cast<blas_int>(pl.k);
+  const blas_int lda = static_cast<blas_int>(pa.ld), ldb = static_cast<blas_int>(pb.ld), ldc = static_cast<blas_int>(pl.ldc);
+  // One product at offsets (a, b, c), into `cbuf` first when c is packed.
+  auto one = [&](int64_t ao, int64_t bo, int64_t co, std::vector<T>& cbuf) {
+    if (pl.c_packed) cbuf.resize(static_cast<size_t>(pl.m * pl.n));
+    T* cptr = pl.c_packed ? cbuf.data() : cdata + co;
+    if (spread.mode == Spread::split)
+      split_product<T>(order, flag(pa), flag(pb), m, n, k, adata + ao, lda, bdata + bo, ldb, cptr, ldc, spread);
+    else
+      product<T>(order, flag(pa), flag(pb), m, n, k, adata + ao, lda, bdata + bo, ldb, cptr, ldc);
     if (pl.c_packed) {
       const std::vector<int64_t>* ms[2] = {&pstr, &cstr};
-      for (Odometer<2> s(mshape, ms, {0, it.offset(2)}); !s.done(); s.next()) cdata[s.offset(1)] = cbuf[static_cast<size_t>(s.offset(0))];
+      for (Odometer<2> s(mshape, ms, {0, co}); !s.done(); s.next()) cdata[s.offset(1)] = cbuf[static_cast<size_t>(s.offset(0))];
     }
+  };
+  if (spread.mode == Spread::batch) {
+    // Whole products on the pool's threads (their c blocks are disjoint: validate_gemm checked c writes each element once).
+    std::vector<int64_t> offs;
+    for (Odometer<3> it(batch, st, {r.a.view.offset, r.b.view.offset, cv.offset}); !it.done(); it.next())
+      offs.insert(offs.end(), {it.offset(0), it.offset(1), it.offset(2)});
+    Pool::instance().parallelFor(static_cast<int64_t>(offs.size() / 3), [&](int64_t e) {
+      std::vector<T> cbuf;
+      one(offs[3 * e], offs[3 * e + 1], offs[3 * e + 2], cbuf);
+    });
+    return;
+  }
+  std::vector<T> cbuf;
+  for (Odometer<3> it(batch, st, {r.a.view.offset, r.b.view.offset, cv.offset}); !it.done(); it.next())
+    one(it.offset(0), it.offset(1), it.offset(2), cbuf);
+}
+
+template <class T>
+void execute_spread(Prepared& r) {
+  const SpreadPlan spread = spread_for(r.plan, product_count(r.plan), Pool::instance().size());
+  if (spread.mode == Spread::blas) {
+    std::shared_lock<std::shared_mutex> lock(blas_config_mutex());
+    execute<T>(r, spread);
+  } else {
+    std::unique_lock<std::shared_mutex> lock(blas_config_mutex());
+    SerialBlas serial;
+    execute<T>(r, spread);
   }
 }
 
@@ -389,12 +338,11 @@ GemmPlan plan_gemm(const GemmProblem& p) {
 void run_gemm(const GemmProblem& p) {
   validate_gemm(p);
   Prepared r = prepare(p);
-  std::shared_lock<std::shared_mutex> lock(blas_config_mutex());
   switch (p.dtype) {
-    case DType::f32: return execute<float>(r);
-    case DType::f64: return execute<double>(r);
-    case DType::c64: return execute<std::complex<float>>(r);
-    case DType::c128: return execute<std::complex<double>>(r);
+    case DType::f32: return execute_spread<float>(r);
+    case DType::f64: return execute_spread<double>(r);
+    case DType::c64: return execute_spread<std::complex<float>>(r);
+    case DType::c128: return execute_spread<std::complex<double>>(r);
   }
 }
 

@@ -24,6 +24,7 @@
 #include "binding/kernel.h"
 #include "errors.h"
 #include "gemm.h"
+#include "gemm_spread.h"
 #include "odometer.h"
 #include "register.h"
 
@@ -151,6 +152,12 @@ Napi::Value plan_to_js(Napi::Env env, const GemmPlan& pl) {
   o.Set("a", mat(pl.a)), o.Set("b", mat(pl.b));
   o.Set("cPacked", pl.c_packed), o.Set("ldc", static_cast<double>(pl.ldc));
   o.Set("blasCalls", static_cast<double>(pl.blas_calls));
+  // How run_gemm would spread it over threads now (gemm_spread.h).
+  const SpreadPlan sp = spread_for(pl, pl.blas_calls, Pool::instance().size());
+  static const char* kModes[] = {"blas", "serial", "split", "batch"};
+  o.Set("spread", kModes[static_cast<int>(sp.mode)]);
+  o.Set("spreadParts", sp.mode == Spread::split ? sp.parts : 1);
+  if (sp.mode == Spread::split) o.Set("splitRows", sp.split_rows);
   return o;
 }
 

@@ -85,6 +85,14 @@ export interface GemmPlanInfo {
   cPacked: boolean;
   ldc: number;
   blasCalls: number;
+  /**
+   * How it runs on the current thread count (native/src/gemm_spread.h): 'blas' (OpenBLAS threads it),
+   * 'serial' (one thread), 'split' (C in spreadParts blocks of rows, or of columns when splitRows is
+   * false, one per pool thread), 'batch' (whole products of the batch on the pool's threads).
+   */
+  spread: 'blas' | 'serial' | 'split' | 'batch';
+  spreadParts: number;
+  splitRows?: boolean;
 }
 
 export interface BlasInfo {
