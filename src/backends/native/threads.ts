@@ -1,7 +1,9 @@
 // One thread setting for the native backend: OpenBLAS and the kernel
 // interpreter's pool get the same count. Their work never overlaps within an
 // executable (kernels run one after another), so each may use every thread
-// without oversubscribing the cores.
+// without oversubscribing the cores. Which of the two threads a GEMM is
+// decided per product (native/src/gemm_spread.h): small and mid-size products
+// run on the pool with OpenBLAS on one thread, large ones on OpenBLAS's threads.
 
 import { ValueError } from '../../tensor/errors.js';
 import { nativeAddon } from './addon.js';
