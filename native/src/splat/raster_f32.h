@@ -103,11 +103,19 @@ constexpr double SIGMA_REL = 6e-7;
 inline float float_up(double d) { return static_cast<float>(d + (std::fabs(d) * 2.4e-7 + 1e-37)); }
 inline float float_down(double d) { return static_cast<float>(d - (std::fabs(d) * 2.4e-7 + 1e-37)); }
 
-/** raster_tile.h's clamp_int without branches (min/max, then one conversion): the same int for every v, NaN included (lo). */
-RLX_ALWAYS_INLINE int clamp_int_nb(double v, int lo, int hi) {
-  const double hiD = hi, loD = lo;
-  const double a = hiD < v ? hiD : v;  // NaN stays NaN
-  return static_cast<int>(loD < a ? a : loD);  // NaN gives lo
+/**
+ * raster_tile.h's clamp_int of four values at once, without branches (vector
+ * selects): the same ints for every input, NaN included (lo: the first
+ * select keeps lo where v > lo is false).
+ */
+RLX_ALWAYS_INLINE void clamp_int4(double v0, double v1, double v2, double v3, int hiX, int hiY, int out[4]) {
+  typedef double v4d __attribute__((vector_size(32)));
+  typedef int32_t v4i __attribute__((vector_size(16)));
+  const v4d v = {v0, v1, v2, v3}, lo = {0, 0, 0, 0}, hi = {static_cast<double>(hiX), static_cast<double>(hiX), static_cast<double>(hiY), static_cast<double>(hiY)};
+  v4d a = v > lo ? v : lo;
+  a = a < hi ? a : hi;
+  const v4i r = __builtin_convertvector(a, v4i);
+  out[0] = r[0], out[1] = r[1], out[2] = r[2], out[3] = r[3];
 }
 
 /**
@@ -126,11 +134,11 @@ RLX_ALWAYS_INLINE bool gather_f32(const PackedSplat& p, int32_t id, const TileRe
   s.x0 = s.x1 = s.y0 = s.y1 = 0;
   if (p.flags & PACKED_EMPTY) return true;
   const double u = p.u, v = p.v;
-  s.x0 = clamp_int_nb(std::ceil(u - p.ex - PIXEL_CENTER) - r.px0, 0, r.w);
-  s.x1 = clamp_int_nb(std::floor(u + p.ex - PIXEL_CENTER) - r.px0 + 1, 0, r.w);
-  s.y0 = clamp_int_nb(std::ceil(v - p.ey - PIXEL_CENTER) - r.py0, 0, r.h);
-  s.y1 = clamp_int_nb(std::floor(v + p.ey - PIXEL_CENTER) - r.py0 + 1, 0, r.h);
-  if (s.x0 >= s.x1 || s.y0 >= s.y1) s.x1 = s.x0;
+  int box[4];
+  clamp_int4(std::ceil(u - p.ex - PIXEL_CENTER) - r.px0, std::floor(u + p.ex - PIXEL_CENTER) - r.px0 + 1, std::ceil(v - p.ey - PIXEL_CENTER) - r.py0,
+             std::floor(v + p.ey - PIXEL_CENTER) - r.py0 + 1, r.w, r.h, box);
+  s.x0 = box[0], s.y0 = box[2], s.y1 = box[3];
+  s.x1 = box[0] >= box[1] || box[2] >= box[3] ? box[0] : box[1];
   return true;
 }
 
