@@ -128,10 +128,13 @@ RLX_ALWAYS_INLINE bool forward_body(const RasterIn<float>& in, const RasterOut<f
         const v8f oe = s.o * e;
         v8f alpha = v8_select(oe > static_cast<float>(ALPHA_MAX), v8_splat(static_cast<float>(ALPHA_MAX)), oe);
         if (patch) alpha = v8_select(exactAlpha > 0.0f, exactAlpha, alpha);
-        const v8f oneMinus = 1.0f - alpha;
-        const v8f next = P.T * oneMinus;
-        const v8f w = alpha * P.T;
-        const v8f U = P.U * oneMinus + s.relAlpha * w;  // the error bound of next
+        // α = 0 on the lanes that do not add, which makes their update below an exact no-op (T·1, C + colour·0 with C
+        // never −0, U·1 + rel·0), so the state needs no selects but lastIndex's.
+        alpha = v8_and(ok, alpha);
+        v8f oneMinus = 1.0f - alpha;
+        v8f next = P.T * oneMinus;
+        v8f w = alpha * P.T;
+        v8f U = P.U * oneMinus + s.relAlpha * w;  // the error bound of next
         const v8f band = U + roundBand;
         v8m add = ok;
         if (v8_any(ok & (next <= tStop + band))) {  // stops now, or the float T cannot tell: the pixel is replayed
@@ -140,11 +143,16 @@ RLX_ALWAYS_INLINE bool forward_body(const RasterIn<float>& in, const RasterOut<f
           P.replay |= ended & (next > tStop - band);
           add &= ~ended;
           active -= __builtin_popcount(v8_bits(ended));
+          alpha = v8_and(add, alpha);  // the ended lanes keep their state too; the others' values are unchanged
+          oneMinus = 1.0f - alpha;
+          next = P.T * oneMinus;
+          w = alpha * P.T;
+          U = P.U * oneMinus + s.relAlpha * w;
         }
-        for (int c = 0; c < 3; c++) P.C[c] = v8_select(add, P.C[c] + s.col[c] * w, P.C[c]);
-        P.D = v8_select(add, P.D + s.z * w, P.D);
-        P.T = v8_select(add, next, P.T);
-        P.U = v8_select(add, U, P.U);
+        for (int c = 0; c < 3; c++) P.C[c] = P.C[c] + s.col[c] * w;
+        P.D = P.D + s.z * w;
+        P.T = next;
+        P.U = U;
         P.last = v8_select(add, kNext, P.last);
       }
     }
