@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "splat/raster_f32.h"
 #include "splat/splat_constants.h"
@@ -30,20 +31,34 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
   const TileRect r = tile_rect(tx, ty, in.tileSize, in.width, in.height);
   const int64_t begin = bins.offsets[tile], len = bins.offsets[tile + 1] - begin;
   if (len >= (int64_t(1) << 24)) return false;  // lastIndex lanes are floats
-  int64_t maxLast = 0;
-  for (int ly = 0; ly < r.h; ly++)
-    for (int lx = 0; lx < r.w; lx++) maxLast = std::max<int64_t>(maxLast, g.lastIndex[static_cast<int64_t>(r.py0 + ly) * in.width + (r.px0 + lx)]);
-  sc.splats.resize(static_cast<size_t>(maxLast));
-  for (int64_t k = 0; k < maxLast; k++) {
-    if (k + 16 < len) __builtin_prefetch(&packed[bins.entries[begin + k + 16]]);
-    const int32_t id = bins.entries[begin + k];
-    if (!gather_f32(packed[id], id, r, sc.splats[k], PACKED_MAY_CLAMP)) return false;
-  }
+  // The pixels' state first (which also gives the longest walk, maxLast), then the splats up to there.
   const int qw = (r.w + 7) / 8;
   BackOct* octs = sc.octs.get(static_cast<size_t>(qw) * r.h);
-  for (int ly = 0; ly < r.h; ly++)
+  const float bg[3] = {static_cast<float>(in.background[0]), static_cast<float>(in.background[1]), static_cast<float>(in.background[2])};
+  v8m lastMax = v8m{0, 0, 0, 0, 0, 0, 0, 0};
+  for (int ly = 0; ly < r.h; ly++) {
+    const int64_t row = static_cast<int64_t>(r.py0 + ly) * in.width + r.px0;
     for (int q = 0; q < qw; q++) {
       BackOct& Q = octs[static_cast<size_t>(ly) * qw + q];
+      const int64_t o0 = row + 8 * q;
+      if (8 * q + 8 <= r.w) {  // eight pixels at once, the same values per lane as the loop below
+        v8f t, ga, gd;
+        v8m li;
+        std::memcpy(&t, g.finalT + o0, 32);
+        std::memcpy(&ga, g.ctAlpha + o0, 32);
+        std::memcpy(&gd, g.ctDepth + o0, 32);
+        std::memcpy(&li, g.lastIndex + o0, 32);
+        Q.T = Q.TN = t;
+        for (int c = 0; c < 3; c++) Q.SC[c] = t * bg[c];
+        for (int l = 0; l < 8; l++)
+          for (int c = 0; c < 3; c++) Q.GC[c][l] = g.ctImage[3 * (o0 + l) + c];
+        Q.SD = v8_splat(0);
+        Q.GA = ga;
+        Q.GD = gd;
+        Q.last = __builtin_convertvector(li, v8f);
+        lastMax = lastMax > li ? lastMax : li;
+        continue;
+      }
       for (int l = 0; l < 8; l++) {
         const int lx = 8 * q + l;
         if (lx >= r.w) {  // padding: lastIndex 0 keeps the lane out of every splat
@@ -51,16 +66,26 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
           for (int c = 0; c < 3; c++) Q.SC[c][l] = Q.GC[c][l] = 0;
           continue;
         }
-        const int64_t o = static_cast<int64_t>(r.py0 + ly) * in.width + (r.px0 + lx);
+        const int64_t o = o0 + l;
         const float t = g.finalT[o];
         Q.T[l] = Q.TN[l] = t;
-        for (int c = 0; c < 3; c++) Q.SC[c][l] = t * static_cast<float>(in.background[c]), Q.GC[c][l] = g.ctImage[3 * o + c];
+        for (int c = 0; c < 3; c++) Q.SC[c][l] = t * bg[c], Q.GC[c][l] = g.ctImage[3 * o + c];
         Q.SD[l] = 0;
         Q.GA[l] = g.ctAlpha[o];
         Q.GD[l] = g.ctDepth[o];
         Q.last[l] = static_cast<float>(g.lastIndex[o]);
+        lastMax[l] = std::max(lastMax[l], g.lastIndex[o]);
       }
     }
+  }
+  int64_t maxLast = 0;
+  for (int l = 0; l < 8; l++) maxLast = std::max<int64_t>(maxLast, lastMax[l]);
+  sc.splats.resize(static_cast<size_t>(maxLast));
+  for (int64_t k = 0; k < maxLast; k++) {
+    if (k + 16 < len) __builtin_prefetch(&packed[bins.entries[begin + k + 16]]);
+    const int32_t id = bins.entries[begin + k];
+    if (!gather_f32(packed[id], id, r, sc.splats[k], PACKED_MAY_CLAMP)) return false;
+  }
   std::fill_n(records + GRAD_RECORD * (begin + maxLast), GRAD_RECORD * (len - maxLast), 0.0f);
   const v8f lane = {0, 1, 2, 3, 4, 5, 6, 7}, zero = v8_splat(0);
   for (int64_t k = maxLast - 1; k >= 0; k--) {

@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 
 #include "splat/exp_fdlibm.h"
 #include "splat/raster_f32.h"
@@ -127,10 +128,13 @@ RLX_ALWAYS_INLINE bool forward_body(const RasterIn<float>& in, const RasterOut<f
         const v8f oe = s.o * e;
         v8f alpha = v8_select(oe > static_cast<float>(ALPHA_MAX), v8_splat(static_cast<float>(ALPHA_MAX)), oe);
         if (patch) alpha = v8_select(exactAlpha > 0.0f, exactAlpha, alpha);
-        const v8f oneMinus = 1.0f - alpha;
-        const v8f next = P.T * oneMinus;
-        const v8f w = alpha * P.T;
-        const v8f U = P.U * oneMinus + s.relAlpha * w;  // the error bound of next
+        // α = 0 on the lanes that do not add, which makes their update below an exact no-op (T·1, C + colour·0 with C
+        // never −0, U·1 + rel·0), so the state needs no selects but lastIndex's.
+        alpha = v8_and(ok, alpha);
+        v8f oneMinus = 1.0f - alpha;
+        v8f next = P.T * oneMinus;
+        v8f w = alpha * P.T;
+        v8f U = P.U * oneMinus + s.relAlpha * w;  // the error bound of next
         const v8f band = U + roundBand;
         v8m add = ok;
         if (v8_any(ok & (next <= tStop + band))) {  // stops now, or the float T cannot tell: the pixel is replayed
@@ -139,32 +143,56 @@ RLX_ALWAYS_INLINE bool forward_body(const RasterIn<float>& in, const RasterOut<f
           P.replay |= ended & (next > tStop - band);
           add &= ~ended;
           active -= __builtin_popcount(v8_bits(ended));
+          alpha = v8_and(add, alpha);  // the ended lanes keep their state too; the others' values are unchanged
+          oneMinus = 1.0f - alpha;
+          next = P.T * oneMinus;
+          w = alpha * P.T;
+          U = P.U * oneMinus + s.relAlpha * w;
         }
-        for (int c = 0; c < 3; c++) P.C[c] = v8_select(add, P.C[c] + s.col[c] * w, P.C[c]);
-        P.D = v8_select(add, P.D + s.z * w, P.D);
-        P.T = v8_select(add, next, P.T);
-        P.U = v8_select(add, U, P.U);
+        for (int c = 0; c < 3; c++) P.C[c] = P.C[c] + s.col[c] * w;
+        P.D = P.D + s.z * w;
+        P.T = next;
+        P.U = U;
         P.last = v8_select(add, kNext, P.last);
       }
     }
   }
   const float bg[3] = {static_cast<float>(in.background[0]), static_cast<float>(in.background[1]), static_cast<float>(in.background[2])};
-  for (int ly = 0; ly < r.h; ly++)
-    for (int lx = 0; lx < r.w; lx++) {
-      const PixelOct& P = octs[static_cast<size_t>(ly) * qw + lx / 8];
-      const int l = lx % 8;
-      if (P.replay[l]) {
-        replay_pixel(in, out, packed, sc.splats, r, lx, ly);
+  float *const image = out.image, *const alphaOut = out.alpha, *const depthOut = out.depth, *const finalT = out.finalT;
+  int32_t* const lastIndex = out.lastIndex;
+  for (int ly = 0; ly < r.h; ly++) {
+    const int64_t row = static_cast<int64_t>(r.py0 + ly) * in.width + r.px0;
+    for (int q = 0; q < qw; q++) {
+      const PixelOct& P = octs[static_cast<size_t>(ly) * qw + q];
+      const int64_t o = row + 8 * q;
+      if (8 * q + 8 <= r.w && !v8_any(P.replay)) {  // eight pixels at once, the same float operations per lane
+        const v8f tr = P.T;
+        const v8f rgb[3] = {P.C[0] + tr * bg[0], P.C[1] + tr * bg[1], P.C[2] + tr * bg[2]};
+        for (int l = 0; l < 8; l++)
+          for (int c = 0; c < 3; c++) image[3 * (o + l) + c] = rgb[c][l];
+        const v8f a = 1.0f - tr;
+        const v8m li = __builtin_convertvector(P.last, v8m);  // exact: the lanes hold small integers
+        std::memcpy(alphaOut + o, &a, 32);
+        std::memcpy(depthOut + o, &P.D, 32);
+        std::memcpy(finalT + o, &tr, 32);
+        std::memcpy(lastIndex + o, &li, 32);
         continue;
       }
-      const int64_t o = static_cast<int64_t>(r.py0 + ly) * in.width + (r.px0 + lx);
-      const float tr = P.T[l];
-      for (int c = 0; c < 3; c++) out.image[3 * o + c] = P.C[c][l] + tr * bg[c];
-      out.alpha[o] = 1 - tr;
-      out.depth[o] = P.D[l];
-      out.finalT[o] = tr;
-      out.lastIndex[o] = static_cast<int32_t>(P.last[l]);
+      for (int l = 0; l < 8 && 8 * q + l < r.w; l++) {
+        const int lx = 8 * q + l;
+        if (P.replay[l]) {
+          replay_pixel(in, out, packed, sc.splats, r, lx, ly);
+          continue;
+        }
+        const float tr = P.T[l];
+        for (int c = 0; c < 3; c++) image[3 * (o + l) + c] = P.C[c][l] + tr * bg[c];
+        alphaOut[o + l] = 1 - tr;
+        depthOut[o + l] = P.D[l];
+        finalT[o + l] = tr;
+        lastIndex[o + l] = static_cast<int32_t>(P.last[l]);
+      }
     }
+  }
   return true;
 }
 

@@ -5,16 +5,23 @@
 // double. How:
 //
 // * Per splat, once per call (prepare_splats_f32, one 64-byte record): its
-//   inputs as floats, its pixel box (raster_tile.h's, as floats rounded
-//   outwards), and the bands below, from the σ threshold thr = ln(255·o)
-//   (α ≥ ALPHA_MIN ⇔ σ ≤ thr, up to the last bits of exp and log: δ) and a
-//   bound E on |σ_float − σ_exact| over every lane any tile evaluates for
-//   that splat (eight-lane groups over its box: |dx| < ex + 8, |dy| < ey).
+//   inputs as floats, its pixel box, and the bands below, from the σ
+//   threshold thr = ln(255·o) (α ≥ ALPHA_MIN ⇔ σ ≤ thr, up to the last bits
+//   of exp and log: δ) and a bound E on |σ_float − σ_exact| over every lane
+//   any tile can evaluate for that splat (eight-lane groups over raster_tile.h's
+//   box, as floats rounded outwards: |dx| < ex + 8, |dy| < ey).
 //   Each of the float σ's operations rounds once (relative 2⁻²⁴); with
 //   B = ½(c₀dx² + c₂dy²) + |c₁dx·dy| ≥ |every partial sum|,
 //   |error| ≤ 6·2⁻²⁴·B (to first order), and E = SIGMA_REL·B at those
-//   largest |dx|, |dy|, SIGMA_REL = 6e-7 > 10·2⁻²⁴. A tile entry
-//   (gather_f32) only clips the box to its tile.
+//   largest |dx|, |dy|, SIGMA_REL = 6e-7 > 10·2⁻²⁴. The box the passes
+//   visit is then tightened to the ellipse σ ≤ L, L = skipMin +
+//   2(skipMin − acceptMax) (with a relative 1e-6 and 1e-4 pixel to spare)
+//   ≥ skipMin + 2E: a lane outside it has σ > L, so σ_float > skipMin and the
+//   lane test skips it anyway, and every pixel the reference adds (σ ≤ thr)
+//   is inside. That drops raster_tile.h's extra pixel on each side (a third
+//   of the eight-lane visits on small splats) without changing a decision;
+//   it is never wider than raster_tile.h's box, over which E was taken. A
+//   tile entry (gather_f32) only clips the box to its tile.
 //   The reference's σ is never negative for a trusted splat (its conic is
 //   positive definite with ρ = |c₁|/√(c₀c₂) < 1 − 5e-7, so σ ≥ B(1 − ρ)/2,
 //   far above double rounding, and its dx, dy are exact), so only α ≥
@@ -55,7 +62,7 @@ namespace splat {
 /** One splat's rasterize inputs as the float passes read them (64 bytes: one cache line). */
 struct PackedSplat {
   float u, v, c0, c1, c2, o, col[3], z;
-  /** Half-extents of the pixel box (raster_tile.h's ex, ey, rounded up). */
+  /** Half-extents of the pixel box: the ellipse σ ≤ L's (above), rounded up, at most raster_tile.h's. */
   float ex, ey;
   /** σ ≤ acceptMax: added for sure; σ > skipMin: skipped for sure (bands from E over every lane any tile evaluates). */
   float acceptMax, skipMin;
@@ -97,6 +104,21 @@ inline float float_up(double d) { return static_cast<float>(d + (std::fabs(d) * 
 inline float float_down(double d) { return static_cast<float>(d - (std::fabs(d) * 2.4e-7 + 1e-37)); }
 
 /**
+ * raster_tile.h's clamp_int of four values at once, without branches (vector
+ * selects): the same ints for every input, NaN included (lo: the first
+ * select keeps lo where v > lo is false).
+ */
+RLX_ALWAYS_INLINE void clamp_int4(double v0, double v1, double v2, double v3, int hiX, int hiY, int out[4]) {
+  typedef double v4d __attribute__((vector_size(32)));
+  typedef int32_t v4i __attribute__((vector_size(16)));
+  const v4d v = {v0, v1, v2, v3}, lo = {0, 0, 0, 0}, hi = {static_cast<double>(hiX), static_cast<double>(hiX), static_cast<double>(hiY), static_cast<double>(hiY)};
+  v4d a = v > lo ? v : lo;
+  a = a < hi ? a : hi;
+  const v4i r = __builtin_convertvector(a, v4i);
+  out[0] = r[0], out[1] = r[1], out[2] = r[2], out[3] = r[3];
+}
+
+/**
  * Fills s for splat p as the tile at r sees it (its box clipped to the tile;
  * the bands are the splat's); false if the splat is not trusted, or, for the
  * backward (failFlags = PACKED_MAY_CLAMP), may reach the α clamp. Inline: it runs once per
@@ -112,11 +134,11 @@ RLX_ALWAYS_INLINE bool gather_f32(const PackedSplat& p, int32_t id, const TileRe
   s.x0 = s.x1 = s.y0 = s.y1 = 0;
   if (p.flags & PACKED_EMPTY) return true;
   const double u = p.u, v = p.v;
-  s.x0 = clamp_int(std::ceil(u - p.ex - PIXEL_CENTER) - r.px0, 0, r.w);
-  s.x1 = clamp_int(std::floor(u + p.ex - PIXEL_CENTER) - r.px0 + 1, 0, r.w);
-  s.y0 = clamp_int(std::ceil(v - p.ey - PIXEL_CENTER) - r.py0, 0, r.h);
-  s.y1 = clamp_int(std::floor(v + p.ey - PIXEL_CENTER) - r.py0 + 1, 0, r.h);
-  if (s.x0 >= s.x1 || s.y0 >= s.y1) s.x1 = s.x0;
+  int box[4];
+  clamp_int4(std::ceil(u - p.ex - PIXEL_CENTER) - r.px0, std::floor(u + p.ex - PIXEL_CENTER) - r.px0 + 1, std::ceil(v - p.ey - PIXEL_CENTER) - r.py0,
+             std::floor(v + p.ey - PIXEL_CENTER) - r.py0 + 1, r.w, r.h, box);
+  s.x0 = box[0], s.y0 = box[2], s.y1 = box[3];
+  s.x1 = box[0] >= box[1] || box[2] >= box[3] ? box[0] : box[1];
   return true;
 }
 

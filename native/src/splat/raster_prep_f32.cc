@@ -3,6 +3,7 @@
 // bands, and the js reference's exact α for the lanes the bands cannot
 // decide.
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 
@@ -50,6 +51,14 @@ void prepare_one(const RasterIn<float>& in, int64_t i, PackedSplat& p) {
   p.acceptMax = float_down(thr - E - delta);
   p.skipMin = float_up(thr + E + delta);
   p.relAlpha = float_up(E + EXP8_REL_ERR + 1e-6);
+  // The box the passes visit, tightened to the ellipse σ ≤ L with L above every σ whose float value can be ≤ skipMin:
+  // σ_float ≤ skipMin ⇒ σ ≤ skipMin + E, and skipMin − acceptMax ≥ 2E. Every lane outside it is one the float test
+  // skips, and every pixel the reference adds (σ ≤ thr) is inside, so the box drops only lanes that change nothing
+  // (raster_tile.h's box has a pixel more on each side, for the float64 pass). Never wider than that box, over which
+  // E was taken.
+  const double skipMin = p.skipMin, L = (skipMin + 2 * (skipMin - static_cast<double>(p.acceptMax))) * (1 + 1e-6) + 1e-12;
+  p.ex = std::min(p.ex, float_up(std::sqrt(2 * L * c2 / detQ) * (1 + 1e-6) + 1e-4));
+  p.ey = std::min(p.ey, float_up(std::sqrt(2 * L * c0 / detQ) * (1 + 1e-6) + 1e-4));
 }
 
 }  // namespace
