@@ -18,8 +18,7 @@
 //
 // The bodies are always-inline templates compiled twice, for the x86-64
 // baseline (SSE2 pairs) and in __attribute__((target("avx2"))) wrappers, and
-// picked once per process (GCC/Clang vector extensions; other compilers get
-// the scalar loops).
+// picked once per process.
 //
 // fdlibm's notice (e_exp.c, s_erf.c), which its licence asks us to keep with
 // its algorithms and coefficients:
@@ -40,8 +39,7 @@
 namespace rlx::interp {
 namespace {
 
-#if (defined(__GNUC__) || defined(__clang__))
-#define RLX_VMATH_VECTOR 1
+// GCC/Clang vector extensions (the addon needs GCC or Clang: splat/simd.h).
 #if !defined(__clang__)
 #pragma GCC diagnostic ignored "-Wpsabi"
 #endif
@@ -417,28 +415,12 @@ RLX_VMATH_FNS(sigmoid, blockBody, sigmoidS, sigmoidGroup)
 RLX_VMATH_FNS(erf, sortedBody, erf, erfClass, erfClassV, erfSmall, erfMid, erfTail)
 RLX_VMATH_FNS(gelu, sortedBody, geluS, geluClass, geluClassV, geluSmall, geluMid, geluTail)
 
-#else  // no vector extensions: the scalar functions
-
-double geluS(double x) { return gelu(x); }
-double sigmoidS(double x) { return sigmoid(x); }
-template <double (*Scalar)(double)>
-void scalarBlock(double* d, const double* x, int n, bool r32) {
-  for (int i = 0; i < n; i++) d[i] = r32 ? fround(Scalar(x[i])) : Scalar(x[i]);
-}
-#endif
 
 }  // namespace
 
-#if defined(RLX_VMATH_VECTOR)
 void expBlock(double* d, const double* x, int n, bool r32) { (r32 ? expFns.fR : expFns.f)(d, x, n); }
 void erfBlock(double* d, const double* x, int n, bool r32) { (r32 ? erfFns.fR : erfFns.f)(d, x, n); }
 void geluBlock(double* d, const double* x, int n, bool r32) { (r32 ? geluFns.fR : geluFns.f)(d, x, n); }
 void sigmoidBlock(double* d, const double* x, int n, bool r32) { (r32 ? sigmoidFns.fR : sigmoidFns.f)(d, x, n); }
-#else
-void expBlock(double* d, const double* x, int n, bool r32) { scalarBlock<expJs>(d, x, n, r32); }
-void erfBlock(double* d, const double* x, int n, bool r32) { scalarBlock<erf>(d, x, n, r32); }
-void geluBlock(double* d, const double* x, int n, bool r32) { scalarBlock<geluS>(d, x, n, r32); }
-void sigmoidBlock(double* d, const double* x, int n, bool r32) { scalarBlock<sigmoidS>(d, x, n, r32); }
-#endif
 
 }  // namespace rlx::interp
