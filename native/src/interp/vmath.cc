@@ -351,7 +351,7 @@ __attribute__((target("avx2"), noinline)) int sortAvx2(const double* x, int m, S
     RLX_VMATH_PUT(0, n0);
     RLX_VMATH_PUT(1, n1);
     RLX_VMATH_PUT(2, n2);
-    RLX_VMATH_PUT(3, n3);
+    if (lanes(cm[3])) RLX_VMATH_PUT(3, n3);  // rare (NaN, ±inf, the far tails): a predictable branch
 #undef RLX_VMATH_PUT
   }
   cnt[0] = n0, cnt[1] = n1, cnt[2] = n2, cnt[3] = n3;
