@@ -17,6 +17,7 @@
 #include "complex.h"
 #include "program.h"
 #include "scalar.h"
+#include "vmath.h"
 
 // The build targets baseline x86-64 (SSE2) so the addon runs anywhere; the
 // simple loops get an AVX2 clone picked at load time (GCC's target_clones,
@@ -119,7 +120,6 @@ inline int32_t i32(double x) { return jsToInt32(x); }
 U(FNeg, -x)
 U(FAbs, std::fabs(x))
 U(FSign, sign(x))
-U(FExp, std::exp(x))
 U(FLog, std::log(x))
 U(FLog1p, std::log1p(x))
 U(FExpm1, std::expm1(x))
@@ -135,10 +135,7 @@ U(FAtan, std::atan(x))
 U(FFloor, std::floor(x))
 U(FCeil, std::ceil(x))
 U(FRound, std::nearbyint(x))
-U(FErf, erf(x))
-U(FSigmoid, sigmoid(x))
 U(FSoftplus, softplus(x))
-U(FGelu, gelu(x))
 U(Ident, x)
 U(Zero, 0.0)
 U(FAngle, std::atan2(0.0, x))
@@ -182,6 +179,13 @@ CB(CEq, (ar == br && ai == bi) ? 1.0 : 0.0)
 CB(CNe, (ar != br || ai != bi) ? 1.0 : 0.0)
 CB(CAnd, ((ar != 0 || ai != 0) && (br != 0 || bi != 0)) ? 1.0 : 0.0)
 CB(COr, ((ar != 0 || ai != 0) || (br != 0 || bi != 0)) ? 1.0 : 0.0)
+
+// exp, erf, gelu, sigmoid: four lanes at a time with the js backend's bits
+// (vmath.h); R folds in the float32 rounding.
+template <void (*F)(double*, const double*, int, bool), bool R>
+void vm(double* d, double*, const Args& a, int n) {
+  F(d, a.p[0], n, R);
+}
 
 // sqrt without the errno branch (which keeps compilers from vectorizing)
 #if defined(RLX_AVX)
@@ -353,7 +357,7 @@ Rule ruleFor(int op) {
     case kNeg: return {un<FNeg>, un<INeg>, nullptr, cun<cneg>};
     case kAbs: return {un<FAbs>, un<IAbs>, un<Ident>, cre<CAbs>};
     case kSign: return {un<FSign>, un<ISign>, nullptr, cun<csign>};
-    case kExp: return {un<FExp>, nullptr, nullptr, cun<cexp>};
+    case kExp: return {vm<expBlock, false>, nullptr, nullptr, cun<cexp>};
     case kLog: return {un<FLog>, nullptr, nullptr, cun<clog>};
     case kLog1p: return {un<FLog1p>, nullptr, nullptr, cun<clog1p>};
     case kExpm1: return {un<FExpm1>, nullptr, nullptr, cun<cexpm1>};
@@ -371,10 +375,10 @@ Rule ruleFor(int op) {
     case kFloor: return {un<FFloor>, un<Ident>, un<Ident>, nullptr};
     case kCeil: return {un<FCeil>, un<Ident>, un<Ident>, nullptr};
     case kRound: return {un<FRound>, un<Ident>, un<Ident>, nullptr};
-    case kErf: return {un<FErf>, nullptr, nullptr, nullptr};
-    case kSigmoid: return {un<FSigmoid>, nullptr, nullptr, cun<csigmoid>};
+    case kErf: return {vm<erfBlock, false>, nullptr, nullptr, nullptr};
+    case kSigmoid: return {vm<sigmoidBlock, false>, nullptr, nullptr, cun<csigmoid>};
     case kSoftplus: return {un<FSoftplus>, nullptr, nullptr, nullptr};
-    case kGelu: return {un<FGelu>, nullptr, nullptr, nullptr};
+    case kGelu: return {vm<geluBlock, false>, nullptr, nullptr, nullptr};
     case kReal: return {un<Ident>, un<Ident>, un<Ident>, cre<CReal>};
     case kImag: return {un<Zero>, un<Zero>, un<Zero>, cre<CImag>};
     case kConj: return {un<Ident>, un<Ident>, un<Ident>, cun<cconj>};
@@ -529,6 +533,10 @@ OpFn opForRounded(int op, int inT, int outT) {
     case kNeg: return unR<FNeg>;
     case kAbs: return unR<FAbs>;
     case kSqrt: return fsqrtR;
+    case kExp: return vm<expBlock, true>;
+    case kErf: return vm<erfBlock, true>;
+    case kSigmoid: return vm<sigmoidBlock, true>;
+    case kGelu: return vm<geluBlock, true>;
     case kAdd: return binR<Add>;
     case kSub: return binR<Sub>;
     case kMul: return binR<Mul>;

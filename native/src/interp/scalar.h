@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdint>
 #include <cstring>
+#include "vmath.h"
 
 namespace rlx::interp {
 
@@ -82,13 +83,13 @@ inline double gelu(double x) {
   return 0.5 * x * (1 + erf(x * kSqrt1_2));
 }
 inline double sigmoid(double x) {
-  if (x >= 0) return 1 / (1 + std::exp(-x));
-  const double e = std::exp(x);
+  if (x >= 0) return 1 / (1 + expJs(-x));
+  const double e = expJs(x);
   return e / (1 + e);
 }
 inline double softplus(double x) {
   const double m = x > 0 ? x : (x == x ? 0.0 : x);  // Math.max(x, 0)
-  return std::log1p(std::exp(-std::fabs(x))) + m;
+  return std::log1p(expJs(-std::fabs(x))) + m;  // log1p: glibc's, not V8's (a few ulps)
 }
 // runtime.ts pow: C99 semantics (1**y = 1, (-1)**±inf = 1), which C's pow has.
 inline double powf64(double a, double b) {

@@ -69,7 +69,7 @@ double erfcTail(double ax) {
   bits &= 0xffffffff00000000ull;  // z = ax with the low word cleared: z*z is exact
   double z;
   std::memcpy(&z, &bits, 8);
-  return (std::exp(-z * z - 0.5625) * std::exp((z - ax) * (z + ax) + r / q)) / ax;
+  return (expJs(-z * z - 0.5625) * expJs((z - ax) * (z + ax) + r / q)) / ax;
 }
 
 }  // namespace
