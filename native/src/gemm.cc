@@ -11,6 +11,7 @@
 #include "blas.h"
 #include "gemm_blas.h"
 #include "gemm_spread.h"
+#include "pool/pool.h"
 #include "errors.h"
 #include "odometer.h"
 
@@ -259,10 +260,7 @@ void execute(Prepared& r, const SpreadPlan& spread) {
   auto one = [&](int64_t ao, int64_t bo, int64_t co, std::vector<T>& cbuf) {
     if (pl.c_packed) cbuf.resize(static_cast<size_t>(pl.m * pl.n));
     T* cptr = pl.c_packed ? cbuf.data() : cdata + co;
-    if (spread.mode == Spread::split)
-      split_product<T>(order, flag(pa), flag(pb), m, n, k, adata + ao, lda, bdata + bo, ldb, cptr, ldc, spread);
-    else
-      product<T>(order, flag(pa), flag(pb), m, n, k, adata + ao, lda, bdata + bo, ldb, cptr, ldc);
+    product<T>(order, flag(pa), flag(pb), m, n, k, adata + ao, lda, bdata + bo, ldb, cptr, ldc);
     if (pl.c_packed) {
       const std::vector<int64_t>* ms[2] = {&pstr, &cstr};
       for (Odometer<2> s(mshape, ms, {0, co}); !s.done(); s.next()) cdata[s.offset(1)] = cbuf[static_cast<size_t>(s.offset(0))];

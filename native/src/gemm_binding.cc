@@ -25,6 +25,7 @@
 #include "errors.h"
 #include "gemm.h"
 #include "gemm_spread.h"
+#include "pool/pool.h"
 #include "odometer.h"
 #include "register.h"
 
@@ -154,10 +155,8 @@ Napi::Value plan_to_js(Napi::Env env, const GemmPlan& pl) {
   o.Set("blasCalls", static_cast<double>(pl.blas_calls));
   // How run_gemm would spread it over threads now (gemm_spread.h).
   const SpreadPlan sp = spread_for(pl, pl.blas_calls, Pool::instance().size());
-  static const char* kModes[] = {"blas", "serial", "split", "batch"};
+  static const char* kModes[] = {"blas", "serial", "batch"};
   o.Set("spread", kModes[static_cast<int>(sp.mode)]);
-  o.Set("spreadParts", sp.mode == Spread::split ? sp.parts : 1);
-  if (sp.mode == Spread::split) o.Set("splitRows", sp.split_rows);
   return o;
 }
 

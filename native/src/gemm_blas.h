@@ -1,5 +1,5 @@
 // One matrix product through cblas (gemm.cc's execution; gemm_spread.h
-// splits one product or a batch of them over threads): the per-dtype BLAS
+// says how a batch of them uses the threads): the per-dtype BLAS
 // wrappers and product(), which picks gemv for a single row or column of C.
 #pragma once
 

@@ -1,23 +1,22 @@
 // How the products of one GEMM (gemm.cc) are spread over threads.
 //
-// OpenBLAS 0.3.21 threads each call by itself, and for the products of small
-// models it does that badly (measured with cblas_sgemm in C, 2-core EPYC VM):
+// OpenBLAS 0.3.21 threads each call by itself, which for small models is
+// not the best use of the threads (cblas_sgemm in C and through the addon,
+// 2-core EPYC VM, old and new addon alternated in one process):
 //   - a product of a few hundred thousand multiply-adds is slower on its two
 //     threads than on one (the MLP's 128×10×256 logits: 13.6 µs on one
-//     thread, 21 µs on two), since OpenBLAS goes parallel from 2^18 of them;
-//   - a mid-size product with a short side is not sped up at all (the
-//     Fashion-MNIST MLP's 128×256×784 forward: 550 µs on one thread or two),
-//     and its threads then spin in sched_yield while rlx's own kernels run;
+//     thread in C, 21 µs on two), as OpenBLAS goes parallel from 2^18 of them;
 //   - a batch of small products (attention's per-head GEMMs) runs one
-//     product at a time, each split over threads.
+//     product at a time, each split over the threads with a sync per product:
+//     384 products of 128×128×64 (MiniLM at batch 32) took 12.7 ms, 8.7 ms as
+//     whole products on the pool's threads.
 // So rlx decides per GEMM (spread_for): 'serial' runs a small product on one
-// OpenBLAS thread; 'split' cuts C into one block of rows or columns per pool
-// thread (rlx's pool, pool/pool.h), each block a one-thread BLAS call;
-// 'batch' hands whole products of a batch to the pool's threads; 'blas'
-// (large products, matrix-vector products, one thread configured) leaves
-// OpenBLAS's own threading as it was. Every product computes each element of
-// C by one BLAS kernel call over the full k, so a split changes no result
-// beyond the kernel choice OpenBLAS makes for the block's size.
+// OpenBLAS thread; 'batch' hands whole products of a batch to the pool's
+// threads (pool/pool.h), each a one-thread BLAS call; 'blas' (larger
+// products, matrix-vector products, one thread configured) leaves
+// OpenBLAS's own threading as it was. (Cutting one mid-size product into a
+// block of C per pool thread was tried and dropped: OpenBLAS's own two
+// threads were as fast or faster, 128×256×784 300-330 µs against 350-520.)
 //
 // OpenBLAS's thread count is global: the modes other than 'blas' run under
 // the exclusive BLAS lock (blas.h's blas_config_mutex) with OpenBLAS set to
@@ -26,31 +25,22 @@
 // users do; tests/native/gemm-spread.test.ts checks the results.
 #pragma once
 
-#include <algorithm>
 #include <cstdint>
 
 #include "blas.h"
 #include "gemm.h"
-#include "gemm_blas.h"
-#include "pool/pool.h"
 
 namespace rlx {
 
-enum class Spread { blas, serial, split, batch };
+enum class Spread { blas, serial, batch };
 
 /** Below this many multiply-adds a product runs on one thread. */
 constexpr double kSerialMacs = 2097152;  // 2^21
-/** Up to this many a single product is split by rlx; above, OpenBLAS threads it (it packs once for all threads). */
-constexpr double kSplitMaxMacs = 134217728;  // 2^27
-/** Products of a batch up to this size run one per pool task. */
+/** Products of a batch of at least 4 per thread up to this size run one per pool task. */
 constexpr double kBatchMaxMacs = 16777216;  // 2^24
-/** A split block has at least this many rows (or columns), a multiple of it. */
-constexpr int64_t kSplitQuantum = 16;
 
 struct SpreadPlan {
   Spread mode = Spread::blas;
-  int parts = 1;           // split: blocks of C
-  bool split_rows = true;  // split: blocks of rows of C (else of columns)
 };
 
 /** How a GEMM of `count` products shaped like `pl`'s runs with `threads` threads (the pool's size). */
@@ -60,18 +50,12 @@ inline SpreadPlan spread_for(const GemmPlan& pl, int64_t count, int threads) {
   if (threads <= 1 || count < 1 || pl.m <= 1 || pl.n <= 1 || pl.k == 0) return s;
   const double macs = static_cast<double>(pl.m) * static_cast<double>(pl.n) * static_cast<double>(pl.k);
   if (count > 1) {
-    if (macs <= kBatchMaxMacs) s.mode = Spread::batch;
+    // Small products: whole ones per thread beat OpenBLAS's per-product sync. Larger ones only
+    // when there are enough to balance (3 products on 2 threads would leave one idle a third).
+    if (macs < kSerialMacs || (count >= 4 * threads && macs <= kBatchMaxMacs)) s.mode = Spread::batch;
     return s;
   }
-  if (macs < kSerialMacs) {
-    s.mode = Spread::serial;
-    return s;
-  }
-  if (macs > kSplitMaxMacs) return s;
-  s.split_rows = pl.m >= pl.n;
-  const int64_t side = s.split_rows ? pl.m : pl.n;
-  s.parts = static_cast<int>(std::min<int64_t>(threads, side / kSplitQuantum));
-  if (s.parts >= 2) s.mode = Spread::split;
+  if (macs < kSerialMacs) s.mode = Spread::serial;
   return s;
 }
 
@@ -93,35 +77,5 @@ class SerialBlas {
  private:
   int saved_;
 };
-
-/**
- * One product (product()'s arguments) as `parts` blocks of rows or columns of
- * C on the pool, each a one-thread BLAS call. In row-major order row i of C
- * starts at c + i·ldc and row i of op(A) at a + i·lda (untransposed) or a + i
- * (transposed); column j of C at c + j and of op(B) at b + j (untransposed)
- * or b + j·ldb (transposed); column-major swaps the two.
- */
-template <class T>
-void split_product(CBLAS_ORDER o, CBLAS_TRANSPOSE ta, CBLAS_TRANSPOSE tb, blas_int m, blas_int n, blas_int k, const T* a, blas_int lda,
-                   const T* b, blas_int ldb, T* c, blas_int ldc, const SpreadPlan& s) {
-  const bool row = o == CblasRowMajor;
-  const bool a_trans = ta == CblasTrans || ta == CblasConjTrans, b_trans = tb == CblasTrans || tb == CblasConjTrans;
-  const int64_t side = s.split_rows ? m : n;
-  // Equal blocks, rounded up to the quantum (the last one takes the rest).
-  const int64_t per = ((side + s.parts - 1) / s.parts + kSplitQuantum - 1) / kSplitQuantum * kSplitQuantum;
-  const int64_t blocks = (side + per - 1) / per;
-  Pool::instance().parallelFor(blocks, [&](int64_t t) {
-    const int64_t lo = t * per, len = std::min<int64_t>(per, side - lo);
-    if (s.split_rows) {
-      const T* ap = a + (row != a_trans ? lo * lda : lo);
-      T* cp = c + (row ? lo * ldc : lo);
-      product<T>(o, ta, tb, static_cast<blas_int>(len), n, k, ap, lda, b, ldb, cp, ldc);
-    } else {
-      const T* bp = b + (row == b_trans ? lo * ldb : lo);
-      T* cp = c + (row ? lo : lo * ldc);
-      product<T>(o, ta, tb, m, static_cast<blas_int>(len), k, a, lda, bp, ldb, cp, ldc);
-    }
-  });
-}
 
 }  // namespace rlx

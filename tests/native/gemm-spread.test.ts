@@ -1,5 +1,5 @@
 // How the native GEMM spreads its products over threads (native/src/gemm_spread.h):
-// every mode ('serial', 'split' by rows and by columns, 'batch', 'blas') is
+// every mode ('serial', 'batch', 'blas') is
 // reached by the shapes below, as gemmPlan reports, and gives js matmul's
 // result (the reference) for every dtype, operand layout and output order
 // (row-major, column-major, packed); OpenBLAS's thread count is what it was
@@ -65,19 +65,20 @@ describeNative('GEMM spread over threads (gemm_spread.h)', () => {
   const before = rlx.numThreads();
   afterAll(() => void rlx.setNumThreads(before));
 
-  // [label, m, n, k, batch, mode on 2 threads, split by rows]
-  const SHAPES: [string, number, number, number, number[], string, boolean?][] = [
+  // [label, m, n, k, batch, mode on 2 threads]
+  const SHAPES: [string, number, number, number, number[], string][] = [
     ['small: one thread', 40, 50, 60, [], 'serial'],
     ['MLP logits (128x10x256)', 128, 10, 256, [], 'serial'],
-    ['tall: rows split', 211, 45, 301, [], 'split', true],
-    ['wide: columns split', 45, 211, 301, [], 'split', false],
-    ['MLP forward (128x256x784)', 128, 256, 784, [], 'split', false],
+    ['mid-size: OpenBLAS threads it', 211, 45, 301, [], 'blas'],
+    ['MLP forward (128x256x784)', 128, 256, 784, [], 'blas'],
     ['batch of small products', 30, 40, 50, [2, 3], 'batch'],
+    ['batch of 8 mid-size products', 70, 60, 520, [8], 'batch'],
+    ['batch of 3 mid-size products: too few to balance', 70, 60, 520, [3], 'blas'],
     ['large: OpenBLAS threads it', 520, 520, 520, [], 'blas'],
     ['matrix-vector: OpenBLAS gemv', 600, 1, 700, [], 'blas'],
   ];
 
-  it.each(SHAPES)('%s: gemmPlan reports the mode; every dtype, layout and output order matches js', (_label, m, n, k, batch, mode, rows) => {
+  it.each(SHAPES)('%s: gemmPlan reports the mode; every dtype, layout and output order matches js', (_label, m, n, k, batch, mode) => {
     rlx.setNumThreads(2);
     const threads = blasThreads();
     const big = m * n * k > 2 ** 22;
@@ -88,12 +89,11 @@ describeNative('GEMM spread over threads (gemm_spread.h)', () => {
           const p = prepare({ dtype, batch, m, n, k, la, lb, c });
           const plan = gemmPlan(p.spec);
           // Batch dims may fold into m (a plain batch of row-major products): then it is one product.
-          const wantMode = mode === 'batch' && plan.batch.length === 0 ? plan.spread : mode;
+          const wantMode = batch.length > 0 && plan.batch.length === 0 ? plan.spread : mode;
           expect(plan.spread, caseName({ dtype, batch, m, n, k, la, lb, c })).toBe(wantMode);
-          if (plan.spread === 'split' && c === 'row' && rows !== undefined) expect(plan.splitRows).toBe(rows);
           expect(gemm(p.spec)).toBe(p.spec.c.data);
           p.verify();
-          expect(blasThreads()).toBe(threads); // restored after a serial/split/batch run
+          expect(blasThreads()).toBe(threads); // restored after a serial/batch run
         }
     }
   });
@@ -108,7 +108,7 @@ describeNative('GEMM spread over threads (gemm_spread.h)', () => {
 
   it('one thread configured: every product is left to OpenBLAS', () => {
     rlx.setNumThreads(1);
-    for (const [m, n, k, batch] of [[40, 50, 60, []], [211, 45, 301, []], [33, 29, 41, [4]]] as [number, number, number, number[]][]) {
+    for (const [m, n, k, batch] of [[40, 50, 60, []], [128, 10, 256, []], [33, 29, 41, [4]]] as [number, number, number, number[]][]) {
       const p = prepare({ dtype: 'float32', batch, m, n, k, la: 'row', lb: 'row', c: batch.length ? 'col' : 'row' });
       expect(gemmPlan(p.spec).spread).toBe('blas');
       gemm(p.spec);
@@ -122,7 +122,7 @@ describeNative('GEMM spread over threads (gemm_spread.h)', () => {
     rlx.setNumThreads(2);
     const cases: Case[] = [
       { dtype: 'float32', batch: [], m: 128, n: 256, k: 784, la: 'row', lb: 'trans', c: 'row' },
-      { dtype: 'float64', batch: [], m: 211, n: 45, k: 301, la: 'trans', lb: 'row', c: 'col' },
+      { dtype: 'float64', batch: [8], m: 70, n: 60, k: 520, la: 'trans', lb: 'row', c: 'col' },
       { dtype: 'float64', batch: [3], m: 30, n: 40, k: 50, la: 'row', lb: 'row', c: 'col' },
       { dtype: 'complex128', batch: [], m: 40, n: 50, k: 60, la: 'row', lb: 'row', c: 'row' },
     ];
@@ -133,7 +133,7 @@ describeNative('GEMM spread over threads (gemm_spread.h)', () => {
     expect(blasThreads()).toBe(2);
   });
 
-  it('the MLP training step through the public API gives the same loss with the spread GEMMs as on the js device', () => {
+  it('the MLP training step through the public API (serial logits and gradient GEMMs) gives the same loss as on the js device', () => {
     rlx.setNumThreads(2);
     const { nn, optim } = rlx;
     const x = rlx.tensor(Float32Array.from({ length: 128 * 784 }, (_, i) => Math.sin(i) * 0.5 + 0.5), { shape: [128, 784] });

@@ -87,12 +87,9 @@ export interface GemmPlanInfo {
   blasCalls: number;
   /**
    * How it runs on the current thread count (native/src/gemm_spread.h): 'blas' (OpenBLAS threads it),
-   * 'serial' (one thread), 'split' (C in spreadParts blocks of rows, or of columns when splitRows is
-   * false, one per pool thread), 'batch' (whole products of the batch on the pool's threads).
+   * 'serial' (one OpenBLAS thread), 'batch' (whole products of the batch on the pool's threads).
    */
-  spread: 'blas' | 'serial' | 'split' | 'batch';
-  spreadParts: number;
-  splitRows?: boolean;
+  spread: 'blas' | 'serial' | 'batch';
 }
 
 export interface BlasInfo {

@@ -2,8 +2,9 @@
 // interpreter's pool get the same count. Their work never overlaps within an
 // executable (kernels run one after another), so each may use every thread
 // without oversubscribing the cores. Which of the two threads a GEMM is
-// decided per product (native/src/gemm_spread.h): small and mid-size products
-// run on the pool with OpenBLAS on one thread, large ones on OpenBLAS's threads.
+// decided per GEMM (native/src/gemm_spread.h): small products run on one
+// OpenBLAS thread, batches of small products one per pool thread, the rest on
+// OpenBLAS's threads.
 
 import { ValueError } from '../../tensor/errors.js';
 import { nativeAddon } from './addon.js';
