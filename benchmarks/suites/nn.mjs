@@ -55,8 +55,11 @@ function encoderSetup(rlx, batch) {
   return { model, x };
 }
 
-const trainTiming = { warmup: 20, reps: 15, inner: 10, runs: 3 };
-const smallTiming = { warmup: 50, reps: 15, inner: 20, runs: 3 };
+// Warm-up: hundreds of calls, so the rows time the steady state a training loop reaches (V8 optimizes
+// the per-call JS only after some hundreds of calls: lib/worker.mjs); a fixed count, not a time, so both
+// sides take the same number of steps and the last loss can be checksummed.
+const trainTiming = { warmup: 300, reps: 15, inner: 10, runs: 3 };
+const smallTiming = { warmup: 500, reps: 15, inner: 20, runs: 3 };
 const encoderTiming = (batch) => (batch === 1 ? { warmup: 5, reps: 9, inner: 3, runs: 3 } : { warmup: 2, reps: 7, inner: 1, runs: 3 });
 
 function encoderRow(batch) {
