@@ -22,26 +22,10 @@ import { hasNativeSplat, nativeSplatKernels } from '../../src/splat/kernels/nati
 import { mulberry32 } from '../harness/prng.js';
 import { describeNative } from '../native/native-harness.js';
 import { expectClose, expectEqual, rasterCotangents, rasterGrads, rasterize } from './native-helpers.js';
-import type { Splat } from './threshold-scenes.js';
+import { argsOf, type Splat } from './threshold-scenes.js';
 
 /** The float32 rasterize arguments of a list of splats on a width × height image (every radius covers it). */
-function argsOn(splats: Splat[], width: number, height: number): RasterArgs {
-  const n = splats.length,
-    f = Math.fround;
-  const a: RasterArgs = {
-    dtype: 'float32', n, width, height, tileSize: 16, background: [0.2, 0.3, 0.1],
-    means2d: new Float32Array(2 * n), conics: new Float32Array(3 * n), colors: new Float32Array(3 * n),
-    opacities: new Float32Array(n), depths: new Float32Array(n), radii: new Int32Array(n).fill(2 * Math.max(width, height)),
-  };
-  splats.forEach((s, i) => {
-    a.means2d.set([f(s.u), f(s.v)], 2 * i);
-    a.conics.set(s.c.map(f), 3 * i);
-    a.colors.set(s.col.map(f), 3 * i);
-    a.opacities[i] = f(s.o);
-    a.depths[i] = f(s.z);
-  });
-  return a;
-}
+const argsOn = (splats: Splat[], width: number, height: number): RasterArgs => argsOf(splats, width, height);
 
 /** σ of splat i at the centre of pixel (px, py), as the js reference computes it. */
 function sigmaAt(a: RasterArgs, i: number, px: number, py: number): number {

@@ -22,13 +22,13 @@ export interface Splat {
 }
 
 /** The float32 rasterize arguments of a list of splats (every radius covers the image). */
-export function argsOf(splats: Splat[]): RasterArgs {
+export function argsOf(splats: Splat[], width = W, height = H): RasterArgs {
   const n = splats.length,
     f = Math.fround;
   const a: RasterArgs = {
-    dtype: 'float32', n, width: W, height: H, tileSize: 16, background: [0.2, 0.3, 0.1],
+    dtype: 'float32', n, width, height, tileSize: 16, background: [0.2, 0.3, 0.1],
     means2d: new Float32Array(2 * n), conics: new Float32Array(3 * n), colors: new Float32Array(3 * n),
-    opacities: new Float32Array(n), depths: new Float32Array(n), radii: new Int32Array(n).fill(2 * W),
+    opacities: new Float32Array(n), depths: new Float32Array(n), radii: new Int32Array(n).fill(2 * Math.max(width, height)),
   };
   splats.forEach((s, i) => {
     a.means2d.set([f(s.u), f(s.v)], 2 * i);

@@ -74,18 +74,8 @@ VINLINE double dbl(uint64_t bits) {
 }
 /** m ? a : b per lane (m all ones or zero per lane). */
 VINLINE v4d sel(v4m m, v4d a, v4d b) { return fromBits((bitsOf(a) & m) | (bitsOf(b) & ~m)); }
-/** The lanes of a mask as four bits (two movmskpd on x86, which both builds have). */
-VINLINE int lanes(v4m m) {
-#if defined(__x86_64__) || defined(__i386__)
-  typedef double v2d __attribute__((vector_size(16)));
-  v2d lo, hi;
-  std::memcpy(&lo, &m, 16);
-  std::memcpy(&hi, reinterpret_cast<const char*>(&m) + 16, 16);
-  return __builtin_ia32_movmskpd(lo) | (__builtin_ia32_movmskpd(hi) << 2);
-#else
-  return (m[0] ? 1 : 0) | (m[1] ? 2 : 0) | (m[2] ? 4 : 0) | (m[3] ? 8 : 0);
-#endif
-}
+/** The lanes of a mask as four bits (splat/simd.h's v4_bits: two movmskpd on x86). */
+VINLINE int lanes(v4m m) { return splat::v4_bits(m); }
 VINLINE v4d vabs(v4d x) { return fromBits(bitsOf(x) & 0x7fffffffffffffffll); }
 VINLINE v4m signOf(v4d x) { return bitsOf(x) & static_cast<int64_t>(0x8000000000000000ull); }
 template <bool R>
@@ -124,29 +114,7 @@ VINLINE v4d exp4(v4d x) {
 constexpr double kExpFast = 708.0;
 
 // --- erf / erfc pieces (special.cc) ---------------------------------------
-constexpr double EFX = 1.28379167095512586316e-1;
-constexpr double PP0 = 1.28379167095512558561e-1, PP1 = -3.25042107247001499370e-1, PP2 = -2.84817495755985104766e-2,
-                 PP3 = -5.77027029648944159157e-3, PP4 = -2.37630166566501626084e-5;
-constexpr double QQ1 = 3.97917223959155352819e-1, QQ2 = 6.50222499887672944485e-2, QQ3 = 5.08130628187576562776e-3,
-                 QQ4 = 1.32494738004321644526e-4, QQ5 = -3.96022827877536812320e-6;
-constexpr double ERX = 8.45062911510467529297e-1;
-constexpr double PA0 = -2.36211856075265944077e-3, PA1 = 4.14856118683748331666e-1, PA2 = -3.72207876035701323847e-1,
-                 PA3 = 3.18346619901161753674e-1, PA4 = -1.10894694282396677476e-1, PA5 = 3.54783043256182359371e-2,
-                 PA6 = -2.16637559486879084300e-3;
-constexpr double QA1 = 1.06420880400844228286e-1, QA2 = 5.40397917702171048937e-1, QA3 = 7.18286544141962662868e-2,
-                 QA4 = 1.26171219808761642112e-1, QA5 = 1.36370839120290507362e-2, QA6 = 1.19844998467991074170e-2;
-constexpr double RA0 = -9.86494403484714822705e-3, RA1 = -6.93858572707181764372e-1, RA2 = -1.05586262253232909814e1,
-                 RA3 = -6.23753324503260060396e1, RA4 = -1.62396669462573470355e2, RA5 = -1.84605092906711035994e2,
-                 RA6 = -8.12874355063065934246e1, RA7 = -9.81432934416914548592;
-constexpr double SA1 = 1.96512716674392571292e1, SA2 = 1.37657754143519042600e2, SA3 = 4.34565877475229228821e2,
-                 SA4 = 6.45387271733267880336e2, SA5 = 4.29008140027567833386e2, SA6 = 1.08635005541779435134e2,
-                 SA7 = 6.57024977031928170135, SA8 = -6.04244152148580987438e-2;
-constexpr double RB0 = -9.86494292470009928597e-3, RB1 = -7.99283237680523006574e-1, RB2 = -1.77579549177547519889e1,
-                 RB3 = -1.60636384855821916062e2, RB4 = -6.37566443368389627722e2, RB5 = -1.02509513161107724954e3,
-                 RB6 = -4.83519191608651397019e2;
-constexpr double SB1 = 3.03380607434824582924e1, SB2 = 3.25792512996573918826e2, SB3 = 1.53672958608443695994e3,
-                 SB4 = 3.19985821950859553908e3, SB5 = 2.55305040643316442583e3, SB6 = 4.74528541206955367215e2,
-                 SB7 = -2.24409524465858183362e1;
+#include "erf_coeffs.h"  // EFX, PP*, QQ*, ERX, PA*, QA*, RA*, SA*, RB*, SB*
 
 /** special.cc erfSmallR: R(x²) with erf(x) = x + x·R (|x| < 0.84375); even in x, so a = |x| serves. */
 VINLINE v4d smallR(v4d a) {
