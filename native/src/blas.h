@@ -43,4 +43,26 @@ constexpr CBLAS_TRANSPOSE kConjNoTrans = CblasConjNoTrans;
 constexpr bool kBlasHasConjNoTrans = false;
 constexpr CBLAS_TRANSPOSE kConjNoTrans = CblasNoTrans;
 #endif
+
+/**
+ * OpenBLAS on one thread for this object's lifetime, the previous count
+ * restored after: for calls too small to gain from OpenBLAS's threads (small
+ * GEMMs: gemm_spread.h; small LUs: lapack/det_inv.cc) or run on rlx's own
+ * threads. The count is global, so hold blas_config_mutex() exclusively
+ * around it (no BLAS call runs on another thread meanwhile).
+ */
+class SerialBlas {
+ public:
+  SerialBlas() : saved_(openblas_get_num_threads()) {
+    if (saved_ != 1) openblas_set_num_threads(1);
+  }
+  ~SerialBlas() {
+    if (saved_ != 1) openblas_set_num_threads(saved_);
+  }
+  SerialBlas(const SerialBlas&) = delete;
+  SerialBlas& operator=(const SerialBlas&) = delete;
+
+ private:
+  int saved_;
+};
 }  // namespace rlx

@@ -20,7 +20,7 @@
 //
 // OpenBLAS's thread count is global: the modes other than 'blas' run under
 // the exclusive BLAS lock (blas.h's blas_config_mutex) with OpenBLAS set to
-// one thread (SerialBlas), restored afterwards. Concurrent BLAS calls from
+// one thread (blas.h's SerialBlas), restored afterwards. Concurrent BLAS calls from
 // several threads with one OpenBLAS thread each are what NumPy's threaded
 // users do; tests/native/gemm-spread.test.ts checks the results.
 #pragma once
@@ -58,24 +58,5 @@ inline SpreadPlan spread_for(const GemmPlan& pl, int64_t count, int threads) {
   if (macs < kSerialMacs) s.mode = Spread::serial;
   return s;
 }
-
-/**
- * OpenBLAS on one thread for its lifetime (the previous count restored
- * after). Hold blas_config_mutex() exclusively around it.
- */
-class SerialBlas {
- public:
-  SerialBlas() : saved_(openblas_get_num_threads()) {
-    if (saved_ != 1) openblas_set_num_threads(1);
-  }
-  ~SerialBlas() {
-    if (saved_ != 1) openblas_set_num_threads(saved_);
-  }
-  SerialBlas(const SerialBlas&) = delete;
-  SerialBlas& operator=(const SerialBlas&) = delete;
-
- private:
-  int saved_;
-};
 
 }  // namespace rlx

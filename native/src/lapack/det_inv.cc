@@ -2,6 +2,7 @@
 // getri): dedicated kernels so that det/slogdet/inv do not go through the
 // general lu/solve kernels, whose packed parts, permutations, transposes and
 // identity right-hand side cost more than the factorization at small n.
+#include <optional>
 #include <memory>
 #include <mutex>
 #include <utility>
@@ -50,11 +51,7 @@ class BlasThreads {
       return;
     }
     exclusive_ = std::unique_lock<std::shared_mutex>(blas_config_mutex());
-    prev_ = openblas_get_num_threads();
-    if (prev_ > 1) openblas_set_num_threads(1);
-  }
-  ~BlasThreads() {
-    if (exclusive_.owns_lock() && prev_ > 1) openblas_set_num_threads(prev_);
+    serial_.emplace();
   }
   BlasThreads(const BlasThreads&) = delete;
   BlasThreads& operator=(const BlasThreads&) = delete;
@@ -63,7 +60,7 @@ class BlasThreads {
   static constexpr double kSerialWork = 8388608.0;  // 2^23: getrf of float64 n ≤ 203, complex n ≤ 128
   std::shared_lock<std::shared_mutex> shared_;
   std::unique_lock<std::shared_mutex> exclusive_;
-  int prev_ = 1;
+  std::optional<SerialBlas> serial_;  // destroyed (count restored) before exclusive_ unlocks: declared after it
 };
 
 template <class T> double lu_work(int64_t n) { return static_cast<double>(n) * n * n * (kComplex<T> ? 4 : 1); }
