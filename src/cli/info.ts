@@ -46,7 +46,7 @@ export interface InfoReport {
     /** The directory the native libraries (OpenBLAS first) were loaded from: the bundle's lib/ or a system one. */
     librariesFrom?: string;
   };
-  blas: (BlasInfo & { available: true; coreChoice?: string }) | { available: false; reason: string };
+  blas: (BlasInfo & { available: true; coreChoice?: string; threadTimeout?: string }) | { available: false; reason: string };
   /** LAPACK: the routines come from `provider` (on Debian, OpenBLAS's liblapack.so.3); LAPACKE, the C interface, has its own version. */
   lapack: LibraryReport & { provider?: string; lapackeVersion?: string };
   /** umfpack: whether this addon has UMFPACK (GPL; left out by RLX_NO_UMFPACK=1 / RLX_NO_GPL=1, the default LU is then KLU). */
@@ -75,7 +75,7 @@ export function infoReport(): InfoReport {
 
   let blas: InfoReport['blas'];
   try {
-    blas = { available: true, ...blasInfo(), ...(ns.blasCoreChoice ? { coreChoice: ns.blasCoreChoice } : {}) };
+    blas = { available: true, ...blasInfo(), ...(ns.blasCoreChoice ? { coreChoice: ns.blasCoreChoice } : {}), ...(ns.blasThreadTimeout ? { threadTimeout: ns.blasThreadTimeout } : {}) };
   } catch (e) {
     blas = { available: false, reason: e instanceof Error ? e.message : String(e) };
   }
@@ -139,7 +139,7 @@ export function formatInfo(r: InfoReport): string {
   for (const s of r.native.skipped ?? []) lines.push(`  not used: ${s}`);
   if (r.blas.available) {
     const b = r.blas;
-    lines.push(`BLAS: ${b.headerVersion ?? b.vendor}, core ${b.corename}${b.coreChoice ? ` (${b.coreChoice})` : ''}, ${b.threads} threads of ${b.procs} processors, ${b.parallel}`);
+    lines.push(`BLAS: ${b.headerVersion ?? b.vendor}, core ${b.corename}${b.coreChoice ? ` (${b.coreChoice})` : ''}, ${b.threads} threads of ${b.procs} processors, ${b.parallel}${b.threadTimeout ? `; idle workers spin ${b.threadTimeout}` : ''}`);
     lines.push(`  config: ${b.config}`);
   } else lines.push(`BLAS: unavailable: ${r.blas.reason}`);
   lines.push(libLine('LAPACK', r.lapack, `${r.lapack.provider ? ` from ${r.lapack.provider}` : ''}${r.lapack.lapackeVersion ? `, LAPACKE ${r.lapack.lapackeVersion}` : ''}`));

@@ -78,18 +78,20 @@ describe('withCoreType', () => {
 const nodeFile = () => nativeStatus().path!;
 
 /**
- * In a fresh process with `env`: the choice (openblas-core.ts, transpiled to a
+ * In a fresh process with `env`: the choice (openblas-core.ts and load-env.ts, transpiled to a
  * scratch dir since the child runs plain Node), the addon loaded under it,
  * then OpenBLAS's corename and what is left in OPENBLAS_CORETYPE.
  */
 function coreInChild(env: Record<string, string | undefined>) {
   const dir = mkdtempSync(join(tmpdir(), 'rlx-core-'));
   try {
-    const src = readFileSync(fileURLToPath(new URL('../../src/backends/native/openblas-core.ts', import.meta.url)), 'utf8');
-    const js = ts.transpileModule(src, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText;
-    writeFileSync(join(dir, 'openblas-core.mjs'), js);
+    writeFileSync(join(dir, 'package.json'), '{"type": "module"}');
+    for (const f of ['openblas-core', 'load-env']) {
+      const src = readFileSync(fileURLToPath(new URL(`../../src/backends/native/${f}.ts`, import.meta.url)), 'utf8');
+      writeFileSync(join(dir, `${f}.js`), ts.transpileModule(src, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);
+    }
     const script = `import { createRequire } from 'node:module';
-      const m = await import(${JSON.stringify(join(dir, 'openblas-core.mjs'))});
+      const m = await import(${JSON.stringify(join(dir, 'openblas-core.js'))});
       const choice = m.coreTypeForThisMachine();
       const addon = m.withCoreType(choice, () => createRequire(import.meta.url)(${JSON.stringify(nodeFile())}));
       console.log(JSON.stringify({ core: addon.blasInfo().corename, why: choice.reason, after: process.env.OPENBLAS_CORETYPE ?? null }));`;

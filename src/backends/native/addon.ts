@@ -20,6 +20,7 @@ import { createRequire } from 'node:module';
 import { dirname, join, resolve } from 'node:path';
 import { DeviceError } from '../../tensor/errors.js';
 import { coreTypeForThisMachine, withCoreType } from './openblas-core.js';
+import { chooseThreadTimeout, withThreadTimeout, type ThreadTimeoutChoice } from './openblas-spin.js';
 import { interpApiProblem } from './interp-api.js';
 import { packageRoot, packageVersion } from '../../package-root.js';
 
@@ -41,6 +42,8 @@ export interface NativeStatus {
   skipped?: string[];
   /** Why OpenBLAS runs the kernels it runs (openblas-core.ts); blasInfo().corename says which. */
   blasCoreChoice?: string;
+  /** How long OpenBLAS's idle workers spin before sleeping, and why (openblas-spin.ts); set when available. */
+  blasThreadTimeout?: string;
 }
 
 export type GemmDType = 'float32' | 'float64' | 'complex64' | 'complex128';
@@ -241,11 +244,11 @@ function buildReason(dir: string): string {
 let loaded: { addon?: NativeAddon; status: NativeStatus } | undefined;
 
 /** Loads one .node file and checks it is the addon this build of rlx expects; throws why not. */
-function loadFile(path: string, core: ReturnType<typeof coreTypeForThisMachine>): NativeAddon {
+function loadFile(path: string, core: ReturnType<typeof coreTypeForThisMachine>, spin: ThreadTimeoutChoice): NativeAddon {
   // A require() rooted at the package: the ESM and CommonJS builds share
   // Node's one CommonJS module cache, keyed by the .node file's path, so a
   // process that loads both builds gets the one addon instance, not two.
-  const addon = withCoreType(core, () => createRequire(join(packageRoot(), 'package.json'))(path) as NativeAddon);
+  const addon = withCoreType(core, () => withThreadTimeout(spin, () => createRequire(join(packageRoot(), 'package.json'))(path) as NativeAddon));
   for (const fn of ['version', 'blasInfo', 'setNumThreads', 'gemm', 'gemmAsync', 'gemmPlan'] as const) {
     if (typeof addon[fn] !== 'function') throw new Error(`it does not export ${fn}() (stale build? run npm run build:native)`);
   }
@@ -286,6 +289,7 @@ export function platformPackageAddon(root = packageRoot()): { path: string } | {
 
 function load(): { addon?: NativeAddon; status: NativeStatus } {
   const core = coreTypeForThisMachine();
+  const spin = chooseThreadTimeout(process.env);
   const override = process.env['RLX_NATIVE_PATH'];
   const candidates: { source: NativeSource; path: string }[] = [];
   const skipped: string[] = [];
@@ -309,8 +313,8 @@ function load(): { addon?: NativeAddon; status: NativeStatus } {
       continue;
     }
     try {
-      const addon = loadFile(path, core);
-      const status: NativeStatus = { available: true, path, source, blasCoreChoice: core.reason };
+      const addon = loadFile(path, core, spin);
+      const status: NativeStatus = { available: true, path, source, blasCoreChoice: core.reason, blasThreadTimeout: spin.reason };
       const notUsed = [...skipped, ...failures];
       if (notUsed.length) status.skipped = notUsed;
       return { addon, status };

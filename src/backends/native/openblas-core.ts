@@ -21,6 +21,7 @@
 // says what OpenBLAS runs on; nativeStatus().blasCoreChoice says why.
 
 import { readFileSync } from 'node:fs';
+import { withEnvVar } from './load-env.js';
 
 /** The extensions OpenBLAS's SkylakeX kernels execute. */
 const SKYLAKEX_FLAGS = ['avx512f', 'avx512cd', 'avx512bw', 'avx512dq', 'avx512vl'] as const;
@@ -76,14 +77,5 @@ export function coreTypeForThisMachine(): CoreTypeChoice {
  * library initialises; if it was already loaded in this process, nothing changes.
  */
 export function withCoreType<T>(choice: CoreTypeChoice, load: () => T): T {
-  if (choice.coreType === undefined) return load();
-  const had = Object.prototype.hasOwnProperty.call(process.env, 'OPENBLAS_CORETYPE');
-  const before = process.env['OPENBLAS_CORETYPE'];
-  process.env['OPENBLAS_CORETYPE'] = choice.coreType;
-  try {
-    return load();
-  } finally {
-    if (had) process.env['OPENBLAS_CORETYPE'] = before;
-    else delete process.env['OPENBLAS_CORETYPE'];
-  }
+  return withEnvVar('OPENBLAS_CORETYPE', choice.coreType, load);
 }

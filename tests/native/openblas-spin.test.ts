@@ -1,0 +1,140 @@
+// How long OpenBLAS's idle workers spin (src/backends/native/openblas-spin.ts):
+// the pure rule, the variable restored after loading, and, in child processes,
+// what a worker then does after a threaded GEMM: with rlx's 2^18 cycles it
+// sleeps within ~0.1 ms; with OpenBLAS's own 2^28 (the variable off, or set by
+// the user) it spins (sched_yield) for ~0.1 s, which is what rlx avoids.
+
+import { spawnSync } from 'node:child_process';
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import ts from 'typescript';
+import { describe, expect, it } from 'vitest';
+import { nativeStatus } from '../../src/backends/native/addon.js';
+import { withEnvVar } from '../../src/backends/native/load-env.js';
+import { chooseThreadTimeout, DEFAULT_THREAD_TIMEOUT } from '../../src/backends/native/openblas-spin.js';
+import { describeNative } from './native-harness.js';
+
+describe('chooseThreadTimeout', () => {
+  it("sets rlx's default when the environment says nothing", () => {
+    const c = chooseThreadTimeout({});
+    expect(c.timeout).toBe(String(DEFAULT_THREAD_TIMEOUT));
+    expect(c.reason).toContain(`2^${DEFAULT_THREAD_TIMEOUT}`);
+    expect(chooseThreadTimeout({ OPENBLAS_THREAD_TIMEOUT: '' }).timeout).toBe(String(DEFAULT_THREAD_TIMEOUT));
+  });
+  it("leaves the user's OPENBLAS_THREAD_TIMEOUT (or GOTO_THREAD_TIMEOUT) to OpenBLAS", () => {
+    for (const name of ['OPENBLAS_THREAD_TIMEOUT', 'GOTO_THREAD_TIMEOUT']) {
+      const c = chooseThreadTimeout({ [name]: '26' });
+      expect(c.timeout).toBeUndefined();
+      expect(c.reason).toBe(`${name}=26 set in the environment`);
+    }
+  });
+  it('RLX_OPENBLAS_THREAD_TIMEOUT=off or 0 keeps OpenBLAS\'s own; a value in [4, 30] is used, even over the user\'s', () => {
+    for (const off of ['off', '0']) expect(chooseThreadTimeout({ RLX_OPENBLAS_THREAD_TIMEOUT: off }).timeout).toBeUndefined();
+    expect(chooseThreadTimeout({ RLX_OPENBLAS_THREAD_TIMEOUT: '12', OPENBLAS_THREAD_TIMEOUT: '26' }).timeout).toBe('12');
+    expect(chooseThreadTimeout({ RLX_OPENBLAS_THREAD_TIMEOUT: '4' }).timeout).toBe('4');
+    expect(chooseThreadTimeout({ RLX_OPENBLAS_THREAD_TIMEOUT: '30' }).timeout).toBe('30');
+  });
+  it('an RLX_OPENBLAS_THREAD_TIMEOUT outside [4, 30] or not an integer falls back to the default and says so', () => {
+    for (const bad of ['3', '31', '1.5', 'fast', '-8']) {
+      const c = chooseThreadTimeout({ RLX_OPENBLAS_THREAD_TIMEOUT: bad });
+      expect(c.timeout).toBe(String(DEFAULT_THREAD_TIMEOUT));
+      expect(c.reason).toContain(`RLX_OPENBLAS_THREAD_TIMEOUT=${bad} is not an integer in [4, 30]`);
+    }
+  });
+});
+
+describe('withEnvVar', () => {
+  it('sets the variable only while loading and restores it (absent, or its old value), also when loading throws', () => {
+    const name = 'RLX_TEST_LOAD_ENV_VAR';
+    delete process.env[name];
+    expect(withEnvVar(name, '7', () => process.env[name])).toBe('7');
+    expect(Object.prototype.hasOwnProperty.call(process.env, name)).toBe(false);
+    process.env[name] = 'mine';
+    try {
+      expect(() =>
+        withEnvVar(name, '9', () => {
+          throw new Error('load failed');
+        }),
+      ).toThrow('load failed');
+      expect(process.env[name]).toBe('mine');
+      expect(withEnvVar(name, undefined, () => process.env[name])).toBe('mine');
+    } finally {
+      delete process.env[name];
+    }
+  });
+});
+
+/**
+ * In a fresh process with `env`: the choice (openblas-spin.ts and load-env.ts,
+ * transpiled to a scratch dir since the child runs plain Node), the addon
+ * loaded under it, a threaded 512×512 float32 GEMM, then the CPU time every
+ * thread but the main one takes during the next 150 ms while the main thread
+ * sleeps (/proc/self/task/<tid>/schedstat, nanoseconds on the CPU).
+ */
+function spinInChild(env: Record<string, string | undefined>) {
+  const dir = mkdtempSync(join(tmpdir(), 'rlx-spin-'));
+  try {
+    writeFileSync(join(dir, 'package.json'), '{"type": "module"}');
+    for (const f of ['openblas-spin', 'load-env']) {
+      const src = readFileSync(fileURLToPath(new URL(`../../src/backends/native/${f}.ts`, import.meta.url)), 'utf8');
+      writeFileSync(join(dir, `${f}.js`), ts.transpileModule(src, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);
+    }
+    const script = `import { createRequire } from 'node:module';
+      import { readdirSync, readFileSync } from 'node:fs';
+      const m = await import(${JSON.stringify(join(dir, 'openblas-spin.js'))});
+      const choice = m.chooseThreadTimeout(process.env);
+      const addon = m.withThreadTimeout(choice, () => createRequire(import.meta.url)(${JSON.stringify(nativeStatus().path!)}));
+      addon.setNumThreads(2);
+      const n = 512, op = (s) => ({ data: new Float32Array(n * n).fill(0.5), offset: 0, strides: [n, 1], ...s });
+      const gemm = () => addon.gemm({ dtype: 'float32', batch: [], m: n, n, k: n, a: op(), b: op(), c: op() });
+      const sleep = (ms) => Atomics.wait(new Int32Array(new SharedArrayBuffer(4)), 0, 0, ms);
+      const onCpu = () => {
+        const t = new Map();
+        for (const tid of readdirSync('/proc/self/task')) {
+          try { t.set(tid, Number(readFileSync('/proc/self/task/' + tid + '/schedstat', 'utf8').split(' ')[0])); } catch {}
+        }
+        return t;
+      };
+      gemm();
+      sleep(300);
+      gemm();
+      const before = onCpu();
+      sleep(150);
+      let others = 0;
+      for (const [tid, ns] of onCpu()) if (tid !== String(process.pid) && before.has(tid)) others += ns - before.get(tid);
+      console.log(JSON.stringify({ why: choice.reason, othersMs: others / 1e6, threads: addon.blasInfo().threads, after: process.env.OPENBLAS_THREAD_TIMEOUT ?? null }));`;
+    const childEnv: Record<string, string> = {};
+    for (const [k, v] of Object.entries({ ...process.env, ...env })) if (v !== undefined) childEnv[k] = v;
+    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: childEnv, timeout: 60_000 });
+    expect(r.status, r.stderr).toBe(0);
+    return JSON.parse(r.stdout.trim().split('\n').pop()!) as { why: string; othersMs: number; threads: number; after: string | null };
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
+const clean = { RLX_OPENBLAS_THREAD_TIMEOUT: undefined, OPENBLAS_THREAD_TIMEOUT: undefined, GOTO_THREAD_TIMEOUT: undefined, OPENBLAS_NUM_THREADS: undefined };
+
+describeNative('OpenBLAS idle workers of the loaded addon', () => {
+  it('this process: the status says why', () => {
+    expect(nativeStatus().blasThreadTimeout).toBe(chooseThreadTimeout(process.env).reason);
+  });
+  // Needs /proc's per-thread schedstat (Linux with scheduler statistics) and two BLAS threads.
+  it.runIf(existsSync(`/proc/self/task/${process.pid}/schedstat`))('with rlx\'s default the workers sleep right after a GEMM; with OpenBLAS\'s own they spin, as a user\'s variable says', () => {
+    const ours = spinInChild(clean);
+    if (ours.threads < 2) return; // one BLAS thread: no worker to spin (checked where there are two)
+    expect(ours.why).toContain(`2^${DEFAULT_THREAD_TIMEOUT}`);
+    expect(ours.after).toBeNull(); // not left in the environment
+    const theirs = spinInChild({ ...clean, RLX_OPENBLAS_THREAD_TIMEOUT: 'off' });
+    const user = spinInChild({ ...clean, OPENBLAS_THREAD_TIMEOUT: '28' });
+    expect(user.why).toBe('OPENBLAS_THREAD_TIMEOUT=28 set in the environment');
+    expect(user.after).toBe('28');
+    // Measured on 2 idle cores: 0 ms vs ~102 ms (2^28 cycles). Loaded cores give a spinning worker less
+    // CPU, never a sleeping one more, so the bounds leave room on the spinning side only.
+    expect(ours.othersMs).toBeLessThan(20);
+    expect(theirs.othersMs).toBeGreaterThan(25);
+    expect(user.othersMs).toBeGreaterThan(25);
+  });
+});
