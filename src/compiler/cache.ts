@@ -46,6 +46,7 @@ export function cachePut(key: string, hash: number, exe: Executable): void {
   if (!b) buckets.set(hash, (b = []));
   let e = b.find((x) => x.key === key);
   if (e) {
+    if (e.exe !== exe) e.exe.scratch?.release();
     e.exe = exe;
     lru.delete(e);
   } else {
@@ -57,6 +58,7 @@ export function cachePut(key: string, hash: number, exe: Executable): void {
   while (lru.size > config.cacheSize) {
     const old = lru.keys().next().value!;
     lru.delete(old);
+    old.exe.scratch?.release();
     const ob = buckets.get(old.hash)!;
     ob.splice(ob.indexOf(old), 1);
     if (ob.length === 0) buckets.delete(old.hash);
@@ -95,6 +97,7 @@ export function cacheStats(): { hits: number; misses: number; compiles: number; 
  * ```
  */
 export function clearCache(): void {
+  for (const e of lru.keys()) e.exe.scratch?.release();
   buckets.clear();
   lru.clear();
   newest = undefined;

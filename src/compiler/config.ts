@@ -14,4 +14,6 @@ export const config = {
   maxKernelOps: 1000,
   /** Realize a lone registered-op node over realized inputs by a direct kernel call (compiler/direct-op.ts; false: as a compiled graph). */
   directOp: true,
+  /** Keep a compiled graph's intermediate buffers for its next run instead of allocating them again (compiler/scratch.ts; false: fresh buffers every run). */
+  keepScratch: true,
 };

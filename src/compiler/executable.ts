@@ -11,6 +11,8 @@ import type { MemoryPlan } from './passes/memory-plan.js';
 import type { DispatchRecord } from './passes/legalize.js';
 import { constVector, type ConstProgram } from './const-params.js';
 import { opDef } from './op-registry.js';
+import { config } from './config.js';
+import { Scratch } from './scratch.js';
 
 export interface PassRecord {
   name: string;
@@ -75,7 +77,26 @@ export class Executable {
       const k = b.slots.length > 0 ? firstWriter.get(b.slots[0]!) : undefined;
       return backend.allocUninit !== undefined && k !== undefined && writesEveryElement(k);
     });
+    // Buffers no output reaches (scratch.ts): not an output's own, an aliased output's or an in-place output's.
+    if (this.staticSizes !== undefined) {
+      const reached = new Set<number>();
+      for (const s of outputSlots) reached.add(report.slots[s]!.buffer);
+      report.slots.forEach((sl) => {
+        if (sl.role === 'output') reached.add(sl.buffer);
+      });
+      const ids: number[] = [];
+      let bytes = 0;
+      buffers.forEach((b, i) => {
+        if (reached.has(i) || b.role === 'output' || b.slots.some((s) => report.slots[s]!.role !== 'intermediate')) return;
+        ids.push(i);
+        bytes += this.staticSizes![i]! * DTYPE_INFO[b.dtype].itemsize;
+      });
+      if (ids.length > 0) this.scratch = new Scratch(ids, ids.map((i) => !this.uninit[i]), bytes);
+    }
   }
+
+  /** The intermediates kept between runs (static shapes only; scratch.ts). */
+  readonly scratch: Scratch | undefined;
 
   /** Per planned buffer: allocate it with backend.allocUninit (its first writer writes every element). */
   private readonly uninit: boolean[];
@@ -85,8 +106,13 @@ export class Executable {
   /** Pairs (slot, planned buffer) of every slot that is not an input. */
   private readonly internalSlots: number[];
 
-  /** The slot buffers of one run: inputs where they go, fresh planned buffers elsewhere. */
-  private bindBuffers(inputs: readonly RunInput[], env: ReadonlyMap<string, number>): StorageArray[] {
+  /**
+   * The slot buffers of one run: inputs where they go, the kept scratch set's
+   * buffers where there is one (`kept`, indexed like scratch.buffers), fresh
+   * planned buffers elsewhere. Fills `set` with the run's scratch buffers, to
+   * be handed back when the run ends.
+   */
+  private bindBuffers(inputs: readonly RunInput[], env: ReadonlyMap<string, number>, kept: StorageArray[] | undefined, set: StorageArray[]): StorageArray[] {
     const bufs = new Array<StorageArray>(this.report.slots.length);
     for (let i = 0; i < this.inputSlots.length; i++) bufs[this.inputSlots[i]!] = inputs[i]!.data;
     const planned = this.report.plan.buffers;
@@ -94,10 +120,14 @@ export class Executable {
     const sizes = this.staticSizes;
     const backend = this.backend,
       uninit = this.uninit;
+    const ids = this.scratch?.buffers;
+    if (kept !== undefined) for (let i = 0; i < kept.length; i++) physical[ids![i]!] = kept[i]!;
     for (let b = 0; b < planned.length; b++) {
+      if (physical[b] !== undefined) continue;
       const n = sizes ? sizes[b]! : resolvedSize(planned[b]!.shape, env);
       physical[b] = uninit[b] ? backend.allocUninit!(planned[b]!.dtype, n) : backend.alloc(planned[b]!.dtype, n);
     }
+    if (ids !== undefined) for (let i = 0; i < ids.length; i++) set[i] = physical[ids[i]!]!;
     const internal = this.internalSlots;
     for (let k = 0; k < internal.length; k += 2) bufs[internal[k]!] = physical[internal[k + 1]!]!;
     return bufs;
@@ -150,9 +180,15 @@ export class Executable {
     const env = this.bindDims(inputs);
     const slots = this.report.slots;
     const K = constVector(this.consts, consts);
-    const bufs = this.bindBuffers(inputs, env);
+    const scratch = config.keepScratch ? this.scratch : undefined;
+    const set: StorageArray[] = [];
+    const bufs = this.bindBuffers(inputs, env, scratch?.take(), set);
     const compiled = this.compiled;
-    for (let i = 0; i < compiled.length; i++) compiled[i]!.run(bufs, env, K);
+    try {
+      for (let i = 0; i < compiled.length; i++) compiled[i]!.run(bufs, env, K);
+    } finally {
+      scratch?.give(set);
+    }
     // An output that is an input (identity graph) is returned as a copy.
     const outs = new Array<StorageArray>(this.outputSlots.length);
     for (let i = 0; i < outs.length; i++) {
@@ -184,11 +220,17 @@ export class Executable {
     const env = this.bindDims(inputs);
     const slots = this.report.slots;
     const K = constVector(this.consts, consts);
-    const bufs = this.bindBuffers(inputs, env);
-    for (const k of this.compiled) {
-      // A kernel without an async variant, or short work, runs at once (no await).
-      const pending = k.runAsync ? k.runAsync(bufs, env, K) : k.run(bufs, env, K);
-      if (pending) await pending;
+    const scratch = config.keepScratch ? this.scratch : undefined;
+    const set: StorageArray[] = [];
+    const bufs = this.bindBuffers(inputs, env, scratch?.take(), set);
+    try {
+      for (const k of this.compiled) {
+        // A kernel without an async variant, or short work, runs at once (no await).
+        const pending = k.runAsync ? k.runAsync(bufs, env, K) : k.run(bufs, env, K);
+        if (pending) await pending;
+      }
+    } finally {
+      scratch?.give(set);
     }
     return this.outputSlots.map((s) => (slots[s]!.role === 'input' ? bufs[s]!.slice() : bufs[s]!));
   }
