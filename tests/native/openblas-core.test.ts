@@ -2,16 +2,12 @@
 // the pure rule on made-up CPU descriptions, the environment restored after
 // loading, and, in child processes, what OpenBLAS then reports it runs on.
 
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import { existsSync, readFileSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { nativeAddon, nativeStatus } from '../../src/backends/native/addon.js';
 import { chooseCoreType, parseCpuInfo, withCoreType } from '../../src/backends/native/openblas-core.js';
 import { describeNative } from './native-harness.js';
+import { runWithLoadEnv } from './load-env-child.js';
 
 const cpuinfo = (vendor: string, flags: string) => `processor\t: 0\nvendor_id\t: ${vendor}\ncpu family\t: 26\nflags\t\t: ${flags}\n\nprocessor\t: 1\n`;
 const AVX2 = 'fpu sse sse2 avx fma avx2';
@@ -78,31 +74,19 @@ describe('withCoreType', () => {
 const nodeFile = () => nativeStatus().path!;
 
 /**
- * In a fresh process with `env`: the choice (openblas-core.ts and load-env.ts, transpiled to a
- * scratch dir since the child runs plain Node), the addon loaded under it,
- * then OpenBLAS's corename and what is left in OPENBLAS_CORETYPE.
+ * In a fresh process with `env`: the choice (openblas-core.ts), the addon
+ * loaded under it, then OpenBLAS's corename and what is left in OPENBLAS_CORETYPE.
  */
 function coreInChild(env: Record<string, string | undefined>) {
-  const dir = mkdtempSync(join(tmpdir(), 'rlx-core-'));
-  try {
-    writeFileSync(join(dir, 'package.json'), '{"type": "module"}');
-    for (const f of ['openblas-core', 'load-env']) {
-      const src = readFileSync(fileURLToPath(new URL(`../../src/backends/native/${f}.ts`, import.meta.url)), 'utf8');
-      writeFileSync(join(dir, `${f}.js`), ts.transpileModule(src, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);
-    }
-    const script = `import { createRequire } from 'node:module';
-      const m = await import(${JSON.stringify(join(dir, 'openblas-core.js'))});
+  return runWithLoadEnv<{ core: string; why: string; after: string | null }>(
+    ['openblas-core', 'load-env'],
+    env,
+    (m) => `import { createRequire } from 'node:module';
+      const m = await import(${JSON.stringify(m)});
       const choice = m.coreTypeForThisMachine();
       const addon = m.withCoreType(choice, () => createRequire(import.meta.url)(${JSON.stringify(nodeFile())}));
-      console.log(JSON.stringify({ core: addon.blasInfo().corename, why: choice.reason, after: process.env.OPENBLAS_CORETYPE ?? null }));`;
-    const childEnv: Record<string, string> = {};
-    for (const [k, v] of Object.entries({ ...process.env, ...env })) if (v !== undefined) childEnv[k] = v;
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: childEnv, timeout: 60_000 });
-    expect(r.status, r.stderr).toBe(0);
-    return JSON.parse(r.stdout.trim().split('\n').pop()!) as { core: string; why: string; after: string | null };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+      console.log(JSON.stringify({ core: addon.blasInfo().corename, why: choice.reason, after: process.env.OPENBLAS_CORETYPE ?? null }));`,
+  );
 }
 
 const cpuText = existsSync('/proc/cpuinfo') ? readFileSync('/proc/cpuinfo', 'latin1') : undefined;

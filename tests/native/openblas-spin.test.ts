@@ -4,17 +4,13 @@
 // sleeps within ~0.1 ms; with OpenBLAS's own 2^28 (the variable off, or set by
 // the user) it spins (sched_yield) for ~0.1 s, which is what rlx avoids.
 
-import { spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
-import { tmpdir } from 'node:os';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import ts from 'typescript';
+import { existsSync } from 'node:fs';
 import { describe, expect, it } from 'vitest';
 import { nativeStatus } from '../../src/backends/native/addon.js';
 import { withEnvVar } from '../../src/backends/native/load-env.js';
 import { chooseThreadTimeout, DEFAULT_THREAD_TIMEOUT } from '../../src/backends/native/openblas-spin.js';
 import { describeNative } from './native-harness.js';
+import { runWithLoadEnv } from './load-env-child.js';
 
 describe('chooseThreadTimeout', () => {
   it("sets rlx's default when the environment says nothing", () => {
@@ -74,16 +70,9 @@ describe('withEnvVar', () => {
  * sleeps (/proc/self/task/<tid>/schedstat, nanoseconds on the CPU).
  */
 function spinInChild(env: Record<string, string | undefined>) {
-  const dir = mkdtempSync(join(tmpdir(), 'rlx-spin-'));
-  try {
-    writeFileSync(join(dir, 'package.json'), '{"type": "module"}');
-    for (const f of ['openblas-spin', 'load-env']) {
-      const src = readFileSync(fileURLToPath(new URL(`../../src/backends/native/${f}.ts`, import.meta.url)), 'utf8');
-      writeFileSync(join(dir, `${f}.js`), ts.transpileModule(src, { compilerOptions: { module: ts.ModuleKind.ESNext, target: ts.ScriptTarget.ES2022 } }).outputText);
-    }
-    const script = `import { createRequire } from 'node:module';
+  return runWithLoadEnv<{ why: string; othersMs: number; threads: number; after: string | null }>(['openblas-spin', 'load-env'], env, (m) => `import { createRequire } from 'node:module';
       import { readdirSync, readFileSync } from 'node:fs';
-      const m = await import(${JSON.stringify(join(dir, 'openblas-spin.js'))});
+      const m = await import(${JSON.stringify(m)});
       const choice = m.chooseThreadTimeout(process.env);
       const addon = m.withThreadTimeout(choice, () => createRequire(import.meta.url)(${JSON.stringify(nativeStatus().path!)}));
       addon.setNumThreads(2);
@@ -104,15 +93,7 @@ function spinInChild(env: Record<string, string | undefined>) {
       sleep(150);
       let others = 0;
       for (const [tid, ns] of onCpu()) if (tid !== String(process.pid) && before.has(tid)) others += ns - before.get(tid);
-      console.log(JSON.stringify({ why: choice.reason, othersMs: others / 1e6, threads: addon.blasInfo().threads, after: process.env.OPENBLAS_THREAD_TIMEOUT ?? null }));`;
-    const childEnv: Record<string, string> = {};
-    for (const [k, v] of Object.entries({ ...process.env, ...env })) if (v !== undefined) childEnv[k] = v;
-    const r = spawnSync(process.execPath, ['--input-type=module', '-e', script], { encoding: 'utf8', env: childEnv, timeout: 60_000 });
-    expect(r.status, r.stderr).toBe(0);
-    return JSON.parse(r.stdout.trim().split('\n').pop()!) as { why: string; othersMs: number; threads: number; after: string | null };
-  } finally {
-    rmSync(dir, { recursive: true, force: true });
-  }
+      console.log(JSON.stringify({ why: choice.reason, othersMs: others / 1e6, threads: addon.blasInfo().threads, after: process.env.OPENBLAS_THREAD_TIMEOUT ?? null }));`);
 }
 
 const clean = { RLX_OPENBLAS_THREAD_TIMEOUT: undefined, OPENBLAS_THREAD_TIMEOUT: undefined, GOTO_THREAD_TIMEOUT: undefined, OPENBLAS_NUM_THREADS: undefined };
