@@ -17,7 +17,8 @@
 // it would have come from allocUninit() (its first writer writes every
 // element). One set is kept per executable; a second run in flight at the same
 // time (async runs) allocates its own, as before. Memory held this way is
-// bounded: an executable keeps its set only when it is at most
+// bounded: an executable keeps a set only from its second run on (a graph
+// realized once keeps nothing), only when the set is at most
 // SCRATCH_MAX_BYTES, and all executables together at most SCRATCH_TOTAL_BYTES
 // (beyond that, runs allocate as before). config.keepScratch = false turns
 // it off.
@@ -27,7 +28,7 @@ import type { StorageArray } from '../tensor/dtype.js';
 /** An executable keeps its intermediates between runs only when they take at most this many bytes. */
 export const SCRATCH_MAX_BYTES = 2 ** 25;
 /** Bytes kept by all executables together at most. */
-export const SCRATCH_TOTAL_BYTES = 2 ** 28;
+export const SCRATCH_TOTAL_BYTES = 2 ** 26;
 
 let keptBytes = 0;
 const kept = new FinalizationRegistry<number>((bytes) => {
@@ -43,6 +44,7 @@ export function scratchBytesKept(): number {
 export class Scratch {
   private spare: StorageArray[] | undefined;
   private counted = false;
+  private runs = 0;
 
   /**
    * `buffers`: ids of the planned buffers no output reaches; `zero[i]`:
@@ -66,7 +68,7 @@ export class Scratch {
 
   /** Hands a run's set back once the run no longer uses it (kept if there is room, else left to the GC). */
   give(set: StorageArray[]): void {
-    if (this.spare !== undefined) return;
+    if (++this.runs < 2 || this.spare !== undefined) return;
     if (!this.counted) {
       if (this.bytes > SCRATCH_MAX_BYTES || keptBytes + this.bytes > SCRATCH_TOTAL_BYTES) return;
       keptBytes += this.bytes;
