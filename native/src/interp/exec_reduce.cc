@@ -250,12 +250,38 @@ void sumLanes(double* __restrict s, const double* __restrict x, int64_t n) {
 
 }  // namespace
 
+// A sum over the leading axis of a row-major [R, K] operand, loaded as it is
+// (a bias gradient: x [batch, features] summed over the batch): the flat walk
+// above would read each output's column with stride K. Summed a row at a
+// time instead, into the chunk's accumulators: each output still adds its
+// values in the order r = 0, 1, ..., R - 1 in double, so the sums are the
+// same bits, from contiguous reads.
+template <class T>
+void sumRows(const Geo& g, int64_t R, int64_t o0, int m, double* acc) {
+  const T* x = reinterpret_cast<const T*>(g.base) + g.off + o0;
+  for (int64_t r = 0; r < R; r++, x += g.st[1])
+    for (int j = 0; j < m; j++) acc[j] += static_cast<double>(x[j]);
+}
+
+// Whether reduceRange can sum by rows (sumRows): a sum whose prologue is one
+// real float load, over a space of [outputs, R] (nothing collapsed) whose
+// outputs are contiguous in the operand.
+bool rowsSum(const Plan& pl) {
+  const Program& P = *pl.P;
+  if (P.redOp != kSum || P.nPro != 1 || pl.R <= 0) return false;
+  const Instr& first = P.instrs[0];
+  if (first.op != kLoad || first.hoisted) return false;
+  const Geo& g = pl.geo[first.a[0]];
+  return (g.dtype == kFloat32 || g.dtype == kFloat64) && pl.s0.nd == 2 && pl.s0.dim[0] == pl.outN && pl.s0.dim[1] == pl.R && g.st[0] == 1;
+}
+
 void reduceRange(const Plan& pl, int64_t begin, int64_t end) {
   const Program& P = *pl.P;
   Ctx& c = tlsCtx;
   c.init(P.nRegs);
   setupHoisted(pl, c);
   const double init = initOf(P.redOp);
+  const bool rows = rowsSum(pl);
   for (int64_t o0 = begin; o0 < end; o0 += kBlock) {
     const int m = static_cast<int>(std::min<int64_t>(kBlock, end - o0));
     for (int j = 0; j < m; j++) {
@@ -263,7 +289,11 @@ void reduceRange(const Plan& pl, int64_t begin, int64_t end) {
       c.accIm[j] = 0;
       c.ai[j] = 0;
     }
-    if (pl.R > 0) {
+    if (rows) {
+      const Geo& g = pl.geo[P.instrs[0].a[0]];
+      if (g.dtype == kFloat64) sumRows<double>(g, pl.R, o0, m, c.accRe);
+      else sumRows<float>(g, pl.R, o0, m, c.accRe);
+    } else if (pl.R > 0) {
       int j = 0;
       int64_t r = 0;
       const int64_t stop = (o0 + m) * pl.R;
