@@ -14,7 +14,7 @@ export * as random from './tensor/random.js';
 export { DTYPES, toDType, promoteTypes, promotionTable, isComplex, isFloat } from './tensor/dtype.js';
 export type { DType, DTypeLike } from './tensor/dtype.js';
 export type { Dim, Shape } from './tensor/shape.js';
-export { RlxError, ShapeError, DTypeError, ValueError, IndexError, LegalizationError, DeviceError, DeviceLostError, TransformError } from './tensor/errors.js';
+export { RlxError, ShapeError, DTypeError, ValueError, IndexError, LegalizationError, DeviceError, DeviceLostError, TransformError, DonatedError } from './tensor/errors.js';
 export { printOptions, setPrintOptions, resetPrintOptions } from './tensor/format.js';
 export { graph, compile, Func, CompiledFunc, GraphBuilder } from './compiler/trace.js';
 export { explain } from './compiler/explain.js';

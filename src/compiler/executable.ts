@@ -13,6 +13,7 @@ import { constVector, type ConstProgram } from './const-params.js';
 import { opDef } from './op-registry.js';
 import { config } from './config.js';
 import { Scratch } from './scratch.js';
+import { donorTable, donatable } from './donation.js';
 
 export interface PassRecord {
   name: string;
@@ -98,6 +99,19 @@ export class Executable {
   /** The intermediates kept between runs (static shapes only; scratch.ts). */
   readonly scratch: Scratch | undefined;
 
+  /** Per donation mask ('1' per donated input, '0' otherwise): which input may back each planned buffer (donation.ts). */
+  private donors: Map<string, Int32Array> | undefined;
+
+  /** The donor table of one donation mask, or undefined when nothing is donated. */
+  private donorsFor(donated: readonly boolean[] | undefined): Int32Array | undefined {
+    if (donated === undefined || !donated.includes(true) || this.staticSizes === undefined) return undefined;
+    const key = donated.map((d) => (d ? '1' : '0')).join('');
+    this.donors ??= new Map();
+    let t = this.donors.get(key);
+    if (t === undefined) this.donors.set(key, (t = donorTable(this.report, this.inputSlots, donated, writesEveryElement)));
+    return t;
+  }
+
   /** Per planned buffer: allocate it with backend.allocUninit (its first writer writes every element). */
   private readonly uninit: boolean[];
 
@@ -112,7 +126,7 @@ export class Executable {
    * planned buffers elsewhere. Fills `set` with the run's scratch buffers, to
    * be handed back when the run ends.
    */
-  private bindBuffers(inputs: readonly RunInput[], env: ReadonlyMap<string, number>, kept: StorageArray[] | undefined, set: StorageArray[]): StorageArray[] {
+  private bindBuffers(inputs: readonly RunInput[], env: ReadonlyMap<string, number>, kept: StorageArray[] | undefined, set: StorageArray[], donors: Int32Array | undefined): StorageArray[] {
     const bufs = new Array<StorageArray>(this.report.slots.length);
     for (let i = 0; i < this.inputSlots.length; i++) bufs[this.inputSlots[i]!] = inputs[i]!.data;
     const planned = this.report.plan.buffers;
@@ -122,6 +136,11 @@ export class Executable {
       uninit = this.uninit;
     const ids = this.scratch?.buffers;
     if (kept !== undefined) for (let i = 0; i < kept.length; i++) physical[ids![i]!] = kept[i]!;
+    if (donors !== undefined)
+      for (let b = 0; b < donors.length; b++) {
+        const d = donors[b]!;
+        if (d >= 0 && inputs[d]!.data.length === sizes![b]! * DTYPE_INFO[planned[b]!.dtype].lanes && donatable(inputs[d]!.data, inputs, d)) physical[b] = inputs[d]!.data;
+      }
     for (let b = 0; b < planned.length; b++) {
       if (physical[b] !== undefined) continue;
       const n = sizes ? sizes[b]! : resolvedSize(planned[b]!.shape, env);
@@ -174,15 +193,16 @@ export class Executable {
   /**
    * Runs the graph; returns fresh output storage (owned by the caller).
    * `consts`: the values of its parameter literals (Captured.consts of the
-   * capture this executable was looked up for).
+   * capture this executable was looked up for). `donated` (per input): inputs
+   * the caller gives up, whose memory may hold outputs (donation.ts).
    */
-  run(inputs: readonly RunInput[], consts: readonly number[] = NO_VALUES): StorageArray[] {
+  run(inputs: readonly RunInput[], consts: readonly number[] = NO_VALUES, donated?: readonly boolean[]): StorageArray[] {
     const env = this.bindDims(inputs);
     const slots = this.report.slots;
     const K = constVector(this.consts, consts);
     const scratch = config.keepScratch ? this.scratch : undefined;
     const set: StorageArray[] = [];
-    const bufs = this.bindBuffers(inputs, env, scratch?.take(), set);
+    const bufs = this.bindBuffers(inputs, env, scratch?.take(), set, this.donorsFor(donated));
     const compiled = this.compiled;
     try {
       for (let i = 0; i < compiled.length; i++) compiled[i]!.run(bufs, env, K);
@@ -216,13 +236,13 @@ export class Executable {
    * large interpreted kernels) are awaited, so the event loop keeps running
    * during long work.
    */
-  async runAsync(inputs: readonly RunInput[], consts: readonly number[] = NO_VALUES): Promise<StorageArray[]> {
+  async runAsync(inputs: readonly RunInput[], consts: readonly number[] = NO_VALUES, donated?: readonly boolean[]): Promise<StorageArray[]> {
     const env = this.bindDims(inputs);
     const slots = this.report.slots;
     const K = constVector(this.consts, consts);
     const scratch = config.keepScratch ? this.scratch : undefined;
     const set: StorageArray[] = [];
-    const bufs = this.bindBuffers(inputs, env, scratch?.take(), set);
+    const bufs = this.bindBuffers(inputs, env, scratch?.take(), set, this.donorsFor(donated));
     try {
       for (const k of this.compiled) {
         // A kernel without an async variant, or short work, runs at once (no await).
@@ -259,12 +279,12 @@ export class BoundExecutable {
     return this.exe.runOnDevice(leaves, this.consts);
   }
 
-  run(inputs: readonly RunInput[]): StorageArray[] {
-    return this.exe.run(inputs, this.consts);
+  run(inputs: readonly RunInput[], donated?: readonly boolean[]): StorageArray[] {
+    return this.exe.run(inputs, this.consts, donated);
   }
 
-  runAsync(inputs: readonly RunInput[]): Promise<StorageArray[]> {
-    return this.exe.runAsync(inputs, this.consts);
+  runAsync(inputs: readonly RunInput[], donated?: readonly boolean[]): Promise<StorageArray[]> {
+    return this.exe.runAsync(inputs, this.consts, donated);
   }
 
   bindDims(inputs: readonly RunInput[]): Map<string, number> {

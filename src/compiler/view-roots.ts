@@ -7,12 +7,14 @@
 // result seen as [n], a row of a realized field), and compiling and running a
 // graph whose only work is copying a range out costs a pass over the data plus
 // the graph overhead. Realized buffers are never written again (kernels write
-// fresh buffers only), so a view may share its base's memory. A small view (a
+// fresh buffers only; a donated input's memory is reused only when no view
+// shares it, donation.ts), so a view may share its base's memory. A small view (a
 // quarter of its base or less) is copied, so that it does not keep a large
 // base alive.
 
 import { DTYPE_INFO } from '../tensor/dtype.js';
 import type { Node } from './ir.js';
+import { markShared } from './donation.js';
 
 /** A root realized from a range of its base: elements [offset, offset + length) of base's contiguous data. */
 export interface ViewRoot {
@@ -98,5 +100,8 @@ export function realizeView(v: ViewRoot): void {
   const data = v.base.data!;
   const L = DTYPE_INFO[v.root.dtype].lanes;
   const part = data.subarray(v.offset * L, (v.offset + v.length) * L);
-  v.root.realize(4 * v.length > (data.length / L) ? part : part.slice());
+  if (4 * v.length > data.length / L) {
+    markShared(data); // two nodes see this memory now: never donated (donation.ts)
+    v.root.realize(part);
+  } else v.root.realize(part.slice());
 }

@@ -45,3 +45,9 @@ export class IndexError extends RlxError {}
 
 /** A transform used wrongly: grad of a non-scalar, integer outputs, mismatched vmap sizes... */
 export class TransformError extends RlxError {}
+
+/**
+ * A tensor read after a jitted call consumed it (jit's donateArgnums): its
+ * memory may hold one of that call's outputs.
+ */
+export class DonatedError extends RlxError {}

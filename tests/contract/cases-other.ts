@@ -86,6 +86,7 @@ export const otherCases: Table = {
   DeviceError: { none: 'error' },
   DeviceLostError: { none: 'error' },
   TransformError: { none: 'error' },
+  DonatedError: { none: 'error' },
   printOptions: { none: 'printing' },
   setPrintOptions: { none: 'printing' },
   resetPrintOptions: { none: 'printing' },

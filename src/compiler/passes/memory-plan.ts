@@ -45,6 +45,15 @@ export function writesOf(k: Kernel): number[] {
   return [k.out, ...k.parts.filter((s) => s >= 0)];
 }
 
+/**
+ * Whether kernel k reads `slot` only at the index it writes (an elementwise
+ * kernel whose loads of it are reshapes at most): then k may write its output
+ * over that slot's memory (in place).
+ */
+export function readsOnlyAtOutputIndex(k: Kernel, slot: number): boolean {
+  return k.kind === 'elementwise' && k.expr.loads.filter((m) => m.slot === slot).every((m) => m.chain.every((s) => s.op === 'reshape'));
+}
+
 /** Slots each kernel reads. */
 export function readsOf(k: Kernel): number[] {
   return [...new Set(loadsOf(k).map((l) => l.slot))];
@@ -117,8 +126,7 @@ export function planMemory(kernels: Kernel[], slots: SlotInfo[]): MemoryPlan {
         for (const l of k.expr.loads) {
           const src = slots[l.slot]!;
           if (src.role !== 'intermediate' || lastUse.get(l.slot) !== i) continue;
-          const identity = k.expr.loads.filter((m) => m.slot === l.slot).every((m) => m.chain.every((s) => s.op === 'reshape'));
-          if (identity && sameStorage(src.dtype, slot.dtype) && sameSize(src.shape, slot.shape)) {
+          if (readsOnlyAtOutputIndex(k, l.slot) && sameStorage(src.dtype, slot.dtype) && sameSize(src.shape, slot.shape)) {
             buf = bufOfSlot.get(l.slot);
             if (buf) {
               inPlace++;

@@ -9,6 +9,7 @@ import { TransformError } from '../../tensor/errors.js';
 import { Node } from '../ir.js';
 import { executableFor, realize } from '../realize.js';
 import { recordHit } from '../cache.js';
+import { consume } from '../donation.js';
 import { defaultDevice } from '../../backends/registry.js';
 import type { BoundExecutable } from '../executable.js';
 import { flatten, unflatten, defKey, type PyTree, type PyTreeOrNode, type TreeDef, type TensorTree } from './pytree.js';
@@ -21,6 +22,16 @@ export interface JitOptions {
   /** Dynamic axes per argument: {argIndex: [axis, ...]}; those dims are symbols, so new sizes do not recompile. */
   dynamicAxes?: Record<number, number[]>;
   device?: string;
+  /**
+   * Positional arguments the caller gives up (jax.jit's donate_argnums): their
+   * tensors' memory may be reused for outputs of the same dtype and size (a
+   * training step's new parameters written over the old ones), and every one
+   * of their tensors is consumed by the call: reading it afterwards throws
+   * DonatedError. Tensors sharing memory with a donated one (a realized view)
+   * are detected and keep theirs. Ignored when the call is traced by an outer
+   * transform (grad, vmap, an enclosing jit).
+   */
+  donateArgnums?: number[];
 }
 
 interface Entry {
@@ -53,16 +64,24 @@ export interface Jitted<F extends (...args: any[]) => PyTreeOrNode = (...args: a
 export const MAX_JIT_SIGNATURES = 256;
 
 /**
- * jit(f, {staticArgnums, dynamicAxes, device}): f traced once per signature (shapes, dtypes, static args) and run as a compiled, fused executable (jax.jit).
+ * jit(f, {staticArgnums, dynamicAxes, device, donateArgnums}): f traced once per signature (shapes, dtypes, static args) and run as a compiled, fused executable (jax.jit).
  * @example
  * ```ts
  * const f = jit((x: Tensor) => x.mul(2).add(1));
  * f(tensor([1, 2])).tolist();   // [3, 5]  (traced and compiled once per shape/dtype)
+ * // Donation: the step writes its result over x's memory; x is consumed.
+ * const step = jit((x: Tensor) => x.mul(0.5), { donateArgnums: [0] });
+ * let x = tensor([2, 4]);
+ * x = step(x);                  // the old x now throws DonatedError when read
+ * x.tolist();                   // [1, 2]
  * ```
  */
 export function jit<F extends (...args: any[]) => PyTreeOrNode>(f: F, opts?: JitOptions): Jitted<F>;
 export function jit(f: (...args: any[]) => PyTree, opts: JitOptions = {}): Jitted {
   const statics = new Set(opts.staticArgnums ?? []);
+  const donate = new Set(opts.donateArgnums ?? []);
+  for (const i of donate)
+    if (!Number.isInteger(i) || i < 0 || statics.has(i)) throw new TransformError(`jit: donateArgnums must be non-negative integer positions of traced (not static) arguments, got ${JSON.stringify(opts.donateArgnums)}${statics.has(i) ? ` (${i} is also in staticArgnums)` : ''}`);
   const cache = new Map<string, Entry>();
   let device = opts.device ?? defaultDevice();
   let compiles = 0,
@@ -72,7 +91,7 @@ export function jit(f: (...args: any[]) => PyTree, opts: JitOptions = {}): Jitte
   // imply the same signature, dynamic axes or not) takes that call's entry
   // without flattening its arguments or building the signature string: a
   // host loop calling one jitted step (solveIvp's attempts) pays this per call.
-  let last: { entry: Entry; device: string; dtypes: DType[]; shapes: (readonly Dim[])[] } | undefined;
+  let last: { entry: Entry; device: string; dtypes: DType[]; shapes: (readonly Dim[])[]; donated: boolean[] | undefined } | undefined;
   const sameAsLast = (args: readonly unknown[]): boolean => {
     if (last === undefined || statics.size > 0 || args.length !== last.dtypes.length) return false;
     let dev: string | undefined;
@@ -89,7 +108,7 @@ export function jit(f: (...args: any[]) => PyTree, opts: JitOptions = {}): Jitte
     if (sameAsLast(args)) {
       hits++;
       recordHit();
-      return runEntry(last!.entry, args as Tensor[], last!.device);
+      return runEntry(last!.entry, args as Tensor[], last!.device, last!.donated);
     }
     const flat = args.map((a, i) => (statics.has(i) ? undefined : flatten(a as PyTreeOrNode)));
     const leaves = flat.flatMap((x) => x?.leaves ?? []);
@@ -138,23 +157,45 @@ export function jit(f: (...args: any[]) => PyTree, opts: JitOptions = {}): Jitte
       hits++;
       recordHit();
     }
-    last = statics.size === 0 && args.every((a) => a instanceof Tensor) ? { entry: e, device, dtypes: leaves.map((l) => l.dtype), shapes: leaves.map((l) => [...l.node.shape]) } : undefined;
-    return runEntry(e, leaves, device);
+    // Per flattened leaf: whether its argument is donated.
+    const donated = donate.size === 0 ? undefined : flat.flatMap((x, i) => (x === undefined ? [] : x.leaves.map(() => donate.has(i))));
+    last = statics.size === 0 && args.every((a) => a instanceof Tensor) ? { entry: e, device, dtypes: leaves.map((l) => l.dtype), shapes: leaves.map((l) => [...l.node.shape]), donated } : undefined;
+    return runEntry(e, leaves, device, donated);
   };
   Object.defineProperty(jitted, 'compiles', { get: () => compiles });
   Object.defineProperty(jitted, 'hits', { get: () => hits });
   return jitted as Jitted;
 }
 
-/** Runs a traced entry on the flattened argument tensors: the outputs as tensors in f's result structure. */
-function runEntry(e: Entry, leaves: readonly Tensor[], device: string): PyTree {
+/**
+ * Runs a traced entry on the flattened argument tensors: the outputs as
+ * tensors in f's result structure. `donated` (per leaf): leaves whose memory
+ * the outputs may take; they are consumed by the call (donation.ts), even when
+ * it throws (a kernel may have written over them already).
+ */
+function runEntry(e: Entry, leaves: readonly Tensor[], device: string, donated?: readonly boolean[]): PyTree {
+  if (donated === undefined) return runLeaves(e, leaves, device, undefined);
+  const run = { started: false };
+  try {
+    return runLeaves(e, leaves, device, donated, run);
+  } finally {
+    if (run.started) for (let i = 0; i < leaves.length; i++) if (donated[i]) consume(leaves[i]!.node, 'jit');
+  }
+}
+
+/** runEntry's work; `run.started` is set once the inputs are checked and kernels are about to run. */
+function runLeaves(e: Entry, leaves: readonly Tensor[], device: string, donated: readonly boolean[] | undefined, run?: { started: boolean }): PyTree {
   realize(leaves.map((l) => l.node));
   const extra = e.leaves.slice(e.nIn);
   realize(extra);
-  if (e.exe.exe.backend.device !== undefined) return runEntryOnDevice(e, [...leaves.map((l) => l.node), ...extra], device);
+  if (e.exe.exe.backend.device !== undefined) {
+    if (run) run.started = true;
+    return runEntryOnDevice(e, [...leaves.map((l) => l.node), ...extra], device);
+  }
   const inputs = [...leaves.map((l) => ({ data: l.node.data!, shape: l.shape })), ...extra.map((l) => ({ data: l.data!, shape: l.shape as number[] }))];
   const env = e.exe.bindDims(inputs);
-  const outs = e.exe.run(inputs);
+  if (run) run.started = true;
+  const outs = e.exe.run(inputs, donated);
   const tensors = outs.map((d, i) => {
     const n = e.outNodes[i]!;
     return fromStorage(d, n.shape.map((x) => (typeof x === 'number' ? x : env.get(x)!)), n.dtype, device);
