@@ -6,6 +6,12 @@
 // indices, validation figures when a validation set is given, and images/s.
 // A progress bar (src/progress.ts) shows the running loss on a TTY.
 //
+// The step donates the model and the optimizer state it is given (jit's
+// donateArgnums): each step writes its new parameters and moments over the
+// previous step's, which only this loop holds. The caller's model and state
+// are copied once first, and onEpoch gets a copy, so nothing the caller holds
+// is consumed.
+//
 // The running loss and hit count are summed on the device; the host reads them
 // when the bar redraws (at most every 100 ms) and at the end of each epoch —
 // not after every step, which would wait for each batch.
@@ -18,6 +24,8 @@
 import type { Tensor } from '../tensor/tensor.js';
 import { ValueError } from '../tensor/errors.js';
 import { jit } from '../compiler/transforms/jit.js';
+import { flatten, unflatten, type PyTreeOrNode } from '../compiler/transforms/pytree.js';
+import { fromStorage } from '../tensor/create.js';
 import { valueAndGrad } from '../compiler/transforms/grad.js';
 import { foldIn, type Key } from '../tensor/random.js';
 import { batches } from '../io/batches.js';
@@ -148,15 +156,15 @@ export function train<M extends Module>(model: M, data: Dataset, opts: TrainOpti
     )(m);
     const r = opt.step(m, g, s);
     return [loss, r.params, r.state, hits] as const;
-  });
+  }, { donateArgnums: [0, 1] });
   const evaluate = jit((m: Module, x: Tensor, y: Tensor) => {
     const out = forward(m, x);
     const loss = lossFn(out, y).mul(x.shape[0]!);
     return classes ? [loss, out.argmax(-1).eq(y).cast('float64').sum()] : [loss];
   });
 
-  let m: Module = model;
-  let state = opts.state ?? opt.init(model);
+  let m: Module = ownCopy(model);
+  let state = opts.state !== undefined ? ownCopy(opts.state) : opt.init(m);
   if (scaled && !((state as Partial<LossScaledState>).inner instanceof Object && (state as Partial<LossScaledState>).scale instanceof Object))
     throw new ValueError('nn.train: with loss scaling, state must be a withLossScaling state ({step, inner, scale, growthTracker}), as a loss-scaled run returns it');
   const history: EpochInfo[] = [];
@@ -196,7 +204,7 @@ export function train<M extends Module>(model: M, data: Dataset, opts: TrainOpti
     if (opts.validation) Object.assign(info, validate(evaluate, m, opts.validation, batchSize, classes));
     bar?.done(`loss ${info.loss.toFixed(4)}${info.accuracy !== undefined ? `, accuracy ${(100 * info.accuracy).toFixed(2)} %` : ''}, ${info.imagesPerSecond.toFixed(0)} images/s`);
     history.push(info);
-    opts.onEpoch?.(info, m as M);
+    opts.onEpoch?.(info, ownCopy(m) as M);
   }
   return { model: m as M, state, history, compiles: step.compiles };
 }
@@ -212,4 +220,13 @@ function validate(evaluate: (m: Module, x: Tensor, y: Tensor) => unknown, m: Mod
     if (classes) correct += r[1]!.item() as number;
   }
   return classes ? { valLoss: loss / n, valAccuracy: correct / n } : { valLoss: loss / n };
+}
+
+/** The same pytree with every tensor copied into memory of its own: what the donating step may consume. */
+function ownCopy<T>(t: T): T {
+  const { leaves, def } = flatten(t as PyTreeOrNode);
+  return unflatten(
+    def,
+    leaves.map((l) => fromStorage(l.realize().node.data!.slice(), l.shape, l.dtype, l.node.device)),
+  ) as T;
 }

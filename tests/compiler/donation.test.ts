@@ -67,8 +67,10 @@ describe.each(CPU)('jit donateArgnums on %s', (device) => {
     const plain = rlx.jit(momentumStep);
     const donating = rlx.jit(momentumStep, { donateArgnums: [0, 1] });
     const x = t(x0, [M, K]);
-    let [wp, vp] = [t(w0, [K, N]), t(v0, [K, N])];
-    let [wd, vd] = [t(w0, [K, N]), t(v0, [K, N])];
+    let wp: rlx.Tensor = t(w0, [K, N]),
+      vp: rlx.Tensor = t(v0, [K, N]);
+    let wd: rlx.Tensor = t(w0, [K, N]),
+      vd: rlx.Tensor = t(v0, [K, N]);
     let lp: rlx.Tensor | undefined, ld: rlx.Tensor | undefined;
     for (let s = 0; s < 4; s++) {
       [lp, wp, vp] = plain(wp, vp, x);

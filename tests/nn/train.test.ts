@@ -2,7 +2,7 @@
 // reports per-epoch figures that agree with an independent evaluation, draws
 // its bar only on a TTY, and rejects bad input with typed errors.
 import { describe, expect, it } from 'vitest';
-import { nn, optim, random, tensor, ValueError, type Tensor } from '../../src/index.js';
+import { nn, optim, random, tensor, tree, ValueError, type Tensor } from '../../src/index.js';
 
 /** Two Gaussian blobs in 2-D (class 0 around (−1, −1), class 1 around (1, 1)), float64. */
 function blobs(n: number, seed: number) {
@@ -37,6 +37,25 @@ describe('nn.train', () => {
     expect(a.history.map((h) => h.loss)).toEqual(b.history.map((h) => h.loss));
     const c = nn.train(a.model, d, { optimizer: optim.sgd({ lr: 0.1, momentum: 0.9 }), epochs: 1, batchSize: 16, key: random.key(8), state: a.state, progress: false });
     expect((c.state.step as Tensor).item()).toBe(12); // 2 epochs × 4 batches, then 4 more
+  });
+
+  it("donates only its own copies: the caller's model and state and the models onEpoch got stay readable and unchanged", () => {
+    const d = blobs(64, 14);
+    const model = mlp();
+    const opt = optim.adam({ lr: 0.05 });
+    const state = opt.init(model);
+    const before = (t: unknown) => (tree.leaves(t as never) as Tensor[]).map((l) => Array.from(l.toArray() as Float64Array));
+    const [m0, s0] = [before(model), before(state)];
+    const seen: nn.Module[] = [];
+    const r = nn.train(model, d, { optimizer: opt, state, epochs: 3, batchSize: 16, key: random.key(15), progress: false, onEpoch: (_e, m) => seen.push(m) });
+    expect(before(model)).toEqual(m0);
+    expect(before(state)).toEqual(s0);
+    expect(seen).toHaveLength(3);
+    // Each epoch's model is its own: later epochs (whose steps donate the loop's model) left it as it was.
+    const snap = seen.map((m) => before(m));
+    expect(snap[0]).not.toEqual(snap[2]);
+    expect(snap[2]).toEqual(before(r.model));
+    expect(((r.state as { step: Tensor }).step).item()).toBe(12);
   });
 
   it('regression targets: a custom loss, no accuracy', () => {
