@@ -43,15 +43,23 @@ def _mlp(args):
 
 def case_mlp_train(args):
     model, x, y = _mlp(args)
-    opt = torch.optim.Adam(model.parameters(), lr=args["lr"])
+    box = [torch.optim.Adam(model.parameters(), lr=args["lr"])]
 
     def run():
+        opt = box[0]
         opt.zero_grad()
         loss = torch.nn.functional.cross_entropy(model(x), y)
         loss.backward()
         opt.step()
         return loss.detach().numpy()
 
+    def after_warmup():
+        # The initial weights and a fresh Adam state: the timed steps are steps 1.. of training,
+        # as on the rlx side (the suite's afterWarmup), so the last losses can be compared.
+        _load_ramps(model)
+        box[0] = torch.optim.Adam(model.parameters(), lr=args["lr"])
+
+    run.after_warmup = after_warmup
     return run
 
 
