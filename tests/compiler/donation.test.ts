@@ -11,6 +11,7 @@ import { describe, expect, it } from 'vitest';
 import * as rlx from '../../src/index.js';
 import { DonatedError, TransformError } from '../../src/index.js';
 import { DEVICES } from '../harness/devices.js';
+import { webgpuStatus } from '../../src/backends/webgpu/device.js';
 
 const CPU = DEVICES.filter((d) => d !== 'webgpu');
 
@@ -218,6 +219,18 @@ describe.each(CPU)('jit donateArgnums on %s', (device) => {
       expect(() => oldWeight.toArray()).toThrow(DonatedError);
       [mp, sp, md, sd] = [mp2 as never, sp2 as never, md2 as never, sd2 as never];
     }
+  });
+});
+
+describe.runIf(webgpuStatus().available)('jit donateArgnums on webgpu', () => {
+  it('keeps device buffers (no host memory to reuse) but consumes the donated tensors all the same', () => {
+    const f = rlx.jit((a: rlx.Tensor, b: rlx.Tensor) => a.mul(2).add(b), { donateArgnums: [0] });
+    const a = rlx.tensor([1, 2, 3], { dtype: 'float32', device: 'webgpu' }).realize();
+    const b = rlx.tensor([0.5, 0.5, 0.5], { dtype: 'float32', device: 'webgpu' }).realize();
+    const out = f(a, b);
+    expect(out.toArray()).toEqual(new Float32Array([2.5, 4.5, 6.5]));
+    expect(() => a.toArray()).toThrow(DonatedError);
+    expect(b.toArray()).toEqual(new Float32Array([0.5, 0.5, 0.5]));
   });
 });
 

@@ -11,6 +11,36 @@ import { DEVICES } from '../harness/devices.js';
 
 const vals = (t: rlx.Tensor) => Array.from(t.toArray() as ArrayLike<number>);
 
+describe('jit: repeated calls with pytree arguments of the same structure', () => {
+  it('reuse one trace; a changed static value, module class or module static retraces with the right result', () => {
+    const f = rlx.jit((p: { x: rlx.Tensor; mode: string }) => (p.mode === 'double' ? p.x.mul(2) : p.x.add(10)));
+    const x = rlx.tensor([1, 2]);
+    expect(vals(f({ x, mode: 'double' }) as rlx.Tensor)).toEqual([2, 4]);
+    expect(vals(f({ x: x.add(1), mode: 'double' }) as rlx.Tensor)).toEqual([4, 6]);
+    expect(f.compiles).toBe(1);
+    expect(vals(f({ x, mode: 'plus' }) as rlx.Tensor)).toEqual([11, 12]); // same leaves, another static: a new trace
+    expect(f.compiles).toBe(2);
+    expect(vals(f({ x, mode: 'double' }) as rlx.Tensor)).toEqual([2, 4]);
+    expect(f.compiles).toBe(2);
+
+    // Modules: the same leaf shapes under another class, or another static property, are other signatures.
+    const g = rlx.jit((m: rlx.nn.Module, v: rlx.Tensor) => m.forward(v) as rlx.Tensor);
+    const lin = rlx.nn.Linear(2, 2, { key: rlx.random.key(0), dtype: 'float64' });
+    const v = rlx.tensor([[1, -2]], { dtype: 'float64' });
+    const plain = vals(g(lin, v));
+    expect(vals(g(lin, v))).toEqual(plain);
+    expect(g.compiles).toBe(1);
+    const seq = rlx.nn.Sequential(lin, rlx.nn.ReLU());
+    expect(vals(g(seq, v))).toEqual(plain.map((t) => Math.max(t, 0)));
+    expect(g.compiles).toBe(2);
+    const noisy = rlx.nn.Sequential(lin, rlx.nn.Dropout(0.5));
+    const evald = rlx.nn.Sequential(lin, rlx.nn.Dropout(0.5)).eval();
+    expect(vals(g(evald, v))).toEqual(plain); // eval: dropout passes through
+    expect(g.compiles).toBe(3);
+    expect(() => g(noisy, v)).toThrow(/key/); // training mode (a static) differs: retraced, and asks for its key
+  });
+});
+
 describe('jit: repeated calls with the same signature', () => {
   it('reuse one trace; a new shape or dtype retraces, and returning to the old one reuses it', () => {
     const f = rlx.jit((x: rlx.Tensor, y: rlx.Tensor) => x.mul(y).add(1));
