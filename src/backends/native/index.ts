@@ -22,6 +22,9 @@ import { nativeAlloc, nativeAllocUninit } from './alloc.js';
 const HOOKS = { device: 'native', hasRule, special: (m: Node) => (m.op === 'matmul' && !(GEMM_DTYPES as readonly string[]).includes(m.dtype) ? ('decompose' as const) : undefined) };
 const dispatch = (n: Node): DispatchChoice | undefined => cpuDispatch(n, HOOKS);
 
+/** A matmul-with-epilogue kernel keeps its GEMM accumulator between synchronous runs up to this size. */
+export const KEPT_ACC_MAX_BYTES = 4 * 2 ** 20;
+
 /** The matmul epilogue as an elementwise kernel reading the GEMM result from `accSlot`. */
 function epilogueKernel(k: MatmulKernel, accSlot: number, accDType: DType): ElementwiseKernel {
   const ep = k.epilogue!;
@@ -45,9 +48,21 @@ function compileMatmul(addon: NativeAddon, k: MatmulKernel, slotShapes: SlotShap
   const gemmK: MatmulKernel = { ...k, out: accSlot, outDType: accDType, epilogue: undefined };
   const epi = interpretedKernel(addon as unknown as InterpAddon, epilogueKernel(k, accSlot, accDType), shapes);
   const runGemm = compiledMatmulRun(gemmK, shapes);
+  // The accumulator of the last synchronous run, reused by the next one (a run is never re-entered:
+  // the GEMM and the epilogue finish before it returns). A fresh one per call was an ArrayBuffer of
+  // external memory a call (the MLP step's [128, 256] forward: 128 KiB, 1.5 a step), which brought V8's
+  // next mark-compact, and its concurrent marking on the cores the GEMM uses, closer. Only up to
+  // KEPT_ACC_MAX_BYTES; awaited runs (which may overlap) take fresh ones.
+  let kept: StorageArray | undefined;
+  const accOf = (n: number): StorageArray => {
+    if (kept !== undefined && kept.length === n) return kept;
+    const acc = scratch(accDType, n);
+    kept = acc.byteLength <= KEPT_ACC_MAX_BYTES ? acc : undefined;
+    return acc;
+  };
   return {
     run(bufs: StorageArray[], env: DimEnv, consts?: Float64Array) {
-      const all = [...bufs, scratch(accDType, resolvedSize(k.outShape, env))];
+      const all = [...bufs, accOf(resolvedSize(k.outShape, env))];
       runGemm(all, env);
       epi.run(all, env, consts);
     },
