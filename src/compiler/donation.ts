@@ -25,13 +25,13 @@
 // used: their node keeps its shape and dtype, and any read of its data throws
 // DonatedError (so does a lazy expression built on it, once realized).
 
-import { DTYPE_INFO, type DType, type StorageArray } from '../tensor/dtype.js';
+import type { DType, StorageArray } from '../tensor/dtype.js';
 import { DonatedError } from '../tensor/errors.js';
 import { staticSize } from '../tensor/shape.js';
 import type { DeviceStorage, Node } from './ir.js';
 import type { Kernel, SlotInfo } from './kernel.js';
 import type { MemoryPlan } from './passes/memory-plan.js';
-import { readsOf, writesOf, readsOnlyAtOutputIndex } from './passes/memory-plan.js';
+import { readsOf, writesOf, readsOnlyAtOutputIndex, sameStorage } from './passes/memory-plan.js';
 
 /** ArrayBuffers that a realized view shares with its base: never donated (the view would see the new values). */
 const shared = new WeakSet<ArrayBufferLike>();
@@ -47,8 +47,6 @@ export interface DonationGraph {
   slots: readonly SlotInfo[];
   plan: MemoryPlan;
 }
-
-const sameStorage = (a: DType, b: DType) => DTYPE_INFO[a].storage === DTYPE_INFO[b].storage && DTYPE_INFO[a].lanes === DTYPE_INFO[b].lanes;
 
 /**
  * For each planned buffer, the index of the donated input that may back it,

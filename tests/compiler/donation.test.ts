@@ -240,6 +240,10 @@ describe('jit donateArgnums, arguments', () => {
     expect(() => rlx.jit(f, { donateArgnums: [0], staticArgnums: [0] })).toThrow(TransformError);
     expect(() => rlx.jit(f, { donateArgnums: [-1] })).toThrow(TransformError);
     expect(() => rlx.jit(f, { donateArgnums: [0.5] })).toThrow(/donateArgnums/);
+    expect(() => rlx.jit(f, { donateArgnums: 0 as unknown as number[] })).toThrow(TransformError);
+    // A position past the call's arguments is an error at the call, not a silent no-op.
+    const g = rlx.jit(f, { donateArgnums: [1] });
+    expect(() => g(rlx.tensor([1]))).toThrow(/names argument 1, but the call passed 1 argument/);
   });
 
   it('is ignored under an outer transform: grad through a donating jit consumes nothing', () => {

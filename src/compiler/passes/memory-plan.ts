@@ -59,7 +59,8 @@ export function readsOf(k: Kernel): number[] {
   return [...new Set(loadsOf(k).map((l) => l.slot))];
 }
 
-const sameStorage = (a: DType, b: DType) => DTYPE_INFO[a].storage === DTYPE_INFO[b].storage && DTYPE_INFO[a].lanes === DTYPE_INFO[b].lanes;
+/** Same TypedArray class and lanes: one buffer can hold either. */
+export const sameStorage = (a: DType, b: DType) => DTYPE_INFO[a].storage === DTYPE_INFO[b].storage && DTYPE_INFO[a].lanes === DTYPE_INFO[b].lanes;
 const sameSize = (a: Dim[], b: Dim[]) => {
   const x = staticSize(a),
     y = staticSize(b);

@@ -79,9 +79,11 @@ export const MAX_JIT_SIGNATURES = 256;
 export function jit<F extends (...args: any[]) => PyTreeOrNode>(f: F, opts?: JitOptions): Jitted<F>;
 export function jit(f: (...args: any[]) => PyTree, opts: JitOptions = {}): Jitted {
   const statics = new Set(opts.staticArgnums ?? []);
+  const badDonate = (why: string) => new TransformError(`jit: donateArgnums must be an array of non-negative integer positions of traced (not static) arguments, got ${JSON.stringify(opts.donateArgnums) ?? String(opts.donateArgnums)}${why}`);
+  if (opts.donateArgnums !== undefined && !Array.isArray(opts.donateArgnums)) throw badDonate('');
   const donate = new Set(opts.donateArgnums ?? []);
-  for (const i of donate)
-    if (!Number.isInteger(i) || i < 0 || statics.has(i)) throw new TransformError(`jit: donateArgnums must be non-negative integer positions of traced (not static) arguments, got ${JSON.stringify(opts.donateArgnums)}${statics.has(i) ? ` (${i} is also in staticArgnums)` : ''}`);
+  for (const i of donate) if (!Number.isInteger(i) || i < 0 || statics.has(i)) throw badDonate(statics.has(i) ? ` (${i} is also in staticArgnums)` : '');
+  const lastDonated = Math.max(-1, ...donate);
   const cache = new Map<string, Entry>();
   let device = opts.device ?? defaultDevice();
   let compiles = 0,
@@ -120,6 +122,7 @@ export function jit(f: (...args: any[]) => PyTree, opts: JitOptions = {}): Jitte
     return true;
   };
   const jitted = (...args: unknown[]): PyTree => {
+    if (lastDonated >= args.length) throw new TransformError(`jit: donateArgnums names argument ${lastDonated}, but the call passed ${args.length} argument${args.length === 1 ? '' : 's'}`);
     if (sameAsLast(args)) {
       hits++;
       recordHit();
