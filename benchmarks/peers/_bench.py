@@ -130,9 +130,18 @@ def main(cases, requires=("numpy",)):
         w += 1
     # fn.after_warmup(), when the case sets it: e.g. a training step puts the model and optimizer
     # back to their initial state, so the timed steps start where the rlx side's do (its afterWarmup).
-    if hasattr(fn, "after_warmup"):
-        fn.after_warmup()
-    gc.collect()
+    # timing["warmupAfterGc"]: the collection first, then that many more calls, then
+    # after_warmup (the order of benchmarks/lib/worker.mjs, which says why).
+    if timing.get("warmupAfterGc"):
+        gc.collect()
+        for _ in range(timing["warmupAfterGc"]):
+            out = fn()
+        if hasattr(fn, "after_warmup"):
+            fn.after_warmup()
+    else:
+        if hasattr(fn, "after_warmup"):
+            fn.after_warmup()
+        gc.collect()
     samples = []
     inner = timing["inner"]
     perf = time.perf_counter
