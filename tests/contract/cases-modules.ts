@@ -39,6 +39,10 @@ export const moduleCases: Table = {
   'fft.ifftshift': { specs: [R(3, 5)], f: (x) => fft.ifftshift(x, 1) },
   'fft.fftfreq': { none: 'sizes' },
   'fft.rfftfreq': { none: 'sizes' },
+  'fft.setPlanner': { none: 'config' },
+  'fft.planner': { none: 'config' },
+  'fft.exportWisdom': { none: 'config' },
+  'fft.importWisdom': { none: 'config' },
 
   'integrate.rk4': { specs: [R(3)], f: (y0) => integrate.rk4((t, y) => y.mul(-0.5).add(y.sin().mul(0.2)).add(t.mul(0.1)), y0, { dt: 0.1, steps: 6 }).y },
   'integrate.velocityVerlet': {

@@ -6,12 +6,14 @@
 // keeps the js kernels on 'native'.
 //
 // plans.cc keeps the plans (one per guru problem: kind, precision, dims and
-// strides, alignment and thread count; FFTW_ESTIMATE, created under one mutex because FFTW's planner
+// strides, alignment, thread count and planner effort: FFTW_ESTIMATE unless set_planner
+// chose another; created under one mutex because FFTW's planner
 // is not thread-safe) and runs them with the new-array execute functions,
 // which are. fft_binding.cc is the JS surface (fftC2c / fftC2cAsync, ...).
 #pragma once
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace rlx {
@@ -66,6 +68,23 @@ void init();
 
 /** Drops every cached plan not in use (fftClearPlans(); tests of the cache). */
 void clear_plans();
+
+/**
+ * How hard FFTW's planner looks for a fast plan (FFTW's planner flags): 0
+ * estimate (a heuristic, no trial runs: the default), 1 measure, 2 patient,
+ * 3 exhaustive (trial transforms on scratch arrays, never the caller's).
+ * Plans are cached per effort, so going back to an effort reuses its plans.
+ * time_limit: seconds a plan's search may take (FFTW's fftw_set_timelimit;
+ * a negative value: no limit).
+ */
+void set_planner(int effort, double time_limit);
+int planner_effort();
+double planner_time_limit();
+
+/** FFTW's accumulated wisdom (the plans its planner found, both precisions) as FFTW's text format. */
+std::string export_wisdom(bool single);
+/** Adds wisdom in FFTW's text format to the planner's; false when FFTW rejects the text. */
+bool import_wisdom(bool single, const std::string& text);
 
 }  // namespace fft
 }  // namespace rlx

@@ -17,8 +17,10 @@
 // 1: ShapeError), each array's type and exact length, and that out shares no
 // memory with x (ValueError).
 //
-//   fftInfo()        { plans, created, hits, evicted, maxPlans, threads, threadMin, threadsOk }
+//   fftInfo()        { library, planner, plannerTimeLimit, plans, created, hits, evicted, maxPlans, threads, threadMin, threadsOk }
 //   fftClearPlans()  drops the cached plans not in use
+//   fftSetPlanner(effort, timeLimit)   FFTW's planner effort for new plans (0 estimate .. 3 exhaustive; fft.h)
+//   fftExportWisdom(single) -> string, fftImportWisdom(single, text) -> boolean: FFTW's wisdom
 //
 // Without FFTW (RLX_HAVE_FFTW3 unset) none of these is exported.
 #if defined(RLX_HAVE_FFTW3)
@@ -216,7 +218,10 @@ RLX_REGISTER(fft) {
     const fft::Stats s = fft::stats();
     Napi::Object o = Napi::Object::New(info.Env());
     o.Set("library", "FFTW 3");
-    o.Set("planner", "estimate");
+    static const char* const kEfforts[4] = {"estimate", "measure", "patient", "exhaustive"};
+    o.Set("planner", kEfforts[fft::planner_effort()]);
+    const double limit = fft::planner_time_limit();
+    o.Set("plannerTimeLimit", limit < 0 ? info.Env().Null() : Napi::Number::New(info.Env(), limit));
     o.Set("plans", static_cast<double>(s.plans));
     o.Set("created", static_cast<double>(s.created));
     o.Set("hits", static_cast<double>(s.hits));
@@ -230,6 +235,27 @@ RLX_REGISTER(fft) {
   export_fn(env, exports, "fftClearPlans", [](const Napi::CallbackInfo& info) -> Napi::Value {
     fft::clear_plans();
     return info.Env().Undefined();
+  });
+  // fftSetPlanner(effort 0..3, timeLimit seconds or a negative number for none)
+  export_fn(env, exports, "fftSetPlanner", [](const Napi::CallbackInfo& info) -> Napi::Value {
+    if (info.Length() != 2 || !info[0].IsNumber() || !info[1].IsNumber()) throw TypeErr("fftSetPlanner: expected (effort: number, timeLimit: number)");
+    const double e = info[0].As<Napi::Number>().DoubleValue(), t = info[1].As<Napi::Number>().DoubleValue();
+    if (!(e >= 0 && e <= 3 && e == static_cast<int>(e))) throw RangeErr("fftSetPlanner: effort must be an integer 0..3, got " + std::to_string(e), "ValueError");
+    if (std::isnan(t)) throw RangeErr("fftSetPlanner: timeLimit must be a number, got NaN", "ValueError");
+    fft::set_planner(static_cast<int>(e), t);
+    return info.Env().Undefined();
+  });
+  // fftExportWisdom(single: boolean) -> string
+  export_fn(env, exports, "fftExportWisdom", [](const Napi::CallbackInfo& info) -> Napi::Value {
+    if (info.Length() != 1 || !info[0].IsBoolean()) throw TypeErr("fftExportWisdom: expected (single: boolean)");
+    return Napi::String::New(info.Env(), fft::export_wisdom(info[0].As<Napi::Boolean>().Value()));
+  });
+  // fftImportWisdom(single: boolean, text: string) -> boolean (false: FFTW rejected the text)
+  export_fn(env, exports, "fftImportWisdom", [](const Napi::CallbackInfo& info) -> Napi::Value {
+    if (info.Length() != 2 || !info[0].IsBoolean() || !info[1].IsString()) throw TypeErr("fftImportWisdom: expected (single: boolean, text: string)");
+    const std::string text = info[1].As<Napi::String>().Utf8Value();
+    if (text.find('\0') != std::string::npos) return Napi::Boolean::New(info.Env(), false);
+    return Napi::Boolean::New(info.Env(), fft::import_wisdom(info[0].As<Napi::Boolean>().Value(), text));
   });
 }
 

@@ -20,9 +20,13 @@
 // alignment its planning arrays had; typed arrays are only 8-byte aligned in
 // general, a subarray even 4, so the alignment is part of the key instead of
 // planning everything FFTW_UNALIGNED, which turns SIMD off) and the thread
-// count. Plans are made with FFTW_ESTIMATE (no trial runs: FFTW_MEASURE costs
-// seconds for large n and would need the caller's data to stay untouched) on
-// scratch arrays of the same alignment, never on the caller's memory.
+// count and the planner effort. Plans are made with FFTW_ESTIMATE by default
+// (no trial runs: FFTW_MEASURE costs 86 ms for n = 1000 and seconds for large
+// n, and the plan it picks depends on timings, so results could differ in the
+// last bits from process to process; measured here for n = 1000 complex: 2.9
+// µs a transform estimated, 1.8 µs measured); set_planner() lets a caller who
+// runs the same transforms many times ask for more. Either way plans are made
+// on scratch arrays of the same alignment, never on the caller's memory.
 //
 // Thread safety: FFTW's planner (and plan destruction, which touches its
 // shared twiddle tables) is not thread-safe, so both run under one mutex;
@@ -43,6 +47,7 @@
 #include <array>
 #include <climits>
 #include <cstdint>
+#include <cstdlib>
 #include <cstring>
 #include <map>
 #include <memory>
@@ -148,18 +153,23 @@ struct Plan {
 constexpr int kMaxDims = 40;
 
 /**
- * kind, single, in place, alignment in, alignment out, threads, rank, then
+ * kind, single, in place, alignment in, alignment out, threads, planner effort, rank, then
  * (n, is, os) of every dim and howmany dim: a fixed array, so that a lookup
  * (every call) allocates nothing.
  */
 struct Key {
   int len = 0;
-  std::array<int64_t, 7 + 3 * kMaxDims> v;
+  std::array<int64_t, 8 + 3 * kMaxDims> v;
   void push(int64_t x) { v[len++] = x; }
   bool operator<(const Key& o) const { return std::lexicographical_compare(v.begin(), v.begin() + len, o.v.begin(), o.v.begin() + o.len); }
 };
 
+/** FFTW's planner flag of each effort (set_planner). */
+constexpr unsigned kEffortFlags[4] = {FFTW_ESTIMATE, FFTW_MEASURE, FFTW_PATIENT, FFTW_EXHAUSTIVE};
+
 struct Cache {
+  int effort = 0;             // guarded by planner_mutex()
+  double time_limit = -1.0;   // FFTW_NO_TIMELIMIT
   struct Entry {
     std::shared_ptr<Plan> plan;
     uint64_t used;
@@ -224,7 +234,7 @@ std::shared_ptr<Plan> plan_for(Kind kind, const Dims& dims, const Dims& many, bo
   if (!c.threads_ok) threads = 1;
   const bool single = sizeof(R) == sizeof(float);
   Key key;
-  for (int64_t x : {static_cast<int64_t>(kind), int64_t{single}, int64_t{in_place}, int64_t{align_in}, int64_t{align_out}, int64_t{threads}, int64_t{dims.count}}) key.push(x);
+  for (int64_t x : {static_cast<int64_t>(kind), int64_t{single}, int64_t{in_place}, int64_t{align_in}, int64_t{align_out}, int64_t{threads}, int64_t{c.effort}, int64_t{dims.count}}) key.push(x);
   for (const Dims* v : {&dims, &many})
     for (int i = 0; i < v->count; i++) {
       key.push(v->d[i].n);
@@ -242,7 +252,8 @@ std::shared_ptr<Plan> plan_for(Kind kind, const Dims& dims, const Dims& many, bo
   if (!in_place) out_scratch = std::make_unique<Scratch>(span(kind, false, dims, many) * sizeof(R), align_out);
   R* out = in_place ? in.as<R>() : out_scratch->as<R>();
   Fftw<R>::with_nthreads(threads);
-  const unsigned flags = FFTW_ESTIMATE | (kind == Kind::c2r ? FFTW_DESTROY_INPUT : 0u);
+  // Effort above estimate runs trial transforms: on the scratch arrays above, as the plan is made on them.
+  const unsigned flags = kEffortFlags[c.effort] | (kind == Kind::c2r ? FFTW_DESTROY_INPUT : 0u);
   const typename Fftw<R>::plan p = Fftw<R>::make(kind, dims, many, in.as<R>(), out, flags);
   if (!p) {
     std::string shape;
@@ -451,6 +462,40 @@ void clear_plans() {
   std::map<Key, Cache::Entry> dropped;  // destroyed after the lock is released
   std::lock_guard<std::recursive_mutex> lock(planner_mutex());
   dropped.swap(cache().plans);
+}
+
+void set_planner(int effort, double time_limit) {
+  if (effort < 0 || effort > 3) throw RangeErr("planner effort must be 0..3, got " + std::to_string(effort));
+  std::lock_guard<std::recursive_mutex> lock(planner_mutex());
+  Cache& c = cache();
+  c.effort = effort;
+  c.time_limit = time_limit < 0 ? -1.0 : time_limit;
+  fftw_set_timelimit(c.time_limit < 0 ? FFTW_NO_TIMELIMIT : c.time_limit);
+  fftwf_set_timelimit(c.time_limit < 0 ? FFTW_NO_TIMELIMIT : c.time_limit);
+}
+
+int planner_effort() {
+  std::lock_guard<std::recursive_mutex> lock(planner_mutex());
+  return cache().effort;
+}
+
+double planner_time_limit() {
+  std::lock_guard<std::recursive_mutex> lock(planner_mutex());
+  return cache().time_limit;
+}
+
+std::string export_wisdom(bool single) {
+  std::lock_guard<std::recursive_mutex> lock(planner_mutex());
+  char* w = single ? fftwf_export_wisdom_to_string() : fftw_export_wisdom_to_string();
+  if (!w) throw std::bad_alloc();
+  std::string out(w);
+  free(w);  // FFTW's export_wisdom_to_string allocates with malloc
+  return out;
+}
+
+bool import_wisdom(bool single, const std::string& text) {
+  std::lock_guard<std::recursive_mutex> lock(planner_mutex());
+  return (single ? fftwf_import_wisdom_from_string(text.c_str()) : fftw_import_wisdom_from_string(text.c_str())) != 0;
 }
 
 }  // namespace fft

@@ -23,8 +23,10 @@ import type { ComplexDType, FftKernels, FloatArray, RealDType } from './contract
 /** The plan cache's counters (native/src/fft/plans.cc). */
 export interface FftInfo {
   library: string;
-  /** FFTW's planner mode: 'estimate' (no trial runs). */
+  /** FFTW's planner effort for new plans: 'estimate' (no trial runs, the default), 'measure', 'patient' or 'exhaustive' (fft.setPlanner). */
   planner: string;
+  /** Seconds a plan's search may take, or null for no limit (fft.setPlanner's timeLimit). */
+  plannerTimeLimit?: number | null;
   /** Plans cached now, created since load, executions that reused one, plans evicted (LRU past maxPlans). */
   plans: number;
   created: number;
@@ -43,7 +45,7 @@ type C2cNd = (dtype: ComplexDType, batch: number, shape: readonly number[], axes
 type RealNd = (dtype: RealDType, batch: number, shape: readonly number[], axes: readonly number[], x: FloatArray, out: FloatArray) => void;
 
 /** The addon's fft exports (present only when it was built with FFTW). */
-interface FftAddon {
+export interface FftAddon {
   fftC2c: C2c;
   fftR2c: Real;
   fftC2r: Real;
@@ -58,6 +60,16 @@ interface FftAddon {
   fftC2rNdAsync: (...a: Parameters<RealNd>) => Promise<void>;
   fftInfo(): FftInfo;
   fftClearPlans(): void;
+  // The planner controls (an addon built before them lacks them: planner.ts says so).
+  fftSetPlanner?(effort: number, timeLimit: number): void;
+  fftExportWisdom?(single: boolean): string;
+  fftImportWisdom?(single: boolean, text: string): boolean;
+}
+
+/** The addon's FFTW exports, or undefined when the addon is absent or was built without FFTW. */
+export function nativeFftAddon(): FftAddon | undefined {
+  const addon = nativeAddon();
+  return hasNativeFft(addon) ? (addon as unknown as FftAddon) : undefined;
 }
 
 const FUNCTIONS = ['fftC2c', 'fftR2c', 'fftC2r', 'fftC2cAsync', 'fftR2cAsync', 'fftC2rAsync', 'fftC2cNd', 'fftR2cNd', 'fftC2rNd', 'fftC2cNdAsync', 'fftR2cNdAsync', 'fftC2rNdAsync', 'fftInfo', 'fftClearPlans'] as const;
