@@ -45,6 +45,13 @@ export default {
       const x = complexInput(rlx, 1000, [1000]);
       return () => rlx.fft.fft(x);
     }, { case: 'fft', args: { n: 1000 } }, { 'ndarray-fft': 'fft' }),
+    {
+      ...row('fft-c128-1000-measured', "the same transform with FFTW's measured plan: fft.setPlanner({effort: 'measure'}) before the first call (its ~90 ms plan search falls in the warm-up; the default planner estimates, with no trial runs)", small, (rlx) => {
+        rlx.fft.setPlanner({ effort: 'measure' });
+        const x = complexInput(rlx, 1000, [1000]);
+        return () => rlx.fft.fft(x);
+      }, { case: 'fft', args: { n: 1000 } }),
+    },
     row('rfft-f64-2^22', 'rfft of 2^22 float64 points', big, (rlx) => {
       const x = rlx.tensor(ramp(2 ** 22, 1)).realize();
       return () => rlx.fft.rfft(x);
