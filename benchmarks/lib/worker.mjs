@@ -34,14 +34,14 @@ try {
   const warmEnd = performance.now() + (timing.warmupMs ?? 0);
   for (let w = 0; w < timing.warmup || (performance.now() < warmEnd && w < 100000); w++) out = fn();
   if (timing.warmupAfterGc) {
-    // The forced full GC first, then more warm-up calls: the gc() makes V8 throw away
-    // optimized code that was compiled against objects which died in it (trace-time and
-    // first-call objects: "marking dependent code ... reason: weak objects" with
-    // --trace-deopt), and V8 recompiles it over the next ~200 calls on a background thread
-    // that takes the second core from the multithreaded kernels (measured on the nn training
-    // step: steps 1-50 and 130-180 after the gc() at 1.5-2.9 ms against 1.0 ms). Without these
-    // calls the timed samples would measure that recompilation, which a loop meets once per
-    // natural full GC, instead of the steady state every other row times.
+    // The forced full GC first, then more warm-up calls, so that whatever V8 recompiles after
+    // a full GC is not in the timed samples. Found on the nn training step: the gc() threw
+    // away optimized code of jit's per-call path ("reason: weak objects", then wrong-map
+    // deopts; --trace-deopt) and V8 recompiled it over ~200 calls on a background thread
+    // that took the second core from the multithreaded kernels (steps 1.5-2.9 ms against
+    // 1.0). jit, pytree and donation no longer lose that code to a GC
+    // (benchmarks/probes/jit-after-gc.mjs shows none), but a few functions are still
+    // recompiled after one, and the rows that need the steady state keep this guard.
     gc();
     for (let w = 0; w < timing.warmupAfterGc; w++) out = fn();
     spec.afterWarmup?.();

@@ -64,8 +64,7 @@ function encoderSetup(rlx, batch) {
 // 1-150 of training on both sides, and their last losses can be compared (float32 rounding makes the
 // two sides drift apart over steps on one batch: 0.5 % at step 150, 3 % by step 1150).
 // warmupAfterGc: the harness's gc() comes after those 1000 steps and is followed by 300 more
-// (lib/worker.mjs says why: the forced GC deoptimizes the step's JS, and its recompilation on the second
-// core made steps 1-50 and 130-180 after it 1.5-2.9 ms against 1.0 ms, measured), then the reset.
+// (lib/worker.mjs says why), then the reset.
 const trainTiming = { warmup: 1000, warmupAfterGc: 300, reps: 15, inner: 10, runs: 3 };
 
 /** The Adam step row, the step jitted with `jitOpts`. */

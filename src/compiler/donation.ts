@@ -99,6 +99,16 @@ export function donatable(data: StorageArray, inputs: readonly { data: StorageAr
 
 /** The data of a consumed tensor: every read throws. */
 class DonatedStorage implements DeviceStorage {
+  /**
+   * One instance that stays alive (a static of the class, which consume()
+   * keeps). Why: V8 holds the maps an instance passes through (one per field)
+   * only while some object has them, and optimized code refers to them weakly;
+   * with every consumed tensor of a training loop dead at a full GC, the GC
+   * dropped those maps and with them the optimized code of consume() and of
+   * jit's per-call path that inlines it ("reason: weak objects" under
+   * --trace-deopt), which V8 then spent ~200 calls recompiling.
+   */
+  static readonly keepsMapsAlive: DonatedStorage = new DonatedStorage('float32', 0, 'jit');
   readonly device = 'donated';
   constructor(
     readonly dtype: DType,

@@ -128,8 +128,14 @@ export function jit(f: (...args: any[]) => PyTree, opts: JitOptions = {}): Jitte
       recordHit();
       return runEntry(last!.entry, args as Tensor[], last!.device, last!.donated);
     }
-    const flat = args.map((a, i) => (statics.has(i) ? undefined : flatten(a as PyTreeOrNode)));
-    const leaves = flat.flatMap((x) => x?.leaves ?? []);
+    // Loops with push, not map/flatMap: PACKED arrays whether or not this code is optimized (pytree.ts says why).
+    const flat: ({ leaves: Tensor[]; def: TreeDef } | undefined)[] = [];
+    const leaves: Tensor[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const fl = statics.has(i) ? undefined : flatten(args[i] as PyTreeOrNode);
+      flat.push(fl);
+      if (fl !== undefined) for (let j = 0; j < fl.leaves.length; j++) leaves.push(fl.leaves[j]!);
+    }
     if (leaves.some((l) => l.node.symbolic || l.node.tracked)) return f(...args); // inside another transform
     if (statics.size === 0) {
       const dev = opts.device ?? leaves.find((l) => l.node.device !== undefined)?.node.device ?? defaultDevice();
@@ -223,10 +229,17 @@ function runLeaves(e: Entry, leaves: readonly Tensor[], device: string, donated:
   const env = e.exe.bindDims(inputs);
   if (run) run.started = true;
   const outs = e.exe.run(inputs, donated);
-  const tensors = outs.map((d, i) => {
+  // A loop with push, not outs.map: the array is PACKED whether or not this code is optimized (pytree.ts says why that matters).
+  const tensors: Tensor[] = [];
+  for (let i = 0; i < outs.length; i++) {
     const n = e.outNodes[i]!;
-    return fromStorage(d, n.shape.map((x) => (typeof x === 'number' ? x : env.get(x)!)), n.dtype, device);
-  });
+    const shape: number[] = [];
+    for (let k = 0; k < n.shape.length; k++) {
+      const x = n.shape[k]!;
+      shape.push(typeof x === 'number' ? x : env.get(x)!);
+    }
+    tensors.push(fromStorage(outs[i]!, shape, n.dtype, device));
+  }
   return unflatten(e.outDef, tensors);
 }
 
@@ -244,7 +257,7 @@ function runEntryOnDevice(e: Entry, inNodes: readonly Node[], device: string): P
   return unflatten(e.outDef, tensors);
 }
 
-/** Whether two structures are the same (what defKey would give the same string for). */
+/** Whether two structures are the same (what defKey would give the same string for). Plain loops: no closure per call (pytree.ts says why). */
 function treeDefsEqual(a: TreeDef, b: TreeDef): boolean {
   if (a === b) return true;
   switch (a.kind) {
@@ -253,12 +266,22 @@ function treeDefsEqual(a: TreeDef, b: TreeDef): boolean {
     case 'static':
       return b.kind === 'static' && defKey(a) === defKey(b);
     case 'array':
-      return b.kind === 'array' && a.children.length === b.children.length && a.children.every((c, i) => treeDefsEqual(c, b.children[i]!));
-    case 'object':
-      return b.kind === 'object' && a.keys.length === b.keys.length && a.keys.every((k, i) => k === b.keys[i]) && a.children.every((c, i) => treeDefsEqual(c, b.children[i]!));
+      return b.kind === 'array' && allDefsEqual(a.children, b.children);
+    case 'object': {
+      if (b.kind !== 'object' || a.keys.length !== b.keys.length) return false;
+      for (let i = 0; i < a.keys.length; i++) if (a.keys[i] !== b.keys[i]) return false;
+      return allDefsEqual(a.children, b.children);
+    }
     case 'node':
-      return b.kind === 'node' && a.type === b.type && a.name === b.name && a.auxKey === b.auxKey && a.children.length === b.children.length && a.children.every((c, i) => treeDefsEqual(c, b.children[i]!));
+      return b.kind === 'node' && a.type === b.type && a.name === b.name && a.auxKey === b.auxKey && allDefsEqual(a.children, b.children);
   }
+}
+
+/** treeDefsEqual of each pair. */
+function allDefsEqual(a: readonly TreeDef[], b: readonly TreeDef[]): boolean {
+  if (a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!treeDefsEqual(a[i]!, b[i]!)) return false;
+  return true;
 }
 
 function dimsEqual(a: readonly Dim[], b: readonly Dim[]): boolean {

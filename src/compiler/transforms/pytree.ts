@@ -120,54 +120,85 @@ export type TreeDef =
 /** Leaves (tensors; plain numbers become float64 tensors, booleans bool) in order, and the structure. */
 export function flatten(tree: PyTreeOrNode): { leaves: Tensor[]; def: TreeDef } {
   const leaves: Tensor[] = [];
-  const walk = (t: PyTreeOrNode): TreeDef => {
-    if (t instanceof Tensor) {
-      leaves.push(t);
-      return { kind: 'leaf' };
-    }
-    if (typeof t === 'number' || typeof t === 'boolean') {
-      leaves.push(tensor(t));
-      return { kind: 'leaf' };
-    }
-    if (Array.isArray(t)) return { kind: 'array', children: t.map(walk) };
-    if (t !== null && typeof t === 'object') {
-      const proto = Object.getPrototypeOf(t) as object | null;
-      if (proto !== Object.prototype && proto !== null) {
-        const found = nodeTypeOf(proto);
-        if (!found)
-          throw new ValueError(`pytree: unsupported node ${t.constructor?.name ?? typeof t}; use tensors, numbers, arrays, plain objects and classes registered with registerPytreeNode`);
-        const { children, aux, auxKey } = found.type.flatten(t);
-        const name = `${t.constructor?.name ?? 'node'}#${CLASS_IDS.get(found.at)}`;
-        return { kind: 'node', type: found.type, name, aux, auxKey, children: children.map(walk) };
-      }
-      const keys = Object.keys(t);
-      return { kind: 'object', keys, children: keys.map((k) => walk((t as Record<string, PyTree>)[k]!)) };
-    }
-    return { kind: 'static', value: t };
-  };
-  const def = walk(tree);
+  const def = walkTree(tree, leaves);
   return { leaves, def };
+}
+
+// flatten's and unflatten's recursions are module-level functions, not closures made per call, and build their
+// child lists with push rather than Array.prototype.map. Why, measured on a jitted training step (which flattens
+// its arguments and unflattens its outputs every call): V8 holds the optimized code of a closure only weakly
+// (through its feedback vector), so a full GC dropped it when no instance was alive, and the builtin map (used
+// while the code is unoptimized) makes HOLEY arrays where the optimized one made PACKED ones, which deoptimized
+// the code comparing them (jit's treeDefsEqual). Re-optimizing took ~200 calls on a background thread that, on
+// two cores, slowed the multithreaded kernels of every step in that window.
+
+/** flatten's recursion: appends t's leaves to `leaves` and returns its structure. */
+function walkTree(t: PyTreeOrNode, leaves: Tensor[]): TreeDef {
+  if (t instanceof Tensor) {
+    leaves.push(t);
+    return { kind: 'leaf' };
+  }
+  if (typeof t === 'number' || typeof t === 'boolean') {
+    leaves.push(tensor(t));
+    return { kind: 'leaf' };
+  }
+  if (Array.isArray(t)) return { kind: 'array', children: walkAll(t as PyTreeOrNode[], leaves) };
+  if (t !== null && typeof t === 'object') {
+    const proto = Object.getPrototypeOf(t) as object | null;
+    if (proto !== Object.prototype && proto !== null) {
+      const found = nodeTypeOf(proto);
+      if (!found)
+        throw new ValueError(`pytree: unsupported node ${t.constructor?.name ?? typeof t}; use tensors, numbers, arrays, plain objects and classes registered with registerPytreeNode`);
+      const { children, aux, auxKey } = found.type.flatten(t);
+      const name = `${t.constructor?.name ?? 'node'}#${CLASS_IDS.get(found.at)}`;
+      return { kind: 'node', type: found.type, name, aux, auxKey, children: walkAll(children, leaves) };
+    }
+    const keys = Object.keys(t);
+    const children: TreeDef[] = [];
+    for (let i = 0; i < keys.length; i++) children.push(walkTree((t as Record<string, PyTree>)[keys[i]!]!, leaves));
+    return { kind: 'object', keys, children };
+  }
+  return { kind: 'static', value: t };
+}
+
+/** walkTree of each element, in order. */
+function walkAll(ts: readonly PyTreeOrNode[], leaves: Tensor[]): TreeDef[] {
+  const out: TreeDef[] = [];
+  for (let i = 0; i < ts.length; i++) out.push(walkTree(ts[i]!, leaves));
+  return out;
 }
 
 /** Rebuilds a tree of the given structure from leaves (consumed in order). */
 export function unflatten(def: TreeDef, leaves: readonly Tensor[]): PyTree {
-  let i = 0;
-  const build = (d: TreeDef): PyTree => {
-    switch (d.kind) {
-      case 'leaf':
-        return leaves[i++]!;
-      case 'static':
-        return d.value as PyTree;
-      case 'array':
-        return d.children.map(build);
-      case 'object':
-        return Object.fromEntries(d.keys.map((k, j) => [k, build(d.children[j]!)]));
-      case 'node':
-        return d.type.unflatten(d.aux, d.children.map(build)) as unknown as PyTree;
+  const at = { next: 0 };
+  const out = buildTree(def, leaves, at);
+  if (at.next !== leaves.length) throw new Error(`internal: unflatten used ${at.next} of ${leaves.length} leaves`);
+  return out;
+}
+
+/** unflatten's recursion; `at.next` is the next unused leaf. */
+function buildTree(d: TreeDef, leaves: readonly Tensor[], at: { next: number }): PyTree {
+  switch (d.kind) {
+    case 'leaf':
+      return leaves[at.next++]!;
+    case 'static':
+      return d.value as PyTree;
+    case 'array':
+      return buildAll(d.children, leaves, at);
+    case 'object': {
+      const entries: [string, PyTree][] = [];
+      for (let j = 0; j < d.keys.length; j++) entries.push([d.keys[j]!, buildTree(d.children[j]!, leaves, at)]);
+      return Object.fromEntries(entries);
     }
-  };
-  const out = build(def);
-  if (i !== leaves.length) throw new Error(`internal: unflatten used ${i} of ${leaves.length} leaves`);
+    case 'node':
+      return d.type.unflatten(d.aux, buildAll(d.children, leaves, at)) as unknown as PyTree;
+  }
+}
+
+/** buildTree of each structure, in order. */
+function buildAll(ds: readonly TreeDef[], leaves: readonly Tensor[], at: { next: number }): PyTree[] {
+  const out: PyTree[] = [];
+  for (let i = 0; i < ds.length; i++) out.push(buildTree(ds[i]!, leaves, at));
   return out;
 }
 
