@@ -211,7 +211,7 @@ function markdown(name, suite, results, peerNames, machine) {
     '',
     '| row | what is timed | warmup (calls, then until ms) | samples × calls | runs |',
     '|---|---|---|---|---|',
-    ...results.map((r) => `| ${r.id} | ${r.description ?? ''} | ${r.timing.warmup}${r.timing.warmupMs ? ` + ${r.timing.warmupMs} ms` : ''}${r.timing.warmupAfterGc ? `, gc(), ${r.timing.warmupAfterGc} more` : ''} | ${r.timing.reps} × ${r.timing.inner} | ${r.timing.runs} |`),
+    ...results.map((r) => `| ${r.id} | ${r.description ?? ''} | ${r.timing.warmup}${r.timing.warmupMs ? ` + ${r.timing.warmupMs} ms` : ''}${r.timing.gc === 'none' ? ', no gc()' : ''} | ${r.timing.reps} × ${r.timing.inner} | ${r.timing.runs} |`),
     '',
   ];
   const unavailable = results.flatMap((r) => Object.entries(r.peers).filter(([, p]) => p.unavailable).map(([k, p]) => `- ${r.id}: ${p.unavailable}`));

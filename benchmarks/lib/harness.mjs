@@ -26,7 +26,6 @@ export function timingFor(row, opts = {}) {
     t.reps = Math.min(t.reps, 3);
     t.warmup = Math.min(t.warmup, 10);
     t.warmupMs = 0;
-    if (t.warmupAfterGc) t.warmupAfterGc = Math.min(t.warmupAfterGc, 10);
     t.inner = Math.min(t.inner, 20);
   }
   return t;

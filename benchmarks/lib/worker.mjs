@@ -33,22 +33,13 @@ try {
   // reaches. The Python peers follow the same rule (peers/_bench.py).
   const warmEnd = performance.now() + (timing.warmupMs ?? 0);
   for (let w = 0; w < timing.warmup || (performance.now() < warmEnd && w < 100000); w++) out = fn();
-  if (timing.warmupAfterGc) {
-    // The forced full GC first, then more warm-up calls, so that whatever V8 recompiles after
-    // a full GC is not in the timed samples. Found on the nn training step: the gc() threw
-    // away optimized code of jit's per-call path ("reason: weak objects", then wrong-map
-    // deopts; --trace-deopt) and V8 recompiled it over ~200 calls on a background thread
-    // that took the second core from the multithreaded kernels (steps 1.5-2.9 ms against
-    // 1.0). jit, pytree and donation no longer lose that code to a GC
-    // (benchmarks/probes/jit-after-gc.mjs shows none), but a few functions are still
-    // recompiled after one, and the rows that need the steady state keep this guard.
-    gc();
-    for (let w = 0; w < timing.warmupAfterGc; w++) out = fn();
-    spec.afterWarmup?.();
-  } else {
-    spec.afterWarmup?.();
-    gc();
-  }
+  spec.afterWarmup?.();
+  // timing.gc 'none': no forced GC at all. A forced full GC changes how V8 sizes its heap afterwards:
+  // after one, the undonated training loop (2.4 MB of new buffers a step) ran a mark-compact every
+  // ~15 steps and took 2-3 ms a step, where the same loop without it runs thousands of steps with
+  // none at 1.2-1.4 ms (measured with --trace-gc). A loop never calls gc(), so rows that time a
+  // loop's steady state say 'none'.
+  if (timing.gc !== 'none') gc();
   for (let i = 0; i < timing.reps; i++) {
     if (timing.gc === 'sample') gc();
     const t0 = process.hrtime.bigint();

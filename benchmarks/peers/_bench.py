@@ -130,17 +130,10 @@ def main(cases, requires=("numpy",)):
         w += 1
     # fn.after_warmup(), when the case sets it: e.g. a training step puts the model and optimizer
     # back to their initial state, so the timed steps start where the rlx side's do (its afterWarmup).
-    # timing["warmupAfterGc"]: the collection first, then that many more calls, then
-    # after_warmup (the order of benchmarks/lib/worker.mjs, which says why).
-    if timing.get("warmupAfterGc"):
-        gc.collect()
-        for _ in range(timing["warmupAfterGc"]):
-            out = fn()
-        if hasattr(fn, "after_warmup"):
-            fn.after_warmup()
-    else:
-        if hasattr(fn, "after_warmup"):
-            fn.after_warmup()
+    if hasattr(fn, "after_warmup"):
+        fn.after_warmup()
+    # timing["gc"] "none": no collection here either (benchmarks/lib/worker.mjs says why).
+    if timing.get("gc") != "none":
         gc.collect()
     samples = []
     inner = timing["inner"]

@@ -20,7 +20,7 @@ const self = fileURLToPath(import.meta.url);
 if (process.argv[2] === '--child') {
   const rlx = await import('../../dist/index.js');
   const suite = (await import('../suites/nn.mjs')).default;
-  const spec = suite.rows.find((r) => r.id === 'mlp-train-step-b128-donated').rlx(rlx);
+  const spec = suite.rows.find((r) => r.id === (process.env.ROW ?? 'mlp-train-step-b128-donated')).rlx(rlx);
   for (let i = 0; i < 1000; i++) spec.fn();
   console.log('MARK gc');
   globalThis.gc();

@@ -63,9 +63,8 @@ function encoderSetup(rlx, batch) {
 // to their initial state (afterWarmup here, after_warmup in peers/nn.py): the timed steps are steps
 // 1-150 of training on both sides, and their last losses can be compared (float32 rounding makes the
 // two sides drift apart over steps on one batch: 0.5 % at step 150, 3 % by step 1150).
-// warmupAfterGc: the harness's gc() comes after those 1000 steps and is followed by 300 more
-// (lib/worker.mjs says why), then the reset.
-const trainTiming = { warmup: 1000, warmupAfterGc: 300, reps: 15, inner: 10, runs: 3 };
+// gc 'none': no forced GC before the timed steps, on either side (lib/worker.mjs says why).
+const trainTiming = { warmup: 1000, reps: 15, inner: 10, runs: 3, gc: 'none' };
 
 /** The Adam step row, the step jitted with `jitOpts`. */
 function trainRow(id, description, jitOpts) {
