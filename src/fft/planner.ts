@@ -57,30 +57,32 @@ let current: FftPlanner = { effort: 'estimate', timeLimit: null };
  */
 export function setPlanner(opts: { effort?: FftPlannerEffort; timeLimit?: number | null }): FftPlanner {
   if (opts === null || typeof opts !== 'object') throw new ValueError(`fft.setPlanner: expected an options object { effort?, timeLimit? }, got ${opts === null ? 'null' : typeof opts}`);
-  const effort = opts.effort ?? current.effort;
+  const previous = planner();
+  const effort = opts.effort ?? previous.effort;
   if (!EFFORTS.includes(effort)) throw new ValueError(`fft.setPlanner: effort must be one of ${EFFORTS.map((e) => `'${e}'`).join(', ')}, got ${JSON.stringify(effort)}`);
-  const timeLimit = opts.timeLimit === undefined ? current.timeLimit : opts.timeLimit;
+  const timeLimit = opts.timeLimit === undefined ? previous.timeLimit : opts.timeLimit;
   if (timeLimit !== null && (typeof timeLimit !== 'number' || !Number.isFinite(timeLimit) || timeLimit <= 0))
     throw new ValueError(`fft.setPlanner: timeLimit must be a positive number of seconds or null (no limit), got ${String(timeLimit)}`);
   const addon = nativeFftAddon();
-  if (addon !== undefined) {
-    if (typeof addon.fftSetPlanner !== 'function') throw new DeviceError('fft.setPlanner: the native addon predates planner control (no fftSetPlanner); run npm run build:native');
-    addon.fftSetPlanner(EFFORTS.indexOf(effort), timeLimit ?? -1);
-  }
-  const previous = current;
+  if (addon !== undefined && typeof addon.fftSetPlanner !== 'function') throw new DeviceError('fft.setPlanner: the native addon predates planner control (no fftSetPlanner); run npm run build:native');
+  addon?.fftSetPlanner!(EFFORTS.indexOf(effort), timeLimit ?? -1);
   current = { effort, timeLimit };
   return previous;
 }
 
 /**
- * The planner settings fft.setPlanner last set ({ effort: 'estimate',
- * timeLimit: null } by default).
+ * The planner settings fft.setPlanner last set in this process ({ effort:
+ * 'estimate', timeLimit: null } by default; with FFTW, read from the addon,
+ * whose settings every thread shares).
  * @example
  * ```ts
  * fft.planner();   // { effort: 'estimate', timeLimit: null }
  * ```
  */
 export function planner(): FftPlanner {
+  // FFTW's settings are the addon's, shared by every thread of the process (a worker thread may have set them).
+  const info = nativeFftAddon()?.fftInfo();
+  if (info !== undefined && EFFORTS.includes(info.planner as FftPlannerEffort)) return { effort: info.planner as FftPlannerEffort, timeLimit: info.plannerTimeLimit ?? null };
   return { ...current };
 }
 

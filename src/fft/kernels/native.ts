@@ -241,14 +241,12 @@ export function nativeFftKernels(addon: NativeAddon): NativeFftKernels {
 
 /** The FFTW plan cache's counters, or undefined when the addon is absent or has no FFTW. */
 export function nativeFftInfo(): FftInfo | undefined {
-  const addon = nativeAddon();
-  return hasNativeFft(addon) ? (addon as unknown as FftAddon).fftInfo() : undefined;
+  return nativeFftAddon()?.fftInfo();
 }
 
 /** Drops FFTW's cached plans that no call is using (a no-op without FFTW). */
 export function clearNativeFftPlans(): void {
-  const addon = nativeAddon();
-  if (hasNativeFft(addon)) (addon as unknown as FftAddon).fftClearPlans();
+  nativeFftAddon()?.fftClearPlans();
 }
 
 /**
