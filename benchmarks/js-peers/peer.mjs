@@ -506,7 +506,8 @@ let warmed = 0;
 for (; warmed < timing.warmup || (performance.now() < warmEnd && warmed < 100000); warmed++) out = made.async ? await fn() : fn();
 const warmEach = warmed ? Number(process.hrtime.bigint() - t0w) / 1e9 / warmed : 0;
 const reps = warmEach * timing.inner * timing.reps > SAMPLE_BUDGET_S ? Math.max(2, Math.floor(SAMPLE_BUDGET_S / (warmEach * timing.inner))) : timing.reps;
-gc();
+// timing.gc 'none': no forced GC, as on the rlx side (benchmarks/lib/worker.mjs says why).
+if (timing.gc !== 'none') gc();
 const samples = [];
 for (let i = 0; i < reps; i++) {
   if (timing.gc === 'sample') gc();

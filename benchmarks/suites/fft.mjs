@@ -14,7 +14,12 @@ function complexInput(rlx, n, shape) {
 }
 
 const big = { warmup: 3, reps: 9, inner: 1, runs: 3 };
-const small = { warmup: 2000, reps: 25, inner: 200, runs: 3 };
+// The 1000-point rows: 2000 warm-up calls are ~10 ms, before V8 has optimized the per-call JS, and
+// after the harness's forced full GC samples ran slower for a while (one worker, µs a call:
+// 19.8 15.7 65.9 7.5 18.7 10.8 6.2 12.4 5.8 8.1 17.5 then ~5.0-5.5 with 2000 calls and the GC;
+// median 5.55 with 1.5 s of warm-up and the GC, 4.88 with neither GC). So they warm up for 1.5 s
+// and skip the forced GC (gc 'none', both sides: a loop of transforms never forces one).
+const small = { warmup: 2000, warmupMs: 1500, reps: 25, inner: 200, runs: 3, gc: 'none' };
 
 // jsPeers: { 'fft.js': case, 'ndarray-fft': case } for the rows a JS library can compute.
 const row = (id, description, timing, make, peer, jsPeers = {}) => ({

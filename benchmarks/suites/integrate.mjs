@@ -78,8 +78,15 @@ const counts = (r) => ({ steps: r.t.shape[0] - 1, nfev: r.nfev, njev: r.njev, nl
 // from ~40 ms to ~8 ms per call over its first ~30 calls, and RK45 on the
 // linear system from 95-150 ms to 76-82 ms over its first ~15 (2 warm-up
 // calls timed that descent: 0.80-0.87x SciPy in the committed runs).
-const stiffTiming = { warmup: 3, warmupMs: 1500, reps: 7, inner: 1, runs: 3 };
-const rk45Timing = { warmup: 3, warmupMs: 2000, reps: 7, inner: 1, runs: 3 };
+// gc 'none' (both sides; benchmarks/lib/worker.mjs says why): after the
+// harness's forced full GC the host loops run slower for a while, as V8
+// recompiles them: samples of one worker each way, ms, the forced GC first:
+// BDF/Robertson 12.5 10.6 9.2 10.8 8.2 12.9 8.8 vs 6.3 6.2 7.6 6.8 9.0 9.4 8.7;
+// Radau/VdP 93.8 85.5 70.8 68.1 67.2 67.8 72.2 vs 70.2 68.0 72.2 68.8 69.1
+// 70.7 76.2; RK45 81.1 75.2 92.9 75.0 106.9 75.8 86.7 vs 83.1 74.4 73.9 74.8
+// 97.2 77.3 75.6. A solver called in a loop never forces a GC.
+const stiffTiming = { warmup: 3, warmupMs: 1500, reps: 7, inner: 1, runs: 3, gc: 'none' };
+const rk45Timing = { warmup: 3, warmupMs: 2000, reps: 7, inner: 1, runs: 3, gc: 'none' };
 
 function linearRow() {
   const { n, t1 } = LINEAR;
