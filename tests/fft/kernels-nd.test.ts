@@ -2,9 +2,10 @@
 // a reference built here from the 1-D js kernels (themselves checked against
 // a direct DFT and NumPy in kernels-js.test.ts) applied line by line along
 // each axis, gathered and scattered by this file; FFTW's against the js ones
-// on the shapes that reach each of its paths (contiguous rows, strided tiles
-// with a partial last tile, the narrow tiles of long columns, the pool's
-// threads, a halved axis that is not last, batch > 1); c2rNd of a
+// on the shapes that reach each of its paths (contiguous rows, one plan of
+// strided lines, strided tiles for strides of a multiple of 1 KiB and for
+// large arrays, with a partial last tile, the narrow tiles of long columns,
+// the pool's threads, a halved axis that is not last, batch > 1); c2rNd of a
 // non-Hermitian input (NumPy's irfftn semantics); the typed errors of bad
 // shapes and axes.
 
@@ -89,7 +90,7 @@ const PROBLEMS: [number[], number[], number][] = [
   [[5, 7, 3], [0], 2],
   [[5, 7, 3], [2, 0], 1],
   [[3, 5, 4, 2], [1, 3, 0], 2],
-  [[9, 33], [0], 1], // strided tiles: two of 16 and a partial one
+  [[9, 33], [0], 1], // one FFTW plan of strided lines (plans.cc's lines_by_fftw)
   [[17, 17], [1, 0], 1],
   [[1, 8, 1], [0, 2, 1], 2], // axes of length 1
   [[13, 3, 11], [0, 2], 1],
@@ -154,6 +155,10 @@ describe.skipIf(!withFftw)('FFTW n-D kernels agree with the js ones', () => {
     [[5000, 5], [0], 1], // columns longer than 4096: narrow tiles
     [[64, 48, 10], [2, 0, 1], 1],
     [[300, 130], [1, 0], 1], // halved axis 0: a strided real transform with threads
+    [[9, 64], [0], 2], // a 1 KiB stride for complex128 (512 B for complex64: lines): strided tiles
+    [[9, 128], [0], 1], // a 1 KiB stride for complex64 too
+    [[600, 900], [0, 1], 1], // past 2^19 points: strided tiles, the last one partial, with threads
+    [[4100, 130], [0], 1], // past 2^19 points, columns longer than 4096: narrow tiles, the last partial
   ];
   it.each([...PROBLEMS, ...BIG])('shape %j, axes %j, batch %i', async (shape, axes, batch) => {
     for (const p of ['64', '32'] as const) {

@@ -7,9 +7,11 @@
 //
 // Problems are FFTW guru64 problems (dims and howmany dims, any strides).
 // The n-D transforms (execute_nd) run as passes: the last axis as one plan of
-// contiguous rows, every other axis by gathering tiles of 16 lines into
-// contiguous rows (strided_pass: FFTW_ESTIMATE's own strided multi-dim plans
-// were 10x slower on a 1024 x 1024 fft2), the c2r's inner inverse transforms
+// contiguous rows, every other axis as one plan of strided lines when that is
+// small and its stride does not alias in the caches, else by gathering tiles
+// of 16 lines into contiguous rows (strided_pass: FFTW_ESTIMATE's own
+// strided multi-dim plans were 10x slower on a 1024 x 1024 fft2;
+// lines_by_fftw has the measurements), the c2r's inner inverse transforms
 // before its 1-D c2r (NumPy's irfftn on non-Hermitian input).
 //
 // The key is everything a plan depends on: kind (c2c forward / inverse, r2c,
@@ -351,9 +353,33 @@ void strided_pass(Kind kind, const R* src, R* dst, int64_t outer, int64_t n, int
 }
 
 /**
+ * Whether the lines along a leading axis (elements `inner` complex values
+ * apart, `points` complex values in all) run as one FFTW plan of strided
+ * lines (SIMD across neighbouring lines, no copies) rather than strided_pass.
+ * Not when the stride is a multiple of 1 KiB: the elements of a line then
+ * share a few cache sets and FFTW_ESTIMATE's plans crawl. Not for large
+ * arrays either, where strided_pass's tiles use the caches better. Measured
+ * (2-core EPYC VM, inverse c2c along axis 0 of [n, inner] complex128, the
+ * kernel called directly, µs, strided_pass → FFTW plan): [64, 33] 5 → 3,
+ * [128, 65] 21-24 → 9-10, [256, 129] 98-107 → 81, [1024, 17] 100 → 43-63,
+ * [1024, 65] 191-271 → 167, [512, 257] 401 → 231, [512, 513] 753-878 →
+ * 366-405, [4096, 65] 1211-1390 → 674-689; but [64, 64] 7 → 11, [1024, 513]
+ * 1639-1893 → 1608-1809, [2048, 1025] 8126-8200 → 14274-14331, and (FFTW's
+ * plan in C against strided_pass through fft.ifft, 2 threads) [1024, 256]
+ * 5912 against 1862, [1024, 512] 11377 against 3617. rfft2/irfft2's half
+ * spectra (inner n/2 + 1) are of the first kind up to 512 × 512 or so.
+ */
+template <class R>
+bool lines_by_fftw(int64_t inner, int64_t points) {
+  constexpr int64_t kMaxPoints = int64_t{1} << 19;
+  return (inner * 2 * static_cast<int64_t>(sizeof(R))) % 1024 != 0 && points <= kMaxPoints;
+}
+
+/**
  * The c2c over `axes` of batch blocks of complex `shape`, src → dst (dst may
  * be src): the last axis, when transformed, as one plan of contiguous rows
- * (FFTW vectorizes and threads it well), every other axis by strided_pass.
+ * (FFTW vectorizes and threads it well), every other axis as one plan of
+ * strided lines or by strided_pass (lines_by_fftw says which).
  */
 template <class R>
 void c2c_passes(Kind kind, int64_t batch, const std::vector<int64_t>& shape, std::vector<int> axes, const R* src, R* dst) {
@@ -367,7 +393,11 @@ void c2c_passes(Kind kind, int64_t batch, const std::vector<int64_t>& shape, std
     axes.pop_back();
   }
   for (int a : axes) {
-    strided_pass<R>(kind, src, dst, batch * product(shape, 0, a), shape[a], product(shape, a + 1));
+    const int64_t n = shape[a], inner = product(shape, a + 1), outer = batch * product(shape, 0, a);
+    if (lines_by_fftw<R>(inner, outer * n * inner))
+      run<R>(kind, Dims{{n, inner, inner}}, Dims{{inner, 1, 1}, {outer, n * inner, n * inner}}, const_cast<R*>(src), dst, outer * n * inner);
+    else
+      strided_pass<R>(kind, src, dst, outer, n, inner);
     src = dst;
   }
 }

@@ -71,7 +71,7 @@ void cun(double* dr, double* di, const Args& a, int n) {
   }
 }
 template <Cx (*F)(double, double, double, double)>
-void cbin(double* dr, double* di, const Args& a, int n) {
+RLX_CLONES void cbin(double* dr, double* di, const Args& a, int n) {
   const double *xr = a.p[0], *xi = a.p[1], *yr = a.p[2], *yi = a.p[3];
   for (int i = 0; i < n; i++) {
     const Cx r = F(xr[i], xi[i], yr[i], yi[i]);
