@@ -6,13 +6,14 @@
 // drifts by ±10 % within minutes.
 //
 // Why it exists (issue 15, README "integrate"): both sides spend ~85 % of a
-// solve in the same OpenBLAS dgemv, and in the runs of 2026-12-04 it took
-// 62-65 µs a call inside rlx's solve against 57-59 µs inside SciPy's, while a
-// bare loop of gemmFlat in Node and of cblas_dgemv in C took 56-63 µs. The
-// rest of a solve costs about the same on both sides (~11 ms for rlx, ~12 ms
-// for SciPy of a ~80 ms solve). What slows the dgemv inside the solve was not
-// found (OPENBLAS_THREAD_TIMEOUT, V8's background threads and huge pages were
-// within the noise).
+// solve in the same OpenBLAS dgemv. In the runs of 2026-12-04 it took 59-81
+// µs a call inside rlx's solve and 57-68 µs inside SciPy's, drifting with the
+// machine's load; in a quiet stretch 62-65 against 57-59, while a bare loop
+// of gemmFlat in Node and of cblas_dgemv in C took 56-63 µs. The rest of a
+// solve costs about the same on both sides (11-18 ms of an 80-100 ms solve).
+// What, if anything, slows the dgemv inside rlx's solve was not found:
+// OPENBLAS_THREAD_TIMEOUT 18 against 28, V8's background threads and huge
+// pages all stayed within the noise.
 //
 //   node benchmarks/probes/rk45-inside.mjs        (after npm run build and npm run build:native)
 //   /usr/bin/python3 benchmarks/probes/rk45-inside.py
