@@ -35,6 +35,7 @@ import * as S from '../../src/backends/js/special.js';
 const status = webgpuStatus();
 const RUNS = { numRuns: 25 };
 const FLT_MIN = 2 ** -126;
+const FLT_MAX = 3.4028234663852886e38;
 const TOL: Record<string, number> = { log1p: 2, expm1: 2, erf: 2, pow: 2, softplus: 3, gelu: 3 };
 
 const F = new Float32Array(1);
@@ -205,6 +206,23 @@ describe.runIf(status.available)('webgpu pow (C99/NumPy corner cases, float64 Ma
     ];
     const g = read(f32(cases.map((c) => c[0])).pow(f32(cases.map((c) => c[1]))));
     cases.forEach(([x, y, w], i) => expect(Object.is(g[i], Math.fround(w)), `pow(${x}, ${y}) = ${g[i]}, want ${w}`).toBe(true));
+  });
+
+  it('y·log2 x just below 128 stays finite (it rounds up to 128 in float32: fast-check found 3.4028147e38^1 = ∞)', () => {
+    const cases: [number, number][] = [
+      [FLT_MAX, 1],
+      [-FLT_MAX, 1],
+      [3.402814744949159e38, 1], // fast-check's counterexample (43 ulps below FLT_MAX)
+      [FLT_MAX, 0.9999999],
+      [Math.fround(2 ** 127.75), 1],
+      [Math.fround(2 ** 127.99), 1],
+      [Math.fround(2 ** 63.9), 2],
+      [Math.fround(2 ** 42.6), 3],
+      [Math.fround(2 ** 127.6), 1.0000001],
+    ];
+    const a = cases.map((c) => c[0]),
+      b = cases.map((c) => Math.fround(c[1]));
+    expectUlps('pow', cases.map((c) => `${c[0]}, ${c[1]}`), read(f32(a).pow(f32(b))), a.map((x, i) => pow64(x, b[i]!)), TOL['pow']!);
   });
 
   it('sweeps: x^y over bases 1e-38 .. 3e38 for fixed exponents, and near overflow/underflow (|y·log2 x| up to 148)', () => {

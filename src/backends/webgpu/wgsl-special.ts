@@ -212,7 +212,9 @@ fn rlx_pow_pos(a: f32, y: f32) -> f32 {
   let yh = rlx_hi12(y);
   let A = yh * l.x;  // exact: 12 × 12 bits
   let B = (y - yh) * l.x + y * l.y;  // |B| <= 2^-10·|A|
-  if (A + B >= 128.0f) { return rlx_inf(); }
+  // A + B can round up to 128 from just below it (a = 3.4028147e38, 43 ulps below FLT_MAX, y = 1: 128 − 3.7e-6,
+  // a finite result): A − 128 is exact there.
+  if (A + B >= 128.0f && (A - 128.0f) + B >= 0.0f) { return rlx_inf(); }
   if (A + B < -150.0f) { return 0.0f; }
   let n = round(A);
   let th = A - n;  // exact
@@ -221,7 +223,12 @@ fn rlx_pow_pos(a: f32, y: f32) -> f32 {
   let tc = (th - (t - bv)) + (B - bv);
   let t12 = rlx_hi12(t);
   // 2^t = e^(t·ln2) = e^(r + c), r = t12·LN2_HI exact.
-  return rlx_exp_finish(t12 * ${c(LN2_HI)}, t12 * ${c(LN2_LO)} + ((t - t12) + tc) * ${c(Math.LN2)}, i32(n));
+  let r = t12 * ${c(LN2_HI)};
+  let cr = t12 * ${c(LN2_LO)} + ((t - t12) + tc) * ${c(Math.LN2)};
+  // n = 128 (then t < 0): ldexp is defined only up to 2^127, so scale by 2^127 and then by 2, which rounds
+  // to ∞ exactly when the result does.
+  if (n > 127.0f) { return rlx_exp_finish(r, cr, 127) * 2.0f; }
+  return rlx_exp_finish(r, cr, i32(n));
 }
 // pow as C99/NumPy: x^±0 = 1 and 1^y = 1 even for NaN; (−1)^±inf = 1; 0^y<0 = inf,
 // (−0)^odd keeps the sign, as does (−inf)^odd; a negative base needs an integer exponent.
