@@ -18,9 +18,15 @@ def case_five_op(args):
     return lambda: np.abs(np.exp(x * 2 + 1) - y)
 
 
+def case_add(args):
+    n = args["n"]
+    a, b = ramp(n, 1), ramp(n, 3)
+    return lambda: a + b
+
+
 def case_copy(args):
     a = ramp(args["n"], 1)
     return lambda: a.copy()
 
 
-_bench.main({"chain": case_chain, "five_op": case_five_op, "copy": case_copy})
+_bench.main({"chain": case_chain, "five_op": case_five_op, "add": case_add, "copy": case_copy})

@@ -12,6 +12,7 @@ import { ramp } from '../lib/inputs.mjs';
 
 const N = 10_000_000;
 const SMALL = 100;
+const MID = 65536;
 
 /** sqrt(a*a + b*b) * c + 1 on three realized float64 tensors of n elements. */
 function chain(rlx, n) {
@@ -33,10 +34,11 @@ function kernelsOf(rlx, t) {
 // gc stays 'run' (one GC before the samples): collecting the 80 MB buffers is part of
 // rlx's real cost, so the occasional sample that contains a major GC is kept.
 const big = { warmup: 2, reps: 9, inner: 1, runs: 3 };
+const mid = { warmup: 500, warmupMs: 1500, reps: 25, inner: 20, runs: 3, gc: 'none' };
 
 export default {
   name: 'core',
-  description: 'Fused vs unfused elementwise chains on 10M float64, and the per-call cost of a compile-cache hit.',
+  description: 'Fused vs unfused elementwise chains on 10M float64, a chain and a single op on 64k float64, and the per-call cost of a compile-cache hit.',
   rows: [
     {
       id: 'fused-chain-10M',
@@ -70,6 +72,31 @@ export default {
         };
       },
       peers: { numpy: { script: 'core.py', case: 'chain', args: { n: N } } },
+    },
+    // Mid-size arrays (64k float64, 512 KB): each call's output is a fresh ArrayBuffer, which V8 counts as
+    // external memory; its GCs (concurrent marking every ~64 MB of them) share the 2 cores with the kernels,
+    // where NumPy frees each array at once and reuses warm memory. gc 'none': the loop's own GCs are in the
+    // samples, as they are in a user's loop.
+    {
+      id: 'fused-chain-64k',
+      description: 'sqrt(a*a+b*b)*c+1 on 64k float64 (512 KB), fusion on; fresh expression per call, realize()',
+      timing: mid,
+      rlx: (rlx) => {
+        const { expr } = chain(rlx, MID);
+        return () => expr().realize().node.data;
+      },
+      peers: { numpy: { script: 'core.py', case: 'chain', args: { n: MID } } },
+    },
+    {
+      id: 'add-64k',
+      description: 'a + b on 64k float64 (512 KB): one elementwise op, fresh expression per call, realize()',
+      timing: mid,
+      rlx: (rlx) => {
+        const a = rlx.tensor(ramp(MID, 1));
+        const b = rlx.tensor(ramp(MID, 3));
+        return () => a.add(b).realize().node.data;
+      },
+      peers: { numpy: { script: 'core.py', case: 'add', args: { n: MID } } },
     },
     {
       id: 'cached-5op-100',
