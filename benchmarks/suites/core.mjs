@@ -73,10 +73,11 @@ export default {
       },
       peers: { numpy: { script: 'core.py', case: 'chain', args: { n: N } } },
     },
-    // Mid-size arrays (64k float64, 512 KB): each call's output is a fresh ArrayBuffer, which V8 counts as
-    // external memory; its GCs (concurrent marking every ~64 MB of them) share the 2 cores with the kernels,
-    // where NumPy frees each array at once and reuses warm memory. gc 'none': the loop's own GCs are in the
-    // samples, as they are in a user's loop.
+    // Mid-size arrays (64k float64, 512 KB): each call's output is a fresh ArrayBuffer, written into memory
+    // that has left the caches (V8 frees earlier outputs only at a later GC; perf of add-64k: the add loop
+    // itself, writing at ~11 GB/s), and V8 counts it as external memory, so its GCs (concurrent marking every
+    // ~64 MB of them) also share the 2 cores with the kernels. NumPy frees each array at once and reuses
+    // warm memory. gc 'none': the loop's own GCs are in the samples, as they are in a user's loop.
     {
       id: 'fused-chain-64k',
       description: 'sqrt(a*a+b*b)*c+1 on 64k float64 (512 KB), fusion on; fresh expression per call, realize()',
