@@ -6,8 +6,8 @@
 // which shows in lastIndex. These scenes put a pixel centre exactly on the
 // ellipse α = ALPHA_MIN at its leftmost, rightmost, top and bottom points (so
 // the pixel sits on the box's edge), and a dense scene of small splats (most
-// visits are near box edges) on an image whose tiles end in partial groups of
-// eight pixels (the passes' per-group and per-lane paths). lastIndex must be
+// visits are near box edges) on an image whose tiles end in partial 4 × 2
+// blocks, in width and in height (the passes' per-block and per-lane paths). lastIndex must be
 // the js reference's exactly; the rest within the usual tolerances.
 // (Checked while writing: with the box's level L replaced by thr·(1 − 1e-4)
 // in raster_prep_f32.cc, a box about 1e-3 pixel too tight, the extreme-point
@@ -89,10 +89,10 @@ describeNative('native float32 rasterize: the tightened pixel boxes drop no pixe
     compare(args);
   });
 
-  it('a dense scene of small splats on an image whose tiles end in partial groups of eight pixels agrees with js', () => {
+  it('a dense scene of small splats on an image whose tiles end in partial 4 × 2 pixel blocks agrees with js', () => {
     const r = mulberry32(12);
     const u = (lo: number, hi: number) => lo + (hi - lo) * r();
-    const W = 93, H = 70; // tiles 16 × 16 with a 13-pixel column (a group of 8 and one of 5) and a 6-row strip
+    const W = 93, H = 69; // tiles 16 × 16 with a 13-pixel column (three blocks of 4 and one of 1) and a 5-row strip (two block rows of 2, one of 1)
     const splats: Splat[] = [];
     for (let i = 0; i < 3000; i++) {
       const s = Math.exp(u(Math.log(0.15), Math.log(3))); // radii of about 1 to 8 pixels

@@ -1,8 +1,8 @@
 // The float32 backward rasterize of a tile (raster_f32.h: why its skip
 // decisions are the js reference's): raster_backward.cc's loop, back
-// to front splat by splat over the splat's box, in eight float lanes; each
-// splat's gradient is summed per lane and the lanes are added in a fixed
-// order into the splat's record.
+// to front splat by splat over the splat's box, in eight float lanes (a block
+// of 4 × 2 pixels: raster_f32.h, BLOCK_W); each splat's gradient is summed
+// per lane and the lanes are added in a fixed order into the splat's record.
 
 #include <algorithm>
 #include <cmath>
@@ -15,7 +15,7 @@ namespace rlx {
 namespace splat {
 namespace {
 
-/** Eight horizontally adjacent pixels and their backward state (raster_backward.cc's BackQuad). */
+/** A 4 × 2 block of pixels and their backward state (raster_backward.cc's BackQuad). */
 struct BackOct {
   v8f T, SC[3], SD, TN, last, GC[3], GA, GD;
 };
@@ -32,26 +32,28 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
   const int64_t begin = bins.offsets[tile], len = bins.offsets[tile + 1] - begin;
   if (len >= (int64_t(1) << 24)) return false;  // lastIndex lanes are floats
   // The pixels' state first (which also gives the longest walk, maxLast), then the splats up to there.
-  const int qw = (r.w + 7) / 8;
-  BackOct* octs = sc.octs.get(static_cast<size_t>(qw) * r.h);
+  const int qw = (r.w + BLOCK_W - 1) / BLOCK_W, qh = (r.h + BLOCK_H - 1) / BLOCK_H;  // blocks per row, block rows
+  BackOct* octs = sc.octs.get(static_cast<size_t>(qw) * qh);
   const float bg[3] = {static_cast<float>(in.background[0]), static_cast<float>(in.background[1]), static_cast<float>(in.background[2])};
   v8m lastMax = v8m{0, 0, 0, 0, 0, 0, 0, 0};
-  for (int ly = 0; ly < r.h; ly++) {
-    const int64_t row = static_cast<int64_t>(r.py0 + ly) * in.width + r.px0;
+  for (int by = 0; by < qh; by++)
     for (int q = 0; q < qw; q++) {
-      BackOct& Q = octs[static_cast<size_t>(ly) * qw + q];
-      const int64_t o0 = row + 8 * q;
-      if (8 * q + 8 <= r.w) {  // eight pixels at once, the same values per lane as the loop below
+      BackOct& Q = octs[static_cast<size_t>(by) * qw + q];
+      if (BLOCK_W * q + BLOCK_W <= r.w && BLOCK_H * by + BLOCK_H <= r.h) {  // the whole block: its rows' runs of four at once
         v8f t, ga, gd;
         v8m li;
-        std::memcpy(&t, g.finalT + o0, 32);
-        std::memcpy(&ga, g.ctAlpha + o0, 32);
-        std::memcpy(&gd, g.ctDepth + o0, 32);
-        std::memcpy(&li, g.lastIndex + o0, 32);
+        for (int row = 0; row < BLOCK_H; row++) {
+          const int64_t o = static_cast<int64_t>(r.py0 + BLOCK_H * by + row) * in.width + r.px0 + BLOCK_W * q;
+          const int l0 = BLOCK_W * row;
+          std::memcpy(reinterpret_cast<float*>(&t) + l0, g.finalT + o, 4 * BLOCK_W);
+          std::memcpy(reinterpret_cast<float*>(&ga) + l0, g.ctAlpha + o, 4 * BLOCK_W);
+          std::memcpy(reinterpret_cast<float*>(&gd) + l0, g.ctDepth + o, 4 * BLOCK_W);
+          std::memcpy(reinterpret_cast<int32_t*>(&li) + l0, g.lastIndex + o, 4 * BLOCK_W);
+          for (int l = 0; l < BLOCK_W; l++)
+            for (int c = 0; c < 3; c++) Q.GC[c][l0 + l] = g.ctImage[3 * (o + l) + c];
+        }
         Q.T = Q.TN = t;
         for (int c = 0; c < 3; c++) Q.SC[c] = t * bg[c];
-        for (int l = 0; l < 8; l++)
-          for (int c = 0; c < 3; c++) Q.GC[c][l] = g.ctImage[3 * (o0 + l) + c];
         Q.SD = v8_splat(0);
         Q.GA = ga;
         Q.GD = gd;
@@ -60,13 +62,13 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
         continue;
       }
       for (int l = 0; l < 8; l++) {
-        const int lx = 8 * q + l;
-        if (lx >= r.w) {  // padding: lastIndex 0 keeps the lane out of every splat
+        const int lx = BLOCK_W * q + block_col(l), ly = BLOCK_H * by + block_row(l);
+        if (lx >= r.w || ly >= r.h) {  // padding: lastIndex 0 keeps the lane out of every splat
           Q.T[l] = Q.TN[l] = Q.SD[l] = Q.last[l] = Q.GA[l] = Q.GD[l] = 0;
           for (int c = 0; c < 3; c++) Q.SC[c][l] = Q.GC[c][l] = 0;
           continue;
         }
-        const int64_t o = o0 + l;
+        const int64_t o = static_cast<int64_t>(r.py0 + ly) * in.width + r.px0 + lx;
         const float t = g.finalT[o];
         Q.T[l] = Q.TN[l] = t;
         for (int c = 0; c < 3; c++) Q.SC[c][l] = t * bg[c], Q.GC[c][l] = g.ctImage[3 * o + c];
@@ -77,7 +79,6 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
         lastMax[l] = std::max(lastMax[l], g.lastIndex[o]);
       }
     }
-  }
   int64_t maxLast = 0;
   for (int l = 0; l < 8; l++) maxLast = std::max<int64_t>(maxLast, lastMax[l]);
   sc.splats.resize(static_cast<size_t>(maxLast));
@@ -87,21 +88,22 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
     if (!gather_f32(packed[id], id, r, sc.splats[k], PACKED_MAY_CLAMP)) return false;
   }
   std::fill_n(records + GRAD_RECORD * (begin + maxLast), GRAD_RECORD * (len - maxLast), 0.0f);
-  const v8f lane = {0, 1, 2, 3, 4, 5, 6, 7}, zero = v8_splat(0);
+  const v8f laneCol = block_cols(), laneRow = block_rows(), zero = v8_splat(0);
   for (int64_t k = maxLast - 1; k >= 0; k--) {
     const TileSplatF& s = sc.splats[k];
     v8f gu = zero, gv = zero, gc0 = zero, gc1 = zero, gc2 = zero, go = zero, gcol[3] = {zero, zero, zero}, gz = zero;
     const v8f kk = v8_splat(static_cast<float>(k));
-    const int q0 = s.x0 / 8, q1 = (s.x1 + 7) / 8;
-    for (int ly = s.y0; ly < s.y1; ly++) {
-      const float dy = s.v - static_cast<float>(r.py0 + ly + PIXEL_CENTER);
-      const float c2dy2 = s.c2 * dy * dy;
-      const float c1dy = s.c1 * dy;
+    const int q0 = s.x0 / BLOCK_W, q1 = (s.x1 + BLOCK_W - 1) / BLOCK_W;
+    for (int by = s.y0 / BLOCK_H; by < (s.y1 + BLOCK_H - 1) / BLOCK_H; by++) {
+      // The forward's σ per lane (raster_f32.cc): the same float operations.
+      const v8f dy = s.v - ((static_cast<float>(r.py0 + BLOCK_H * by) + laneRow) + static_cast<float>(PIXEL_CENTER));
+      const v8f c2dy2 = s.c2 * dy * dy;
+      const v8f c1dy = s.c1 * dy;
       for (int q = q0; q < q1; q++) {
-        BackOct& Q = octs[static_cast<size_t>(ly) * qw + q];
+        BackOct& Q = octs[static_cast<size_t>(by) * qw + q];
         const v8m reached = kk < Q.last;  // the lanes whose walk reached splat k
         if (!v8_any(reached)) continue;
-        const v8f dx = s.u - ((static_cast<float>(r.px0 + 8 * q) + lane) + static_cast<float>(PIXEL_CENTER));
+        const v8f dx = s.u - ((static_cast<float>(r.px0 + BLOCK_W * q) + laneCol) + static_cast<float>(PIXEL_CENTER));
         const v8f sigma = 0.5f * (s.c0 * dx * dx + c2dy2) + c1dy * dx;
         // As in the forward (raster_f32.cc): σ ≤ acceptMax adds, σ > skipMin skips, the band between is decided exactly.
         const v8m maybe = reached & (sigma <= s.skipMin);
@@ -113,7 +115,7 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
         if (patch) {  // rare: the js arithmetic decides (raster_f32.h)
           for (int l = 0; l < 8; l++) {
             if (!unsure[l]) continue;
-            const double a = exact_alpha(packed[s.id], r.px0 + 8 * q + l, r.py0 + ly);
+            const double a = exact_alpha(packed[s.id], r.px0 + BLOCK_W * q + block_col(l), r.py0 + BLOCK_H * by + block_row(l));
             m[l] = a > 0 ? -1 : 0;
             exactAlpha[l] = static_cast<float>(a);
           }
@@ -141,7 +143,7 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
         const v8m mg = m;
         go += v8_and(mg, gAlpha * G);
         const v8f gSigma = -gAlpha * alpha;
-        const v8f dyv = v8_splat(dy);
+        const v8f dyv = dy;
         gu += v8_and(mg, gSigma * (s.c0 * dx + s.c1 * dyv));
         gv += v8_and(mg, gSigma * (s.c2 * dyv + s.c1 * dx));
         gc0 += v8_and(mg, gSigma * 0.5f * dx * dx);

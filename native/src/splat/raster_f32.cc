@@ -1,8 +1,9 @@
 // The float32 forward rasterize of a tile (raster_f32.h: why its decisions
 // are the js reference's): raster.cc's loop (splat by splat over the pixels
 // of the splat's box, per-pixel state updated under masks) in eight float
-// lanes, then the exact double walk of the js reference for the few pixels
-// whose stop test the float T could not decide.
+// lanes, each a block of 4 × 2 pixels (raster_f32.h, PixelBlock), then the
+// exact double walk of the js reference for the few pixels whose stop test
+// the float T could not decide.
 
 #include <algorithm>
 #include <cmath>
@@ -16,7 +17,7 @@ namespace rlx {
 namespace splat {
 namespace {
 
-/** Eight horizontally adjacent pixels of a tile and their compositing state. */
+/** A 4 × 2 block of a tile's pixels (lane l: column l % 4, row l / 4) and their compositing state. */
 struct PixelOct {
   v8f T, C[3], D, last;
   /** A bound on |T − T_js| (first order): U ← U·(1 − α) + rel·α·T per added splat (raster_f32.h). */
@@ -78,34 +79,35 @@ RLX_ALWAYS_INLINE bool forward_body(const RasterIn<float>& in, const RasterOut<f
     const int32_t id = bins.entries[begin + k];
     if (!gather_f32(packed[id], id, r, sc.splats[k])) return false;
   }
-  const int qw = (r.w + 7) / 8;  // eight-pixel groups per row
-  PixelOct* octs = sc.octs.get(static_cast<size_t>(qw) * r.h);
+  const int qw = (r.w + BLOCK_W - 1) / BLOCK_W, qh = (r.h + BLOCK_H - 1) / BLOCK_H;  // blocks per row, block rows
+  PixelOct* octs = sc.octs.get(static_cast<size_t>(qw) * qh);
   int64_t active = static_cast<int64_t>(r.w) * r.h;
-  for (int ly = 0; ly < r.h; ly++)
+  for (int by = 0; by < qh; by++)
     for (int q = 0; q < qw; q++) {
-      PixelOct& P = octs[static_cast<size_t>(ly) * qw + q];
+      PixelOct& P = octs[static_cast<size_t>(by) * qw + q];
       P.T = v8_splat(1);
       P.C[0] = P.C[1] = P.C[2] = P.D = P.last = P.U = v8_splat(0);
-      for (int l = 0; l < 8; l++) P.done[l] = 8 * q + l < r.w ? 0 : -1;
+      for (int l = 0; l < 8; l++) P.done[l] = BLOCK_W * q + block_col(l) < r.w && BLOCK_H * by + block_row(l) < r.h ? 0 : -1;
       P.replay = P.done & 0;
     }
-  const v8f lane = {0, 1, 2, 3, 4, 5, 6, 7};
+  const v8f laneCol = block_cols(), laneRow = block_rows();
   const v8f tStop = v8_splat(static_cast<float>(T_STOP));
   for (int64_t k = 0; k < len && active > 0; k++) {
     const TileSplatF& s = sc.splats[k];
     if (s.x0 >= s.x1) continue;
     // The stop test's band beyond U: the rounding of the k + 1 products of T and of T_STOP itself (2⁻²² each, generously).
     const float roundBand = static_cast<float>(T_STOP * (k + 3) * 2.4e-7);
-    const int q0 = s.x0 / 8, q1 = (s.x1 + 7) / 8;
+    const int q0 = s.x0 / BLOCK_W, q1 = (s.x1 + BLOCK_W - 1) / BLOCK_W;
     const v8f kNext = v8_splat(static_cast<float>(k + 1));
-    for (int ly = s.y0; ly < s.y1; ly++) {
-      const float dy = s.v - static_cast<float>(r.py0 + ly + PIXEL_CENTER);
-      const float c2dy2 = s.c2 * dy * dy;
-      const float c1dy = s.c1 * dy;
+    for (int by = s.y0 / BLOCK_H; by < (s.y1 + BLOCK_H - 1) / BLOCK_H; by++) {
+      // Per lane, the float values the one-row loop computed per row: the pixel centres are exact in float.
+      const v8f dy = s.v - ((static_cast<float>(r.py0 + BLOCK_H * by) + laneRow) + static_cast<float>(PIXEL_CENTER));
+      const v8f c2dy2 = s.c2 * dy * dy;
+      const v8f c1dy = s.c1 * dy;
       for (int q = q0; q < q1; q++) {
-        PixelOct& P = octs[static_cast<size_t>(ly) * qw + q];
+        PixelOct& P = octs[static_cast<size_t>(by) * qw + q];
         if (v8_all(P.done)) continue;
-        const v8f dx = s.u - ((static_cast<float>(r.px0 + 8 * q) + lane) + static_cast<float>(PIXEL_CENTER));
+        const v8f dx = s.u - ((static_cast<float>(r.px0 + BLOCK_W * q) + laneCol) + static_cast<float>(PIXEL_CENTER));
         const v8f sigma = 0.5f * (s.c0 * dx * dx + c2dy2) + c1dy * dx;
         // Trusted splats have a positive definite conic, so the reference's σ is never negative (raster_f32.h): α ≥ ALPHA_MIN decides.
         const v8m live = ~P.done;
@@ -118,7 +120,7 @@ RLX_ALWAYS_INLINE bool forward_body(const RasterIn<float>& in, const RasterOut<f
         if (patch) {  // rare: σ within ~1e-6·B of thr; the js arithmetic decides
           for (int l = 0; l < 8; l++) {
             if (!unsure[l]) continue;
-            const double a = exact_alpha(packed[s.id], r.px0 + 8 * q + l, r.py0 + ly);
+            const double a = exact_alpha(packed[s.id], r.px0 + BLOCK_W * q + block_col(l), r.py0 + BLOCK_H * by + block_row(l));
             if (a > 0) ok[l] = -1, exactAlpha[l] = static_cast<float>(a);
           }
           if (!v8_any(ok)) continue;
@@ -160,39 +162,43 @@ RLX_ALWAYS_INLINE bool forward_body(const RasterIn<float>& in, const RasterOut<f
   const float bg[3] = {static_cast<float>(in.background[0]), static_cast<float>(in.background[1]), static_cast<float>(in.background[2])};
   float *const image = out.image, *const alphaOut = out.alpha, *const depthOut = out.depth, *const finalT = out.finalT;
   int32_t* const lastIndex = out.lastIndex;
-  for (int ly = 0; ly < r.h; ly++) {
-    const int64_t row = static_cast<int64_t>(r.py0 + ly) * in.width + r.px0;
+  for (int by = 0; by < qh; by++)
     for (int q = 0; q < qw; q++) {
-      const PixelOct& P = octs[static_cast<size_t>(ly) * qw + q];
-      const int64_t o = row + 8 * q;
-      if (8 * q + 8 <= r.w && !v8_any(P.replay)) {  // eight pixels at once, the same float operations per lane
+      const PixelOct& P = octs[static_cast<size_t>(by) * qw + q];
+      const int lx0 = BLOCK_W * q, ly0 = BLOCK_H * by;
+      if (lx0 + BLOCK_W <= r.w && ly0 + BLOCK_H <= r.h && !v8_any(P.replay)) {  // the whole block, the same float operations per lane
         const v8f tr = P.T;
         const v8f rgb[3] = {P.C[0] + tr * bg[0], P.C[1] + tr * bg[1], P.C[2] + tr * bg[2]};
-        for (int l = 0; l < 8; l++)
-          for (int c = 0; c < 3; c++) image[3 * (o + l) + c] = rgb[c][l];
         const v8f a = 1.0f - tr;
         const v8m li = __builtin_convertvector(P.last, v8m);  // exact: the lanes hold small integers
-        std::memcpy(alphaOut + o, &a, 32);
-        std::memcpy(depthOut + o, &P.D, 32);
-        std::memcpy(finalT + o, &tr, 32);
-        std::memcpy(lastIndex + o, &li, 32);
+        for (int row = 0; row < BLOCK_H; row++) {
+          const int64_t o = static_cast<int64_t>(r.py0 + ly0 + row) * in.width + r.px0 + lx0;
+          const int l0 = BLOCK_W * row;
+          for (int l = 0; l < BLOCK_W; l++)
+            for (int c = 0; c < 3; c++) image[3 * (o + l) + c] = rgb[c][l0 + l];
+          std::memcpy(alphaOut + o, reinterpret_cast<const float*>(&a) + l0, 4 * BLOCK_W);
+          std::memcpy(depthOut + o, reinterpret_cast<const float*>(&P.D) + l0, 4 * BLOCK_W);
+          std::memcpy(finalT + o, reinterpret_cast<const float*>(&tr) + l0, 4 * BLOCK_W);
+          std::memcpy(lastIndex + o, reinterpret_cast<const int32_t*>(&li) + l0, 4 * BLOCK_W);
+        }
         continue;
       }
-      for (int l = 0; l < 8 && 8 * q + l < r.w; l++) {
-        const int lx = 8 * q + l;
+      for (int l = 0; l < 8; l++) {
+        const int lx = lx0 + block_col(l), ly = ly0 + block_row(l);
+        if (lx >= r.w || ly >= r.h) continue;
         if (P.replay[l]) {
           replay_pixel(in, out, packed, sc.splats, r, lx, ly);
           continue;
         }
+        const int64_t o = static_cast<int64_t>(r.py0 + ly) * in.width + r.px0 + lx;
         const float tr = P.T[l];
-        for (int c = 0; c < 3; c++) image[3 * (o + l) + c] = P.C[c][l] + tr * bg[c];
-        alphaOut[o + l] = 1 - tr;
-        depthOut[o + l] = P.D[l];
-        finalT[o + l] = tr;
-        lastIndex[o + l] = static_cast<int32_t>(P.last[l]);
+        for (int c = 0; c < 3; c++) image[3 * o + c] = P.C[c][l] + tr * bg[c];
+        alphaOut[o] = 1 - tr;
+        depthOut[o] = P.D[l];
+        finalT[o] = tr;
+        lastIndex[o] = static_cast<int32_t>(P.last[l]);
       }
     }
-  }
   return true;
 }
 

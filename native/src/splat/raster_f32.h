@@ -8,8 +8,8 @@
 //   inputs as floats, its pixel box, and the bands below, from the σ
 //   threshold thr = ln(255·o) (α ≥ ALPHA_MIN ⇔ σ ≤ thr, up to the last bits
 //   of exp and log: δ) and a bound E on |σ_float − σ_exact| over every lane
-//   any tile can evaluate for that splat (eight-lane groups over raster_tile.h's
-//   box, as floats rounded outwards: |dx| < ex + 8, |dy| < ey).
+//   any tile can evaluate for that splat (4 × 2 pixel blocks over raster_tile.h's
+//   box, as floats rounded outwards: |dx| < ex + 8, |dy| < ey + 1).
 //   Each of the float σ's operations rounds once (relative 2⁻²⁴); with
 //   B = ½(c₀dx² + c₂dy²) + |c₁dx·dy| ≥ |every partial sum|,
 //   |error| ≤ 6·2⁻²⁴·B (to first order), and E = SIGMA_REL·B at those
@@ -58,6 +58,23 @@
 
 namespace rlx {
 namespace splat {
+
+/**
+ * The eight lanes of the float passes are a block of BLOCK_W × BLOCK_H pixels
+ * (lane l: column l % 4, row l / 4 of the block), not a run of eight in one
+ * row: the splats are small (a few pixels across), and on the benchmark
+ * scene 4 × 2 blocks cover their boxes in 19 % fewer visits than 8 × 1 runs
+ * (886k against 1.09M at 100k splats, 800 × 600). A block reaches 3 columns
+ * and 1 row past a box, within the |dx| < ex + 8, |dy| < ey + 1 over which
+ * E is taken.
+ */
+constexpr int BLOCK_W = 4, BLOCK_H = 2;
+static_assert(BLOCK_W * BLOCK_H == 8, "a block is one eight-lane vector");
+RLX_ALWAYS_INLINE int block_col(int lane) { return lane % BLOCK_W; }
+RLX_ALWAYS_INLINE int block_row(int lane) { return lane / BLOCK_W; }
+/** Each lane's column and row in its block, as floats. */
+RLX_ALWAYS_INLINE v8f block_cols() { return v8f{0, 1, 2, 3, 0, 1, 2, 3}; }
+RLX_ALWAYS_INLINE v8f block_rows() { return v8f{0, 0, 0, 0, 1, 1, 1, 1}; }
 
 /** One splat's rasterize inputs as the float passes read them (64 bytes: one cache line). */
 struct PackedSplat {

@@ -39,11 +39,14 @@ void prepare_one(const RasterIn<float>& in, int64_t i, PackedSplat& p) {
     return;
   }
   const double thr = std::log(255.0 * o);
-  // raster_tile.h's box, rounded outwards.
+  // raster_tile.h's box, rounded outwards: half-extents √(2 thrM (Q⁻¹)ₓₓ), √(2 thrM (Q⁻¹)ᵧᵧ), as products of square roots
+  // (the relative 1e-6 covers their few roundings).
   const double thrM = thr + 1e-6 * (1 + std::fabs(thr));
-  p.ex = float_up(std::sqrt(2 * thrM * c2 / detQ) * (1 + 1e-6) + 1);
-  p.ey = float_up(std::sqrt(2 * thrM * c0 / detQ) * (1 + 1e-6) + 1);
-  // σ's error bound over every lane a tile evaluates: eight-lane groups reach 7 pixels past the box's columns.
+  const double invDet = 1 / detQ, sx = std::sqrt(c2 * invDet), sy = std::sqrt(c0 * invDet), r1 = std::sqrt(2 * thrM);
+  p.ex = float_up(r1 * sx * (1 + 1e-6) + 1);
+  p.ey = float_up(r1 * sy * (1 + 1e-6) + 1);
+  // σ's error bound over every lane a tile evaluates: 4 × 2 blocks reach 3 pixels past the box's columns and one row past
+  // its rows (raster_f32.h, BLOCK_W; the 8 is the bound eight-pixel runs needed, kept so the bands stay as they were).
   const double dxm = static_cast<double>(p.ex) + 8, dym = static_cast<double>(p.ey) + 1;
   const double B = 0.5 * (c0 * dxm * dxm + c2 * dym * dym) + std::fabs(c1) * dxm * dym;
   const double E = SIGMA_REL * B + 1e-30;
@@ -57,9 +60,109 @@ void prepare_one(const RasterIn<float>& in, int64_t i, PackedSplat& p) {
   // (raster_tile.h's box has a pixel more on each side, for the float64 pass). Never wider than that box, over which
   // E was taken.
   const double skipMin = p.skipMin, L = (skipMin + 2 * (skipMin - static_cast<double>(p.acceptMax))) * (1 + 1e-6) + 1e-12;
-  p.ex = std::min(p.ex, float_up(std::sqrt(2 * L * c2 / detQ) * (1 + 1e-6) + 1e-4));
-  p.ey = std::min(p.ey, float_up(std::sqrt(2 * L * c0 / detQ) * (1 + 1e-6) + 1e-4));
+  const double r2 = std::sqrt(2 * L);
+  p.ex = std::min(p.ex, float_up(r2 * sx * (1 + 1e-6) + 1e-4));
+  p.ey = std::min(p.ey, float_up(r2 * sy * (1 + 1e-6) + 1e-4));
 }
+
+typedef float v4f __attribute__((vector_size(16)));
+
+RLX_ALWAYS_INLINE v4d v4_abs(v4d x) { return v4_select(x < 0.0, -x, x); }
+
+/** √x per lane, correctly rounded (as std::sqrt). */
+RLX_ALWAYS_INLINE v4d v4_sqrt(v4d x) {
+#if RLX_SPLAT_X86_DISPATCH
+  typedef double v2d __attribute__((vector_size(16)));
+  v2d lo, hi;
+  std::memcpy(&lo, &x, 16);
+  std::memcpy(&hi, reinterpret_cast<const char*>(&x) + 16, 16);
+  lo = __builtin_ia32_sqrtpd(lo), hi = __builtin_ia32_sqrtpd(hi);
+  std::memcpy(&x, &lo, 16);
+  std::memcpy(reinterpret_cast<char*>(&x) + 16, &hi, 16);
+  return x;
+#else
+  for (int l = 0; l < 4; l++) x[l] = std::sqrt(x[l]);
+  return x;
+#endif
+}
+
+/** float_up / float_down of four doubles, as floats. */
+RLX_ALWAYS_INLINE v4f v4_float_up(v4d d) { return __builtin_convertvector(d + (v4_abs(d) * 2.4e-7 + 1e-37), v4f); }
+RLX_ALWAYS_INLINE v4f v4_float_down(v4d d) { return __builtin_convertvector(d - (v4_abs(d) * 2.4e-7 + 1e-37), v4f); }
+RLX_ALWAYS_INLINE v4f v4f_min(v4f a, v4f b) { return b < a ? b : a; }  // std::min(a, b)
+
+/**
+ * prepare_one of splats i … i + 3 at once: the same operations in the same
+ * order on four lanes (so the same bits; std::log per lane), the records of
+ * splats with radius > 0 written. The serial chain of one splat (log, then
+ * two square roots, then two more) is what took prepare_one's time.
+ */
+RLX_ALWAYS_INLINE void prepare_four(const RasterIn<float>& in, int64_t i, PackedSplat* out) {
+  v4d u, v, c0, c1, c2, o, col[3], z;
+  for (int l = 0; l < 4; l++) {
+    const int64_t j = i + l;
+    u[l] = in.means2d[2 * j], v[l] = in.means2d[2 * j + 1];
+    c0[l] = in.conics[3 * j], c1[l] = in.conics[3 * j + 1], c2[l] = in.conics[3 * j + 2];
+    o[l] = in.opacities[j];
+    for (int c = 0; c < 3; c++) col[c][l] = in.colors[3 * j + c];
+    z[l] = in.depths[j];
+  }
+  const v4d detQ = c0 * c2 - c1 * c1;
+  const double big = 1e12, huge = 1e30;
+  const v4m trusted = (v4_abs(u) < 1e7) & (v4_abs(v) < 1e7) & (c0 > 0.0) & (c2 > 0.0) & (c0 < big) & (c2 < big) & (v4_abs(c1) < big) &
+                      (detQ > 1e-6 * c0 * c2) & (v4_abs(o) < huge) & (v4_abs(col[0]) < huge) & (v4_abs(col[1]) < huge) &
+                      (v4_abs(col[2]) < huge) & (v4_abs(z) < huge);
+  const v4m drawn = trusted & (o >= ALPHA_MIN);
+  v4d thr = v4_splat(0);
+  for (int l = 0; l < 4; l++)
+    if (drawn[l]) thr[l] = std::log(255.0 * o[l]);
+  const v4d thrM = thr + 1e-6 * (1 + v4_abs(thr));
+  const v4d invDet = 1 / detQ, sx = v4_sqrt(c2 * invDet), sy = v4_sqrt(c0 * invDet), r1 = v4_sqrt(2 * thrM);
+  v4f ex = v4_float_up(r1 * sx * (1 + 1e-6) + 1), ey = v4_float_up(r1 * sy * (1 + 1e-6) + 1);
+  const v4d dxm = __builtin_convertvector(ex, v4d) + 8, dym = __builtin_convertvector(ey, v4d) + 1;
+  const v4d B = 0.5 * (c0 * dxm * dxm + c2 * dym * dym) + v4_abs(c1) * dxm * dym;
+  const v4d E = SIGMA_REL * B + 1e-30;
+  const v4d delta = 1e-12 * (1 + v4_abs(thr));
+  const v4f acceptMax = v4_float_down(thr - E - delta), skipMin = v4_float_up(thr + E + delta);
+  const v4f relAlpha = v4_float_up(E + EXP8_REL_ERR + 1e-6);
+  const v4d skipMinD = __builtin_convertvector(skipMin, v4d);
+  const v4d L = (skipMinD + 2 * (skipMinD - __builtin_convertvector(acceptMax, v4d))) * (1 + 1e-6) + 1e-12;
+  const v4d r2 = v4_sqrt(2 * L);
+  ex = v4f_min(ex, v4_float_up(r2 * sx * (1 + 1e-6) + 1e-4));
+  ey = v4f_min(ey, v4_float_up(r2 * sy * (1 + 1e-6) + 1e-4));
+  for (int l = 0; l < 4; l++) {
+    const int64_t j = i + l;
+    if (!(in.radii[j] > 0)) continue;
+    PackedSplat& p = out[j];
+    p.u = in.means2d[2 * j], p.v = in.means2d[2 * j + 1];
+    p.c0 = in.conics[3 * j], p.c1 = in.conics[3 * j + 1], p.c2 = in.conics[3 * j + 2];
+    p.o = in.opacities[j];
+    for (int c = 0; c < 3; c++) p.col[c] = in.colors[3 * j + c];
+    p.z = in.depths[j];
+    if (drawn[l]) {
+      p.ex = ex[l], p.ey = ey[l], p.acceptMax = acceptMax[l], p.skipMin = skipMin[l], p.relAlpha = relAlpha[l];
+      p.flags = PACKED_TRUSTED | (o[l] > ALPHA_MAX ? PACKED_MAY_CLAMP : 0);
+    } else {
+      p.ex = p.ey = p.acceptMax = p.skipMin = p.relAlpha = 0;
+      p.flags = trusted[l] ? PACKED_TRUSTED | PACKED_EMPTY : 0;  // o < ALPHA_MIN: never above ALPHA_MAX
+    }
+  }
+}
+
+RLX_ALWAYS_INLINE void prepare_body(const RasterIn<float>& in, int64_t begin, int64_t end, PackedSplat* out) {
+  int64_t i = begin;
+  for (; i + 4 <= end; i += 4) prepare_four(in, i, out);
+  for (; i < end; i++)
+    if (in.radii[i] > 0) prepare_one(in, i, out[i]);
+}
+
+void prepare_baseline(const RasterIn<float>& in, int64_t begin, int64_t end, PackedSplat* out) { prepare_body(in, begin, end, out); }
+
+#if RLX_SPLAT_X86_DISPATCH
+__attribute__((target("avx2"))) void prepare_avx2(const RasterIn<float>& in, int64_t begin, int64_t end, PackedSplat* out) {
+  prepare_body(in, begin, end, out);
+}
+#endif
 
 }  // namespace
 
@@ -68,10 +171,13 @@ std::unique_ptr<PackedSplat[]> prepare_splats_f32(const RasterIn<float>& in) {
   std::unique_ptr<PackedSplat[]> packed(new PackedSplat[static_cast<size_t>(in.n)]);
   PackedSplat* out = packed.get();
   constexpr int64_t CHUNK = 8192;
+  const bool avx2 = has_avx2();
   Pool::instance().parallelFor((in.n + CHUNK - 1) / CHUNK, [&](int64_t ch) {
     const int64_t end = std::min(in.n, (ch + 1) * CHUNK);
-    for (int64_t i = ch * CHUNK; i < end; i++)
-      if (in.radii[i] > 0) prepare_one(in, i, out[i]);
+#if RLX_SPLAT_X86_DISPATCH
+    if (avx2) return prepare_avx2(in, ch * CHUNK, end, out);
+#endif
+    prepare_baseline(in, ch * CHUNK, end, out);
   });
   return packed;
 }
