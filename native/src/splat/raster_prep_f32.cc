@@ -67,25 +67,6 @@ void prepare_one(const RasterIn<float>& in, int64_t i, PackedSplat& p) {
 
 typedef float v4f __attribute__((vector_size(16)));
 
-RLX_ALWAYS_INLINE v4d v4_abs(v4d x) { return v4_select(x < 0.0, -x, x); }
-
-/** √x per lane, correctly rounded (as std::sqrt). */
-RLX_ALWAYS_INLINE v4d v4_sqrt(v4d x) {
-#if RLX_SPLAT_X86_DISPATCH
-  typedef double v2d __attribute__((vector_size(16)));
-  v2d lo, hi;
-  std::memcpy(&lo, &x, 16);
-  std::memcpy(&hi, reinterpret_cast<const char*>(&x) + 16, 16);
-  lo = __builtin_ia32_sqrtpd(lo), hi = __builtin_ia32_sqrtpd(hi);
-  std::memcpy(&x, &lo, 16);
-  std::memcpy(reinterpret_cast<char*>(&x) + 16, &hi, 16);
-  return x;
-#else
-  for (int l = 0; l < 4; l++) x[l] = std::sqrt(x[l]);
-  return x;
-#endif
-}
-
 /** float_up / float_down of four doubles, as floats. */
 RLX_ALWAYS_INLINE v4f v4_float_up(v4d d) { return __builtin_convertvector(d + (v4_abs(d) * 2.4e-7 + 1e-37), v4f); }
 RLX_ALWAYS_INLINE v4f v4_float_down(v4d d) { return __builtin_convertvector(d - (v4_abs(d) * 2.4e-7 + 1e-37), v4f); }

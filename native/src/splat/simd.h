@@ -9,6 +9,7 @@
 // give the same bits: the choice is speed only.
 #pragma once
 
+#include <cmath>
 #include <cstdint>
 #include <cstdlib>
 #include <cstring>
@@ -65,6 +66,38 @@ RLX_ALWAYS_INLINE v4d v4_select(v4m m, v4d a, v4d b) {
   std::memcpy(&out, &r, 32);
   return out;
 }
+
+RLX_ALWAYS_INLINE v4d v4_abs(v4d x) { return v4_select(x < 0.0, -x, x); }
+
+/** √x per lane, correctly rounded (as std::sqrt). */
+RLX_ALWAYS_INLINE v4d v4_sqrt(v4d x) {
+#if RLX_SPLAT_X86_DISPATCH
+  typedef double v2d __attribute__((vector_size(16)));
+  v2d lo, hi;
+  std::memcpy(&lo, &x, 16);
+  std::memcpy(&hi, reinterpret_cast<const char*>(&x) + 16, 16);
+  lo = __builtin_ia32_sqrtpd(lo), hi = __builtin_ia32_sqrtpd(hi);
+  std::memcpy(&x, &lo, 16);
+  std::memcpy(reinterpret_cast<char*>(&x) + 16, &hi, 16);
+  return x;
+#else
+  for (int l = 0; l < 4; l++) x[l] = std::sqrt(x[l]);
+  return x;
+#endif
+}
+
+/** ⌈x⌉ per lane (std::ceil: one rounding instruction a lane in the AVX2 clone). */
+RLX_ALWAYS_INLINE v4d v4_ceil(v4d x) {
+  for (int l = 0; l < 4; l++) x[l] = std::ceil(x[l]);
+  return x;
+}
+
+/** All ones where x is finite (not ±∞, not NaN). */
+RLX_ALWAYS_INLINE v4m v4_finite(v4d x) { return v4_abs(x) < __builtin_inf(); }
+
+/** splat.h's js_min / js_max per lane (NaN in either gives a + b, else the smaller / larger, b on ties). */
+RLX_ALWAYS_INLINE v4d v4_js_min(v4d a, v4d b) { return v4_select((a != a) | (b != b), a + b, v4_select(a < b, a, b)); }
+RLX_ALWAYS_INLINE v4d v4_js_max(v4d a, v4d b) { return v4_select((a != a) | (b != b), a + b, v4_select(a > b, a, b)); }
 
 /**
  * Scratch of n Items (made of the vector types above) aligned for them, reused
