@@ -7,8 +7,9 @@
 //
 // Why: one Gaussian's projection is a long chain of dependent divisions and
 // square roots, which left a core mostly waiting; four independent chains
-// side by side keep it busy (projectForward 3.8 → 1.3 ms, projectBackward
-// 7.1 → 3.4 ms at 100k Gaussians on 2 threads).
+// side by side keep it busy (benchmarks/probes/splat-breakdown.mjs, 100k
+// Gaussians, 2 threads: projectForward 3.8 → 2.1-2.3 ms, projectBackward
+// 7.1 → 3.0-3.2 ms).
 #pragma once
 
 #include "splat/project_math.h"
