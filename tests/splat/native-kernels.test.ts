@@ -216,6 +216,18 @@ describeNative('native splat kernels', () => {
       f.lastIndex[0] = -1;
       expect(() => N.rasterizeBackward(r, f, rasterCotangents(r, 1), rasterGrads(r))).toThrow(ValueError);
     });
+    it('the lastIndex error names the pixel, in any tile (a partial last tile column and row included)', () => {
+      const b = scene('float32', { n: 40, width: 37, height: 23, shDegree: -1, seed: 3 });
+      const rb = rasterArgsFrom(project(N, b), 40, 'float32', 37, 23, 8);
+      for (const [y, x] of [[22, 36], [9, 17], [0, 36], [22, 0]] as const) {
+        const f = rasterize(N, rb);
+        N.rasterizeBackward(rb, f, rasterCotangents(rb, 1), rasterGrads(rb)); // the forward's own lastIndex passes
+        f.lastIndex[y * 37 + x] = 1e6;
+        expect(() => N.rasterizeBackward(rb, f, rasterCotangents(rb, 1), rasterGrads(rb))).toThrow(new RegExp(`lastIndex\\[${y}, ${x}\\] = 1000000 is outside`));
+        f.lastIndex[y * 37 + x] = -3;
+        expect(() => N.rasterizeBackward(rb, f, rasterCotangents(rb, 1), rasterGrads(rb))).toThrow(new RegExp(`lastIndex\\[${y}, ${x}\\] = -3 is outside`));
+      }
+    });
   });
 });
 
