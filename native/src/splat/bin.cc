@@ -17,6 +17,7 @@
 #include <memory>
 
 #include "pool/pool.h"
+#include "splat/bin_cache.h"
 #include "splat/splat.h"
 
 namespace rlx {
@@ -105,7 +106,7 @@ struct KeyOf<double> {
 }  // namespace
 
 template <class T>
-void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* tm) {
+void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* tm, BinSource source) {
   const int ts = in.tileSize;
   const int tilesX = (in.width + ts - 1) / ts, tilesY = (in.height + ts - 1) / ts;
   const int64_t nTiles = static_cast<int64_t>(tilesX) * tilesY;
@@ -140,6 +141,24 @@ void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* 
   if (withSlots) {
     bins->firstSlot.assign(n + 1, 0);
     for (int64_t i = 0; i < n; i++) bins->firstSlot[i + 1] = bins->firstSlot[i] + area(i);
+  }
+  if (source == BinSource::recall && recall_bins(in, bins)) {
+    // The forward's lists; the slots as the scatter below numbers them: splat i's tiles in row-major order of its rectangle.
+    if (withSlots) {
+      bins->slotEntries.reset(new int64_t[bins->offsets[nTiles]]);
+      pool.parallelFor(tilesY, [&](int64_t ty) {
+        for (int64_t tx = 0; tx < tilesX; tx++) {
+          const int64_t t = ty * tilesX + tx;
+          for (int64_t e = bins->offsets[t]; e < bins->offsets[t + 1]; e++) {
+            const int32_t i = bins->entries[e];
+            const int32_t* r4 = &rect[4 * static_cast<int64_t>(i)];
+            bins->slotEntries[bins->firstSlot[i] + (ty - r4[2]) * (r4[1] - r4[0]) + (tx - r4[0])] = e;
+          }
+        }
+      });
+    }
+    if (tm) tm->bin += now_ms() - t0;
+    return;
   }
 
   // The listed splats in (depth, index) order.
@@ -204,12 +223,13 @@ void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* 
       });
     }
   });
+  if (source == BinSource::remember) remember_bins(in, *bins);
   double t3 = now_ms();
   if (tm) tm->bin += (t1 - t0) + (t3 - t2), tm->sort += t2 - t1;
 }
 
-template void bin_splats<float>(const RasterIn<float>&, bool, TileBins*, Timings*);
-template void bin_splats<double>(const RasterIn<double>&, bool, TileBins*, Timings*);
+template void bin_splats<float>(const RasterIn<float>&, bool, TileBins*, Timings*, BinSource);
+template void bin_splats<double>(const RasterIn<double>&, bool, TileBins*, Timings*, BinSource);
 
 }  // namespace splat
 }  // namespace rlx

@@ -155,7 +155,7 @@ void check_list_lengths(const TileBins& bins) {
 template <class T>
 void rasterize_forward(const RasterIn<T>& in, const RasterOut<T>& out, Timings* tm) {
   TileBins bins;
-  bin_splats(in, false, &bins, tm);
+  bin_splats(in, false, &bins, tm, BinSource::remember);
   check_list_lengths(bins);
   const double t0 = now_ms();
   const int64_t nTiles = static_cast<int64_t>(bins.tilesX) * bins.tilesY;

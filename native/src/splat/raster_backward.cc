@@ -171,7 +171,7 @@ __attribute__((target("avx2"))) void backward_tile_avx2(const RasterIn<T>& in, c
 template <class T>
 void rasterize_backward(const RasterIn<T>& in, const RasterGrad<T>& g, Timings* tm) {
   TileBins bins;
-  bin_splats(in, true, &bins, tm);
+  bin_splats(in, true, &bins, tm, BinSource::recall);
   check_list_lengths(bins);
   // lastIndex comes from the caller: each must lie within its tile's list (else it is not this forward's residual).
   // Row by row, tile by tile (no division per pixel: this runs on one thread over every pixel).

@@ -99,9 +99,12 @@ void project_forward(const ProjectIn<T>& in, const Camera& cam, const ProjectOut
 template <class T>
 void project_backward(const ProjectIn<T>& in, const Camera& cam, const int32_t* radii, const ProjectGrad<T>& g);
 
+/** Where bin_splats takes its lists from: sorted and binned afresh; the same, then kept (bin_cache.h); or a kept forward's when its inputs equal in's. */
+enum class BinSource { fresh, remember, recall };
+
 /** Builds the lists of `in` (slots too when withSlots); sort: the depth sort's share of the time. */
 template <class T>
-void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* tm);
+void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* tm, BinSource source = BinSource::fresh);
 
 template <class T>
 void rasterize_forward(const RasterIn<T>& in, const RasterOut<T>& out, Timings* tm);
