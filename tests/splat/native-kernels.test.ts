@@ -20,7 +20,8 @@ import { DTypeError, ShapeError, ValueError } from '../../src/tensor/errors.js';
 import { describeNative, REQUIRE_NATIVE } from '../native/native-harness.js';
 import { arr, centralDiff, dot, rasterArgsFrom, worstGradError } from './js-helpers.js';
 import {
-  expectClose, expectEqual, project, projectCotangents, projectGrads, rasterCotangents, rasterGrads, rasterize, scene, withSpecials, type SceneOptions,
+  expectClose, expectEqual, project, projectCotangents, projectGrads, projectOutputs, rasterCotangents, rasterGrads, rasterize, rasterOutputs, scene, withSpecials,
+  type SceneOptions,
 } from './native-helpers.js';
 
 const addon = nativeAddon();
@@ -104,6 +105,33 @@ describeNative('native splat kernels', () => {
         const g = rasterGrads(r);
         N.rasterizeBackward(r, f, rasterCotangents(r, 1), g);
         N.projectBackward(a, p.radii, projectCotangents(a, 1), projectGrads(a));
+      });
+
+      it('every element of every output is written (the ops declare writesAll: outputs may arrive unzeroed), native and js', () => {
+        // Outputs filled with a sentinel must come back as from zeroed ones, bit for bit: culled Gaussians (withSpecials),
+        // SH, partial tiles; then N = 0.
+        const fill = <A extends Float32Array | Float64Array | Int32Array>(x: A): A => (x.fill(x instanceof Int32Array ? -777 : 12345.5), x);
+        const sentinel = <O extends object>(o: O): O => Object.fromEntries(Object.entries(o).map(([k, v]) => [k, fill(v as Float32Array)])) as O;
+        for (const n of [200, 0]) {
+          const a = withSpecials(scene(dtype, { n, width: 37, height: 23, shDegree: 2, antialiased: true, seed: 41 }));
+          for (const K of [N, J]) {
+            const p0 = project(K, a), p1 = sentinel(projectOutputs(dtype, n));
+            K.projectForward(a, p1);
+            for (const k of Object.keys(p0) as (keyof typeof p0)[]) expectEqual(`project ${k}`, p1[k], p0[k]);
+            const pct = projectCotangents(a, 3), g0 = projectGrads(a), g1 = sentinel(projectGrads(a));
+            K.projectBackward(a, p0.radii, pct, g0);
+            K.projectBackward(a, p0.radii, pct, g1);
+            for (const k of Object.keys(g0) as (keyof typeof g0)[]) expectEqual(`projectBackward ${k}`, g1[k], g0[k]);
+            const r = rasterArgsFrom(p0, n, dtype, 37, 23, 8, [0.1, 0.2, 0.3]);
+            const f0 = rasterize(K, r), f1 = sentinel(rasterOutputs(dtype, 37 * 23));
+            K.rasterizeForward(r, f1);
+            for (const k of Object.keys(f0) as (keyof typeof f0)[]) expectEqual(`rasterize ${k}`, f1[k], f0[k]);
+            const rct = rasterCotangents(r, 4), h0 = rasterGrads(r), h1 = sentinel(rasterGrads(r));
+            K.rasterizeBackward(r, f0, rct, h0);
+            K.rasterizeBackward(r, f0, rct, h1);
+            for (const k of Object.keys(h0) as (keyof typeof h0)[]) expectEqual(`rasterizeBackward ${k}`, h1[k], h0[k]);
+          }
+        }
       });
 
       it('a NaN colour channel propagates into the pixels the splat covers (only that channel), as in js', () => {

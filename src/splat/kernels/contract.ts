@@ -12,9 +12,11 @@
 //               backward pass needs: final transmittance, per-pixel stop index)
 //
 // All arrays are contiguous row-major storage of `dtype` (float32 or float64;
-// radii and lastIndex are Int32Array). Outputs are fresh zeroed arrays the
-// kernel writes; gradient outputs likewise (written, not accumulated into
-// caller data). Kernels never throw for numerical content (NaN propagates
+// radii and lastIndex are Int32Array). A kernel writes every element of
+// every output, gradient outputs included (written, not accumulated into
+// caller data): outputs may arrive unzeroed (the ops declare writesAll, so
+// the native backend skips zeroing them; tests/splat/native-kernels.test.ts
+// fills them with a sentinel). Kernels never throw for numerical content (NaN propagates
 // as the arithmetic does); a wrong length or dtype is a caller bug and an
 // Error. The constants are in ../constants.ts.
 //

@@ -92,6 +92,7 @@ function projectArgs({ batch, ins, inShapes, inDTypes, attrs }: OpRunArgs, b: nu
 registerOp<SplatKernels>('splat.project', {
   family: SPLAT_KERNELS,
   label: 'splat.project',
+  writesAll: true, // every kernel writes every element of every output (kernels/contract.ts)
   coreRanks: [2, 2, 2, 1, 3],
   missingRuleHint: HINT,
   outputs(ins, attrs) {
@@ -123,6 +124,7 @@ registerOp<SplatKernels>('splat.project', {
 registerOp<SplatKernels>('splat.projectBackward', {
   family: SPLAT_KERNELS,
   label: 'splat.projectBackward',
+  writesAll: true, // every kernel writes every element of every output (kernels/contract.ts)
   // means, quats, scales, opacities, coeffs, radii, then the cotangents of means2d, conics, depths, colors, opacities.
   coreRanks: [2, 2, 2, 1, 3, 1, 2, 2, 1, 2, 1],
   missingRuleHint: HINT,

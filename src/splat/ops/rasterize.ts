@@ -67,6 +67,7 @@ function rasterArgs({ batch, ins, inShapes, inDTypes, attrs }: OpRunArgs, b: num
 registerOp<SplatKernels>('splat.rasterize', {
   family: SPLAT_KERNELS,
   label: 'splat.rasterize',
+  writesAll: true, // every kernel writes every element of every output (kernels/contract.ts)
   coreRanks: [2, 2, 2, 1, 1, 1],
   missingRuleHint: HINT,
   outputs(ins, attrs) {
@@ -99,6 +100,7 @@ registerOp<SplatKernels>('splat.rasterize', {
 registerOp<SplatKernels>('splat.rasterizeBackward', {
   family: SPLAT_KERNELS,
   label: 'splat.rasterizeBackward',
+  writesAll: true, // every kernel writes every element of every output (kernels/contract.ts)
   // the six splat inputs, finalT, lastIndex, then the cotangents of image, alpha, depth.
   coreRanks: [2, 2, 2, 1, 1, 1, 2, 2, 3, 2, 2],
   missingRuleHint: HINT,
