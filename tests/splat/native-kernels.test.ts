@@ -95,6 +95,49 @@ describeNative('native splat kernels', () => {
         }
       });
 
+      it('box edges exactly on a tile boundary, and one ulp either side, list the splat on the tiles js lists it on', () => {
+        // A tiny front splat per case whose box edge u − r (or u + r + ts − 1) is k·ts exactly, or a float ulp off; a large
+        // back splat covers every pixel, so one list entry more or less in front of it shifts lastIndex.
+        const nextUp = (x: number) => {
+          const f = dtype === 'float32' ? new Float32Array([x]) : new Float64Array([x]);
+          const b = dtype === 'float32' ? new Int32Array(f.buffer) : new BigInt64Array(f.buffer);
+          if (dtype === 'float32') (b as Int32Array)[0]! += x >= 0 ? 1 : -1;
+          else (b as BigInt64Array)[0]! += x >= 0 ? 1n : -1n;
+          return f[0]!;
+        };
+        const nextDown = (x: number) => -nextUp(-x);
+        for (const ts of [7, 13, 16]) {
+          // k·ts − one ulp is where x·(1/ts) rounds up to k in float64 for ts = 13 and k = 9, 17 (bin.cc's floor_div).
+          const W = 19 * ts, H = 3 * ts, means: number[] = [], radii: number[] = [];
+          for (const k of [1, 2, 9, 17])
+            for (const r of [1, 2, 5])
+              for (const f of [(x: number) => x, nextUp, nextDown]) {
+                means.push(f(k * ts + r), f(ts + r)); // u − r and v − r on the boundary (or an ulp off)
+                radii.push(r);
+                means.push(f(k * ts - r - ts + 1) + ts, ts + 0.5); // u + r + ts − 1 on the boundary (or an ulp off)
+                radii.push(r);
+              }
+          const n = radii.length + 1;
+          means.push(W / 2, H / 2);
+          radii.push(4 * W);
+          const conics: number[] = [], opac: number[] = [], depths: number[] = [], colors: number[] = [];
+          for (let i = 0; i < n; i++) {
+            const back = i === n - 1;
+            conics.push(...(back ? [1e-4, 0, 1e-4] : [4, 0, 4]));
+            opac.push(back ? 0.9 : 0.5);
+            depths.push(back ? 10 : 1 + i / n);
+            colors.push(0.3, 0.6, 0.9);
+          }
+          const r: RasterArgs = {
+            dtype, n, width: W, height: H, tileSize: ts, background: [0, 0, 0], means2d: arr(dtype, means), conics: arr(dtype, conics),
+            colors: arr(dtype, colors), opacities: arr(dtype, opac), depths: arr(dtype, depths), radii: new Int32Array(radii),
+          };
+          const fj = rasterize(J, r), fn = rasterize(N, r);
+          expect(fj.lastIndex.every((x) => x > 0)).toBe(true); // the back splat is added everywhere
+          expectEqual(`lastIndex ts ${ts}`, fn.lastIndex, fj.lastIndex);
+        }
+      });
+
       it('N = 0: background everywhere, empty gradients', () => {
         const a = scene(dtype, { n: 0, width: 5, height: 3, shDegree: 2, seed: 1 });
         const p = project(N, a);
