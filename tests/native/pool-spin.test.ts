@@ -46,11 +46,17 @@ function runChild(spinUs: string | undefined) {
     addon.interpSetThreads(2);
     const cpu = () => { const m = new Map(); for (const t of readdirSync('/proc/self/task')) { try { m.set(t, Number(readFileSync('/proc/self/task/' + t + '/schedstat', 'utf8').split(' ')[0])); } catch {} } return m; };
     f(rlx.tensor(new Float64Array(4 * 5000).fill(0.5), { device: 'native' }).reshape([4, 5000])).toArray();
-    const before = cpu();
-    sleep(100);
-    let others = 0;
-    for (const [t, ns] of cpu()) if (t !== String(process.pid) && before.has(t)) others += ns - before.get(t);
-    console.log(JSON.stringify({ mismatches, runs, idleOthersMs: others / 1e6 }));`;
+    // Three 100 ms windows of idling, the least busy one counted: a worker that never slept would be busy in each,
+    // where V8's own threads (a GC, a compile after the loop) come in bursts that can fill one.
+    let least = Infinity;
+    for (let w = 0; w < 3; w++) {
+      const before = cpu();
+      sleep(100);
+      let others = 0;
+      for (const [t, ns] of cpu()) if (t !== String(process.pid) && before.has(t)) others += ns - before.get(t);
+      least = Math.min(least, others);
+    }
+    console.log(JSON.stringify({ mismatches, runs, idleOthersMs: least / 1e6 }));`;
   const env: Record<string, string> = {};
   for (const [k, v] of Object.entries(process.env)) if (v !== undefined && k !== 'RLX_POOL_SPIN_US') env[k] = v;
   if (spinUs !== undefined) env['RLX_POOL_SPIN_US'] = spinUs;
@@ -67,7 +73,8 @@ describeNative('the native pool hands jobs over with and without spinning', () =
       expect(r.runs).toBe(240);
       expect(r.mismatches).toBe(0);
       // Workers spin at most the budget (≤ 1 ms here) after the last job, then sleep: over 100 ms
-      // of idling they take far less than a core's 100 ms (measured: ~0.1 ms at the default).
+      // of idling they take far less than a core's 100 ms (measured: ~0.1 ms at the default). Once, under
+      // a full test run, a single window measured 15.7 ms: V8's threads, hence the least of three.
       if (existsSync(`/proc/self/task/${process.pid}/schedstat`)) expect(r.idleOthersMs).toBeLessThan(15);
     }, 180_000);
   }

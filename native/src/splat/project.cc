@@ -3,21 +3,21 @@
 // Parallel over Gaussians on the addon's pool; each Gaussian is independent,
 // so both passes write their outputs without any reduction.
 //
-// project_math.h computes a Gaussian's projection keeping every intermediate
-// (project_one), and runs the chain rule back through the same numbers
-// (backward_one), as the js reference does (src/splat/kernels/js/projection.ts);
+// project_math.h computes the projection keeping every intermediate
+// (project_lanes), and runs the chain rule back through the same numbers
+// (backward_lanes), as the js reference does (src/splat/kernels/js/projection.ts);
 // the forward stores what the contract lists and the backward recomputes it.
-// Both run four Gaussians at a time (project_lanes.h: the same bits), the
-// last few of a chunk one by one.
+// Both run four Gaussians at a time (V = v4d), the last few of a chunk one
+// by one (V = double): the same bits either way.
 
 #include <algorithm>
 #include <chrono>
 #include <climits>
 #include <cmath>
+#include <type_traits>
 
 #include "pool/pool.h"
 #include "splat/project_math.h"
-#include "splat/project_lanes.h"
 #include "splat/sh.h"
 #include "splat/simd.h"
 #include "splat/splat.h"
@@ -52,11 +52,17 @@ using namespace project_detail;
 constexpr int64_t CHUNK = 1024;
 
 /** Pool task ch (Gaussians ch·CHUNK …) of the forward (inlined into a baseline and an AVX2 build: same arithmetic, no FMA, same bits; AVX2 rounds ceil in one instruction). */
-/** Gaussian i's outputs from its projection (p; its colour: shade_one's p.color), or all zeros when culled. */
-template <class T>
-RLX_ALWAYS_INLINE void store_forward(const ProjectOut<T>& out, int64_t i, bool visible, double u, double v, const double conic[3], double depth,
-                                     double radius, const double color[3], double opacity) {
-  // Outputs arrive zeroed, but a culled Gaussian is written anyway: the contract says every output of i is 0.
+/** Gaussian i's outputs from lane l of its projection and its colour, or all zeros when culled. */
+template <class V, class T>
+RLX_ALWAYS_INLINE void store_forward(const ProjectOut<T>& out, int64_t i, const ProjT<V>& p, int l, const Shade& sh) {
+  const auto lane = [l](const V& x) -> double {
+    if constexpr (std::is_same<V, double>::value) return x;
+    else return x[l];
+  };
+  bool visible;
+  if constexpr (std::is_same<V, double>::value) visible = p.alive;
+  else visible = p.alive[l] != 0;
+  // Outputs may arrive unzeroed (the op declares writesAll), and the contract says every output of a culled i is 0.
   if (!visible) {
     out.means2d[2 * i] = out.means2d[2 * i + 1] = 0;
     out.conics[3 * i] = out.conics[3 * i + 1] = out.conics[3 * i + 2] = 0;
@@ -66,34 +72,33 @@ RLX_ALWAYS_INLINE void store_forward(const ProjectOut<T>& out, int64_t i, bool v
     out.opacities[i] = 0;
     return;
   }
-  out.means2d[2 * i] = static_cast<T>(u), out.means2d[2 * i + 1] = static_cast<T>(v);
-  for (int k = 0; k < 3; k++) out.conics[3 * i + k] = static_cast<T>(conic[k]);
-  out.depths[i] = static_cast<T>(depth);
-  out.radii[i] = static_cast<int32_t>(std::min(radius, MAX_RADIUS));
-  for (int c = 0; c < 3; c++) out.colors[3 * i + c] = static_cast<T>(color[c]);
-  out.opacities[i] = static_cast<T>(opacity);
+  out.means2d[2 * i] = static_cast<T>(lane(p.u)), out.means2d[2 * i + 1] = static_cast<T>(lane(p.v));
+  for (int k = 0; k < 3; k++) out.conics[3 * i + k] = static_cast<T>(lane(p.conic[k]));
+  out.depths[i] = static_cast<T>(lane(p.t[2]));
+  out.radii[i] = static_cast<int32_t>(std::min(lane(p.radius), MAX_RADIUS));
+  for (int c = 0; c < 3; c++) out.colors[3 * i + c] = static_cast<T>(sh.color[c]);
+  out.opacities[i] = static_cast<T>(lane(p.opacity));
 }
 
 /** Pool task ch (Gaussians ch·CHUNK …) of the forward (inlined into a baseline and an AVX2 build: same arithmetic, no FMA, same bits; AVX2 rounds ceil in one instruction). */
 template <class T>
 RLX_ALWAYS_INLINE void forward_chunk(const ProjectIn<T>& in, const Camera& cam, const ProjectOut<T>& out, int64_t ch) {
-  Proj p{};  // zeroed once per task: fields a path leaves unset are never read, but the compiler cannot see that
-  Proj4 p4;
+  Shade sh{};
+  ProjT<v4d> p4;
+  ProjT<double> p1;
   const int64_t end = std::min(in.n, (ch + 1) * CHUNK);
   int64_t i = ch * CHUNK;
   for (; i + 4 <= end; i += 4) {
-    project_four(in, cam, i, p4);
+    project_lanes(in, cam, i, p4);
     for (int l = 0; l < 4; l++) {
-      const bool visible = p4.alive[l] != 0;
-      if (visible) shade_one(in, cam, i + l, p);
-      const double conic[3] = {p4.conic[0][l], p4.conic[1][l], p4.conic[2][l]};
-      store_forward(out, i + l, visible, p4.u[l], p4.v[l], conic, p4.t[2][l], p4.radius[l], p.color, p4.opacity[l]);
+      if (p4.alive[l]) shade_one(in, cam, i + l, sh);
+      store_forward(out, i + l, p4, l, sh);
     }
   }
   for (; i < end; i++) {
-    const bool visible = project_one(in, cam, i, p);
-    if (visible) shade_one(in, cam, i, p);
-    store_forward(out, i, visible, p.u, p.v, p.conic, p.t[2], p.radius, p.color, p.opacity);
+    project_lanes(in, cam, i, p1);
+    if (p1.alive) shade_one(in, cam, i, sh);
+    store_forward(out, i, p1, 0, sh);
   }
 }
 template <class T>
@@ -130,54 +135,65 @@ RLX_ALWAYS_INLINE void zero_gradients(const ProjectGrad<T>& g, int64_t i, int64_
   for (int64_t k = 0; k < perCoeffs; k++) g.coeffs[i * perCoeffs + k] = 0;
 }
 
-/** Pool task ch of the backward, built twice as forward_chunk is. */
+/** Pool task ch of the backward, built twice as forward_chunk is: Gaussians recomputed four at a time, then one by one. */
 template <class T>
 RLX_ALWAYS_INLINE void backward_chunk(const ProjectIn<T>& in, const Camera& cam, const int32_t* radii, const ProjectGrad<T>& g, int64_t ch) {
   const int64_t perCoeffs = static_cast<int64_t>(in.k) * 3;
-  Proj p{};  // zeroed once per task: fields a path leaves unset are never read, but the compiler cannot see that
-  Proj4 p4;
+  Shade sh{};
+  ProjT<v4d> p4;
+  ProjT<double> p1;
+  // One visible Gaussian's colour step: its coefficients' gradient, and what it passes to ∂L/∂mean (gm).
+  const auto colour = [&](int64_t j, double gm[3]) {
+    shade_one(in, cam, j, sh);
+    for (int64_t k = 0; k < perCoeffs; k++) g.coeffs[j * perCoeffs + k] = 0;  // the bands past shDegree
+    gm[0] = gm[1] = gm[2] = 0;
+    colour_backward(in, g, j, sh, gm);
+  };
+  const auto store = [&](int64_t j, double means[3], double scales[3], double quats[4], double opacity) {
+    for (int k = 0; k < 3; k++) g.means[3 * j + k] = static_cast<T>(means[k]), g.scales[3 * j + k] = static_cast<T>(scales[k]);
+    for (int k = 0; k < 4; k++) g.quats[4 * j + k] = static_cast<T>(quats[k]);
+    g.opacities[j] = static_cast<T>(opacity);
+  };
   const int64_t end = std::min(in.n, (ch + 1) * CHUNK);
   int64_t i = ch * CHUNK;
   for (; i + 4 <= end; i += 4) {
-    project_four(in, cam, i, p4);
+    project_lanes(in, cam, i, p4);
     bool visible[4], any = false;
-    double gmean[3][4] = {};
+    v4d gm4[3] = {};
     for (int l = 0; l < 4; l++) {
       const int64_t j = i + l;
-      visible[l] = radii[j] > 0 && p4.alive[l] != 0;
+      visible[l] = radii[j] > 0 && p4.alive[l] != 0;  // culled by the forward's radii, or again now: every gradient of j is 0
       any |= visible[l];
       if (!visible[l]) {
         zero_gradients(g, j, perCoeffs);
         continue;
       }
-      shade_one(in, cam, j, p);
-      for (int64_t k = 0; k < perCoeffs; k++) g.coeffs[j * perCoeffs + k] = 0;  // the bands past shDegree
-      double gm[3] = {0, 0, 0};
-      colour_backward(in, g, j, p, gm);
-      for (int k = 0; k < 3; k++) gmean[k][l] = gm[k];
+      double gm[3];
+      colour(j, gm);
+      for (int k = 0; k < 3; k++) gm4[k][l] = gm[k];
     }
     if (!any) continue;
-    v4d gm4[3];
-    for (int k = 0; k < 3; k++) gm4[k] = v4d{gmean[k][0], gmean[k][1], gmean[k][2], gmean[k][3]};
-    Grad4 d;
-    backward_four(in, cam, g, i, p4, gm4, d);
+    GradT<v4d> d;
+    backward_lanes(in, cam, g, i, p4, gm4, d);
     for (int l = 0; l < 4; l++) {
       if (!visible[l]) continue;
-      const int64_t j = i + l;
-      for (int k = 0; k < 3; k++) g.means[3 * j + k] = static_cast<T>(d.means[k][l]), g.scales[3 * j + k] = static_cast<T>(d.scales[k][l]);
-      for (int k = 0; k < 4; k++) g.quats[4 * j + k] = static_cast<T>(d.quats[k][l]);
-      g.opacities[j] = static_cast<T>(d.opacity[l]);
+      double means[3], scales[3], quats[4];
+      for (int k = 0; k < 3; k++) means[k] = d.means[k][l], scales[k] = d.scales[k][l];
+      for (int k = 0; k < 4; k++) quats[k] = d.quats[k][l];
+      store(i + l, means, scales, quats, d.opacity[l]);
     }
   }
   for (; i < end; i++) {
-    const bool visible = radii[i] > 0 && project_one(in, cam, i, p);
-    if (!visible) {
+    project_lanes(in, cam, i, p1);
+    if (!(radii[i] > 0 && p1.alive)) {
       zero_gradients(g, i, perCoeffs);
       continue;
     }
-    shade_one(in, cam, i, p);
-    for (int64_t k = 0; k < perCoeffs; k++) g.coeffs[i * perCoeffs + k] = 0;  // the bands past shDegree
-    backward_one(in, cam, g, i, p);
+    double gm[3];
+    colour(i, gm);
+    GradT<double> d;
+    backward_lanes(in, cam, g, i, p1, gm, d);
+    store(i, d.means, d.scales, d.quats, d.opacity);
   }
 }
 template <class T>
