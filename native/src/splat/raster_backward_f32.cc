@@ -15,9 +15,18 @@ namespace rlx {
 namespace splat {
 namespace {
 
-/** A 4 × 2 block of pixels and their backward state (raster_backward.cc's BackQuad). */
+/**
+ * A 4 × 2 block of pixels and their backward state. raster_backward.cc's
+ * BackQuad keeps the colour and depth accumulated behind the current splat
+ * (S_c, S_d) and forms ∂L/∂α_k = T_N·g_α/(1 − α) + Σ_c g_c(col_c·T_k − S_c/(1 − α))
+ * + g_d(z·T_k − S_d/(1 − α)); here only the one combination of them that
+ * enters it is kept, PS = Σ_c g_c·S_c + g_d·S_d − g_α·T_N, so that
+ * ∂L/∂α_k = T_k·Q_k − PS/(1 − α) with Q_k = Σ_c g_c·col_c + g_d·z, and PS
+ * grows by w_k·Q_k when splat k is added: the same quantity in about half
+ * the operations (float rounding aside).
+ */
 struct BackOct {
-  v8f T, SC[3], SD, TN, last, GC[3], GA, GD;
+  v8f T, PS, last, GC[3], GD;
 };
 
 struct BackwardScratch {
@@ -52,10 +61,8 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
           for (int l = 0; l < BLOCK_W; l++)
             for (int c = 0; c < 3; c++) Q.GC[c][l0 + l] = g.ctImage[3 * (o + l) + c];
         }
-        Q.T = Q.TN = t;
-        for (int c = 0; c < 3; c++) Q.SC[c] = t * bg[c];
-        Q.SD = v8_splat(0);
-        Q.GA = ga;
+        Q.T = t;
+        Q.PS = Q.GC[0] * (t * bg[0]) + Q.GC[1] * (t * bg[1]) + Q.GC[2] * (t * bg[2]) - ga * t;
         Q.GD = gd;
         Q.last = __builtin_convertvector(li, v8f);
         lastMax = lastMax > li ? lastMax : li;
@@ -64,16 +71,15 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
       for (int l = 0; l < 8; l++) {
         const int lx = BLOCK_W * q + block_col(l), ly = BLOCK_H * by + block_row(l);
         if (lx >= r.w || ly >= r.h) {  // padding: lastIndex 0 keeps the lane out of every splat
-          Q.T[l] = Q.TN[l] = Q.SD[l] = Q.last[l] = Q.GA[l] = Q.GD[l] = 0;
-          for (int c = 0; c < 3; c++) Q.SC[c][l] = Q.GC[c][l] = 0;
+          Q.T[l] = Q.PS[l] = Q.last[l] = Q.GD[l] = 0;
+          for (int c = 0; c < 3; c++) Q.GC[c][l] = 0;
           continue;
         }
         const int64_t o = static_cast<int64_t>(r.py0 + ly) * in.width + r.px0 + lx;
         const float t = g.finalT[o];
-        Q.T[l] = Q.TN[l] = t;
-        for (int c = 0; c < 3; c++) Q.SC[c][l] = t * bg[c], Q.GC[c][l] = g.ctImage[3 * o + c];
-        Q.SD[l] = 0;
-        Q.GA[l] = g.ctAlpha[o];
+        Q.T[l] = t;
+        for (int c = 0; c < 3; c++) Q.GC[c][l] = g.ctImage[3 * o + c];
+        Q.PS[l] = Q.GC[0][l] * (t * bg[0]) + Q.GC[1][l] * (t * bg[1]) + Q.GC[2][l] * (t * bg[2]) - g.ctAlpha[o] * t;
         Q.GD[l] = g.ctDepth[o];
         Q.last[l] = static_cast<float>(g.lastIndex[o]);
         lastMax[l] = std::max(lastMax[l], g.lastIndex[o]);
@@ -129,15 +135,11 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
         const v8f inv = 1.0f / (1.0f - alpha);
         const v8f Tk = Q.T * inv;
         const v8f wgt = alpha * Tk;
-        v8f gAlpha = Q.GA * Q.TN * inv;
-        for (int c = 0; c < 3; c++) {
-          gcol[c] += v8_and(m, Q.GC[c] * wgt);
-          gAlpha += Q.GC[c] * (s.col[c] * Tk - Q.SC[c] * inv);
-          Q.SC[c] = v8_select(m, Q.SC[c] + s.col[c] * wgt, Q.SC[c]);
-        }
+        const v8f Qk = Q.GC[0] * s.col[0] + Q.GC[1] * s.col[1] + Q.GC[2] * s.col[2] + Q.GD * s.z;
+        const v8f gAlpha = Tk * Qk - Q.PS * inv;
+        for (int c = 0; c < 3; c++) gcol[c] += v8_and(m, Q.GC[c] * wgt);
         gz += v8_and(m, Q.GD * wgt);
-        gAlpha += Q.GD * (s.z * Tk - Q.SD * inv);
-        Q.SD = v8_select(m, Q.SD + s.z * wgt, Q.SD);
+        Q.PS = v8_select(m, Q.PS + wgt * Qk, Q.PS);
         Q.T = v8_select(m, Tk, Q.T);
         // No clamp here (o ≤ ALPHA_MAX in the tiles this pass takes), so every added lane passes its gradient to o and σ.
         const v8m mg = m;
