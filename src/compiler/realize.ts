@@ -1,6 +1,7 @@
 // Materialization of lazy tensors: capture → cache lookup (or compile) → run →
 // turn the nodes into leaves holding their data.
 
+import { withGroupMembers } from './realize-groups.js';
 import { DeviceError, ValueError } from '../tensor/errors.js';
 import { defaultDevice } from '../backends/registry.js';
 import type { Node } from './ir.js';
@@ -85,6 +86,7 @@ export function executableFor(roots: readonly Node[], device: string, fixedLeave
 
 /** Computes the data of every root that is not a leaf yet. */
 export function realize(roots: readonly Node[]): void {
+  roots = withGroupMembers(roots);
   if (roots.length === 1) {
     // One root (t.realize(), t.toArray()): splitViewRoots' answer without its arrays.
     const r = roots[0]!;
@@ -132,7 +134,7 @@ function runOnDevice(exe: BoundExecutable, leaves: readonly Node[], all: readonl
  * this thread (they are bandwidth-bound and short).
  */
 export async function realizeAsync(roots: readonly Node[]): Promise<void> {
-  const { compute: pending, views } = splitViewRoots([...new Set(roots.filter((n) => n.op !== 'buffer'))]);
+  const { compute: pending, views } = splitViewRoots([...new Set(withGroupMembers(roots).filter((n) => n.op !== 'buffer'))]);
   if (pending.length) await runAsync(pending);
   for (const v of views) realizeView(v);
 }

@@ -36,6 +36,24 @@ describe.each(DEVICES)('grad family on %s', (device) => {
     expect(gx.tolist()).toEqual([[3, 6], [5, 10], [7, 14]]);
   });
 
+  it("valueAndGrad's value and gradients are computed together: realizing one computes the others, with the same numbers", () => {
+    const loss = (p: { w: rlx.Tensor; b: rlx.Tensor }, xs: rlx.Tensor) => xs.matmul(p.w).add(p.b).tanh().square().sum();
+    const p = { w: T([[0.3], [-0.7]]), b: T([0.25]) };
+    const xs = T([[1, 0.5], [0, 1], [1, 1]]);
+    const [v, g] = rlx.valueAndGrad(loss)(p, xs) as [rlx.Tensor, { w: rlx.Tensor; b: rlx.Tensor }];
+    expect([v, g.w, g.b].map((t) => t.node.op === 'buffer')).toEqual([false, false, false]);
+    v.realize();
+    expect([g.w, g.b].map((t) => t.node.op), 'the gradients came with the value').toEqual(['buffer', 'buffer']);
+    // Realized apart (a gradient first, then the value): the same bits.
+    const [v2, g2] = rlx.valueAndGrad(loss)(p, xs) as [rlx.Tensor, { w: rlx.Tensor; b: rlx.Tensor }];
+    expect(arr(g2.b)).toEqual(arr(g.b));
+    expect(v2.node.op, 'a gradient realized first brings the value').toBe('buffer');
+    expect(v2.item()).toBe(v.item());
+    expect(arr(g2.w)).toEqual(arr(g.w));
+    // grad alone: its gradients realize (the value comes along, unseen).
+    expect(arr(rlx.grad(loss)(p, xs).w)).toEqual(arr(g.w));
+  });
+
   it('tensor-level loss.grad([a, b]) through lazy nodes and through realized tracked history', () => {
     const a = T([1, 2]).requiresGrad(),
       b = T([3, 4]).requiresGrad();

@@ -9,6 +9,7 @@ import { TransformError } from '../../tensor/errors.js';
 import { fmtShape } from '../../tensor/shape.js';
 import { isComplex } from '../../tensor/dtype.js';
 import { bind } from '../primitives.js';
+import { realizeTogether } from '../realize-groups.js';
 import { flatten, unflatten, type PyTree, type TensorTree, type TensorTreeLike } from './pytree.js';
 import { forwardMode, reverseMode, requireDifferentiable } from './autodiff.js';
 import { constNode } from '../primitives.js';
@@ -83,7 +84,10 @@ function scalarOut(what: string, out: PyTree): Tensor {
 /**
  * valueAndGrad(f)(...args) → [f(...args), gradient(s) shaped like the argnums
  * arguments]. Typed: the value is f's result, the gradient has the structure of
- * the differentiated argument (a tuple of them for a list of argnums).
+ * the differentiated argument (a tuple of them for a list of argnums). Like
+ * JAX's, it computes both: realizing the value or any gradient computes the
+ * value and every gradient in one graph (the forward's intermediates stay
+ * inside it).
  * @example
  * ```ts
  * const [v, g] = valueAndGrad((x: Tensor) => x.mul(x).sum())(tensor([1, 2, 3]));
@@ -110,7 +114,10 @@ export function valueAndGrad(f: Fn, opts: GradOptions = {}) {
     requireDifferentiable('grad: input', allLeaves.map((l) => l.node));
     const cts = reverseMode([y.node], [onesLike(y)], allLeaves.map((l) => l.node));
     let k = 0;
-    const grads = wrapped.map((w) => unflatten(w.def, w.leaves.map((l) => cts[k++] ?? zerosLike(l))));
+    const leaves = wrapped.map((w) => w.leaves.map((l) => cts[k++] ?? zerosLike(l)));
+    // Computed together when one is realized (realize-groups.ts): one graph shares the forward's intermediates.
+    realizeTogether([y.node, ...leaves.flat().map((t) => t.node)]);
+    const grads = wrapped.map((w, i) => unflatten(w.def, leaves[i]!));
     const g = typeof opts.argnums === 'object' ? grads : grads[0]!;
     return [opts.hasAux ? [value, aux] : value, g];
   };
