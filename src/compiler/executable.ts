@@ -71,9 +71,13 @@ export class Executable {
       if (sl.role !== 'input') internal.push(i, sl.buffer);
     });
     this.internalSlots = internal;
-    // A buffer first written by a kernel that writes all of it need not be zeroed.
+    // A buffer first written by a kernel that writes all of it need not be zeroed (a registered call's
+    // further outputs, its parts, are written by the call's kernel too).
     const firstWriter = new Map<number, Kernel>();
-    for (const k of report.kernels) if (!firstWriter.has(k.out)) firstWriter.set(k.out, k);
+    for (const k of report.kernels) {
+      if (!firstWriter.has(k.out)) firstWriter.set(k.out, k);
+      if (k.kind === 'opaque' && k.parts !== undefined) for (const p of k.parts) if (p >= 0 && !firstWriter.has(p)) firstWriter.set(p, k);
+    }
     this.uninit = buffers.map((b) => {
       const k = b.slots.length > 0 ? firstWriter.get(b.slots[0]!) : undefined;
       return backend.allocUninit !== undefined && k !== undefined && writesEveryElement(k);

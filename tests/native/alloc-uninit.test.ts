@@ -64,6 +64,33 @@ describeNative('unzeroed outputs (allocUninit)', () => {
     expect(handed).toEqual([]);
   });
 
+  it('splat: a registered call with several outputs gets them all unzeroed (writesAll), and render and its gradients agree with js', () => {
+    // 37 × 23: rasterize's [H, W] parts (alpha, depth, finalT, lastIndex) have 851 elements, no other buffer here does.
+    const { gaussians, cameras } = rlx.splat.scenes.sphereShell({ n: 300, width: 37, height: 23, seed: 2, shDegree: 1 });
+    const cam = cameras[0]!;
+    type G = typeof gaussians;
+    const on = (d: string): G => Object.fromEntries(Object.entries(gaussians).map(([k, t]) => [k, (t as rlx.Tensor).on(d)])) as G;
+    const step = (g: G) => {
+      const keys = Object.keys(g) as (keyof G)[];
+      const [v, gs] = rlx.valueAndGrad((...xs: rlx.Tensor[]) => {
+        const r = rlx.splat.render(Object.fromEntries(keys.map((k, i) => [k, xs[i]])) as G, cam);
+        return r.image.square().mean().add(r.alpha.mean()).add(r.depth.mean().mul(0.01));
+      }, { argnums: keys.map((_, i) => i) })(...keys.map((k) => g[k] as rlx.Tensor)) as [rlx.Tensor, rlx.Tensor[]];
+      return [v, ...gs];
+    };
+    const want = step(on('js')).map((t) => Array.from(t.toArray() as Float32Array));
+    handed.length = 0;
+    const got = step(on('native')).map((t) => Array.from(t.toArray() as Float32Array));
+    expect(handed.filter((n) => n === 37 * 23).length, 'the [H, W] parts came unzeroed').toBeGreaterThanOrEqual(3);
+    got.forEach((g, j) => {
+      const scale = Math.max(...want[j]!.map(Math.abs), 1e-30);
+      g.forEach((x, i) => {
+        expect(Number.isNaN(x), `output ${j} element ${i}`).toBe(false);
+        expect(Math.abs(x - want[j]![i]!), `output ${j} element ${i}: ${x} vs ${want[j]![i]}`).toBeLessThanOrEqual(2e-3 * scale + 1e-6);
+      });
+    });
+  });
+
   for (const [name, build] of graphs) {
     it(`${name}: NaN-filled unzeroed buffers never leak into the result`, () => {
       const before = handed.length;
