@@ -69,11 +69,11 @@ describeNative('unzeroed outputs (allocUninit)', () => {
     const { gaussians, cameras } = rlx.splat.scenes.sphereShell({ n: 300, width: 37, height: 23, seed: 2, shDegree: 1 });
     const cam = cameras[0]!;
     type G = typeof gaussians;
-    const on = (d: string): G => Object.fromEntries(Object.entries(gaussians).map(([k, t]) => [k, (t as rlx.Tensor).on(d)])) as G;
+    const on = (d: string): G => Object.fromEntries(Object.entries(gaussians).map(([k, t]) => [k, (t as rlx.Tensor).on(d)])) as unknown as G;
     const step = (g: G) => {
       const keys = Object.keys(g) as (keyof G)[];
       const [v, gs] = rlx.valueAndGrad((...xs: rlx.Tensor[]) => {
-        const r = rlx.splat.render(Object.fromEntries(keys.map((k, i) => [k, xs[i]])) as G, cam);
+        const r = rlx.splat.render(Object.fromEntries(keys.map((k, i) => [k, xs[i]])) as unknown as G, cam);
         return r.image.square().mean().add(r.alpha.mean()).add(r.depth.mean().mul(0.01));
       }, { argnums: keys.map((_, i) => i) })(...keys.map((k) => g[k] as rlx.Tensor)) as [rlx.Tensor, rlx.Tensor[]];
       return [v, ...gs];

@@ -52,6 +52,12 @@ describe.each(DEVICES)('grad family on %s', (device) => {
     expect(arr(g2.w)).toEqual(arr(g.w));
     // grad alone: its gradients realize (the value comes along, unseen).
     expect(arr(rlx.grad(loss)(p, xs).w)).toEqual(arr(g.w));
+    // A gradient already used by other lazy ops is left to them: reading the value then computes the forward only.
+    const [v3, g3] = rlx.valueAndGrad(loss)(p, xs) as [rlx.Tensor, { w: rlx.Tensor; b: rlx.Tensor }];
+    const step = p.w.sub(g3.w.mul(0.1));
+    expect(v3.item()).toBe(v.item());
+    expect([g3.w.node.op === 'buffer', g3.b.node.op === 'buffer']).toEqual([false, true]);
+    expect(arr(step)).toEqual(arr(p.w).map((w, i) => w - 0.1 * arr(g.w)[i]!));
   });
 
   it('tensor-level loss.grad([a, b]) through lazy nodes and through realized tracked history', () => {
