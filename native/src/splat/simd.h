@@ -41,13 +41,26 @@ typedef int64_t v4m __attribute__((vector_size(32)));
 typedef int32_t v4i __attribute__((vector_size(16)));
 
 RLX_ALWAYS_INLINE v4d v4_splat(double x) { return v4d{x, x, x, x}; }
+
+/** The low and high 16 bytes of a 32-byte vector (two SSE registers; in the AVX2 clone, one register's halves), and back. */
+template <class Half, class Whole>
+RLX_ALWAYS_INLINE void split_halves(const Whole& w, Half& lo, Half& hi) {
+  static_assert(sizeof(Whole) == 32 && sizeof(Half) == 16, "a 32-byte vector into two 16-byte ones");
+  std::memcpy(&lo, &w, 16);
+  std::memcpy(&hi, reinterpret_cast<const char*>(&w) + 16, 16);
+}
+template <class Half, class Whole>
+RLX_ALWAYS_INLINE void join_halves(const Half& lo, const Half& hi, Whole& w) {
+  static_assert(sizeof(Whole) == 32 && sizeof(Half) == 16, "two 16-byte vectors into a 32-byte one");
+  std::memcpy(&w, &lo, 16);
+  std::memcpy(reinterpret_cast<char*>(&w) + 16, &hi, 16);
+}
 /** The lanes of a comparison mask as four bits (two movmskpd on x86: much cheaper than extracting the lanes), to branch on a mask. */
 RLX_ALWAYS_INLINE int v4_bits(v4m m) {
 #if RLX_SPLAT_X86_DISPATCH
   typedef double v2d __attribute__((vector_size(16)));
   v2d lo, hi;
-  std::memcpy(&lo, &m, 16);
-  std::memcpy(&hi, reinterpret_cast<const char*>(&m) + 16, 16);
+  split_halves(m, lo, hi);
   return __builtin_ia32_movmskpd(lo) | (__builtin_ia32_movmskpd(hi) << 2);
 #else
   return (m[0] ? 1 : 0) | (m[1] ? 2 : 0) | (m[2] ? 4 : 0) | (m[3] ? 8 : 0);
@@ -74,11 +87,8 @@ RLX_ALWAYS_INLINE v4d v4_sqrt(v4d x) {
 #if RLX_SPLAT_X86_DISPATCH
   typedef double v2d __attribute__((vector_size(16)));
   v2d lo, hi;
-  std::memcpy(&lo, &x, 16);
-  std::memcpy(&hi, reinterpret_cast<const char*>(&x) + 16, 16);
-  lo = __builtin_ia32_sqrtpd(lo), hi = __builtin_ia32_sqrtpd(hi);
-  std::memcpy(&x, &lo, 16);
-  std::memcpy(reinterpret_cast<char*>(&x) + 16, &hi, 16);
+  split_halves(x, lo, hi);
+  join_halves(__builtin_ia32_sqrtpd(lo), __builtin_ia32_sqrtpd(hi), x);
   return x;
 #else
   for (int l = 0; l < 4; l++) x[l] = std::sqrt(x[l]);

@@ -24,8 +24,7 @@ RLX_ALWAYS_INLINE int v8_bits(v8m m) {
 #if RLX_SPLAT_X86_DISPATCH
   typedef float v4f __attribute__((vector_size(16)));
   v4f lo, hi;
-  std::memcpy(&lo, &m, 16);
-  std::memcpy(&hi, reinterpret_cast<const char*>(&m) + 16, 16);
+  split_halves(m, lo, hi);
   return __builtin_ia32_movmskps(lo) | (__builtin_ia32_movmskps(hi) << 4);
 #else
   int b = 0;
@@ -45,8 +44,7 @@ RLX_ALWAYS_INLINE v8f v8_and(v8m m, v8f a) { return m ? a : v8_splat(0); }
 RLX_ALWAYS_INLINE float v8_sum_float(v8f v) {
   typedef float v4f __attribute__((vector_size(16)));
   v4f lo, hi;
-  std::memcpy(&lo, &v, 16);
-  std::memcpy(&hi, reinterpret_cast<const char*>(&v) + 16, 16);
+  split_halves(v, lo, hi);
   const v4f a = lo + hi;
   return (a[0] + a[1]) + (a[2] + a[3]);
 }
