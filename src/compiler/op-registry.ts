@@ -27,7 +27,8 @@ import { ShapeError } from '../tensor/errors.js';
 import { type Dim, fmtShape, shapesEqual } from '../tensor/shape.js';
 import type { StorageArray } from '../tensor/dtype.js';
 import { type Attrs, type Node, attrsKey, attrsOf, parentsOf } from './ir.js';
-import { allocStorage, DTYPE_INFO } from '../tensor/dtype.js';
+import { allocStorage } from '../tensor/dtype.js';
+import { getBackend } from '../backends/registry.js';
 import type { Tensor } from '../tensor/tensor.js';
 import type { RuleCtx } from './transforms/rule-types.js';
 import { type KernelFamily, hasKernels, kernelDevices, kernelsFor } from './kernel-registry.js';
@@ -365,19 +366,6 @@ interface PreparedCall {
   args: OpRunArgs;
 }
 
-/**
- * Storage for an output nobody reads, of a kernel that writes every element:
- * not zeroed when it is large enough for the memset to matter (a plain render
- * discards rasterize's alpha, depth and residuals: 7.7 MB at 800 × 600).
- */
-function allocUnread(d: DType, n: number): StorageArray {
-  const info = DTYPE_INFO[d];
-  const bytes = n * info.itemsize;
-  if (bytes < 65536 || typeof Buffer === 'undefined') return allocStorage(d, n);
-  const buf = Buffer.allocUnsafeSlow(bytes).buffer as ArrayBuffer; // its own ArrayBuffer, offset 0
-  return new (info.storage as unknown as new (b: ArrayBuffer, o: number, l: number) => StorageArray)(buf, 0, n * info.lanes);
-}
-
 /** The kernel set, core shapes and output arrays of one call (scratch for the outputs the graph does not keep). */
 function prepareCall(device: string, a: OpKernelArgs): PreparedCall {
   const def = opDef(a.attrs['op'] as string);
@@ -391,9 +379,13 @@ function prepareCall(device: string, a: OpKernelArgs): PreparedCall {
   const parts = l.parts;
   const outs: StorageArray[] = new Array(parts.length);
   outs[0] = a.out;
-  // Outputs the graph does not use: scratch the kernel writes, unzeroed when it writes them in full (writesAll).
-  const discard = def.writesAll === true ? allocUnread : allocStorage;
-  for (let i = 1; i < parts.length; i++) outs[i] = a.parts?.[i] ?? discard(parts[i]!.dtype, batch * size(parts[i]!.shape));
+  // Outputs the graph does not use: scratch the kernel writes, from the backend's allocUninit when it writes them in
+  // full (writesAll), as the executable's planned buffers are (a plain render discards 7.7 MB of rasterize outputs).
+  const backend = def.writesAll === true ? getBackend(device) : undefined;
+  for (let i = 1; i < parts.length; i++) {
+    const n = batch * size(parts[i]!.shape);
+    outs[i] = a.parts?.[i] ?? (backend?.allocUninit !== undefined ? backend.allocUninit(parts[i]!.dtype, n) : allocStorage(parts[i]!.dtype, n));
+  }
   return { def, label, device, kernels, parts, counted: l.counted, args: { batch, ins: a.ins, inShapes, inDTypes: a.inDTypes, outs, attrs: a.attrs } };
 }
 

@@ -82,6 +82,11 @@ describeNative('unzeroed outputs (allocUninit)', () => {
     handed.length = 0;
     const got = step(on('native')).map((t) => Array.from(t.toArray() as Float32Array));
     expect(handed.filter((n) => n === 37 * 23).length, 'the [H, W] parts came unzeroed').toBeGreaterThanOrEqual(3);
+    // A plain render reads only the image: the four [H, W] outputs it discards come from allocUninit too.
+    handed.length = 0;
+    const img = rlx.splat.render(on('native'), cam).image.toArray();
+    expect(handed.filter((n) => n === 37 * 23).length, 'the discarded parts came unzeroed').toBe(4);
+    expect(Array.from(img).some(Number.isNaN)).toBe(false);
     got.forEach((g, j) => {
       const scale = Math.max(...want[j]!.map(Math.abs), 1e-30);
       g.forEach((x, i) => {
