@@ -28,7 +28,6 @@ import { type Dim, fmtShape, shapesEqual } from '../tensor/shape.js';
 import type { StorageArray } from '../tensor/dtype.js';
 import { type Attrs, type Node, attrsKey, attrsOf, parentsOf } from './ir.js';
 import { allocStorage } from '../tensor/dtype.js';
-import { getBackend } from '../backends/registry.js';
 import type { Tensor } from '../tensor/tensor.js';
 import type { RuleCtx } from './transforms/rule-types.js';
 import { type KernelFamily, hasKernels, kernelDevices, kernelsFor } from './kernel-registry.js';
@@ -286,9 +285,12 @@ export interface OpKernelArgs {
   attrs: Attrs;
 }
 
+/** A backend's allocator of unzeroed storage (Backend.allocUninit): for the outputs of a writesAll op the graph does not use. */
+export type UninitAlloc = (dtype: DType, n: number) => StorageArray;
+
 /** Runs a registered node on one device's kernel set: each output is written into its own array of its own dtype. */
-export function runOp(device: string, a: OpKernelArgs): void {
-  const c = prepareCall(device, a);
+export function runOp(device: string, a: OpKernelArgs, allocUninit?: UninitAlloc): void {
+  const c = prepareCall(device, a, allocUninit);
   c.def.run(c.kernels, c.args);
   if (c.counted) checkCountsRun(c);
 }
@@ -305,8 +307,8 @@ export const ASYNC_MIN_SCALARS = 1 << 14;
  * its inputs are large enough to be worth the thread hop; undefined when it
  * ran here instead (synchronously, as runOp).
  */
-export function runOpAsync(device: string, a: OpKernelArgs): Promise<void> | undefined {
-  const c = prepareCall(device, a);
+export function runOpAsync(device: string, a: OpKernelArgs, allocUninit?: UninitAlloc): Promise<void> | undefined {
+  const c = prepareCall(device, a, allocUninit);
   let scalars = 0;
   for (const x of a.ins) scalars += x.length;
   if (c.def.runAsync === undefined || scalars < ASYNC_MIN_SCALARS) {
@@ -367,7 +369,7 @@ interface PreparedCall {
 }
 
 /** The kernel set, core shapes and output arrays of one call (scratch for the outputs the graph does not keep). */
-function prepareCall(device: string, a: OpKernelArgs): PreparedCall {
+function prepareCall(device: string, a: OpKernelArgs, allocUninit?: UninitAlloc): PreparedCall {
   const def = opDef(a.attrs['op'] as string);
   const label = def.label ?? (a.attrs['op'] as string);
   const kernels = kernelsFor(device, def.family, label, a.inDTypes[0]);
@@ -379,12 +381,13 @@ function prepareCall(device: string, a: OpKernelArgs): PreparedCall {
   const parts = l.parts;
   const outs: StorageArray[] = new Array(parts.length);
   outs[0] = a.out;
-  // Outputs the graph does not use: scratch the kernel writes, from the backend's allocUninit when it writes them in
-  // full (writesAll), as the executable's planned buffers are (a plain render discards 7.7 MB of rasterize outputs).
-  const backend = def.writesAll === true ? getBackend(device) : undefined;
+  // Outputs the graph does not use: scratch the kernel writes, from the backend's allocUninit (when it passes one)
+  // if the kernel writes them in full (writesAll), as the executable's planned buffers are (a plain render discards
+  // 7.7 MB of rasterize outputs).
+  const uninit = def.writesAll === true ? allocUninit : undefined;
   for (let i = 1; i < parts.length; i++) {
     const n = batch * size(parts[i]!.shape);
-    outs[i] = a.parts?.[i] ?? (backend?.allocUninit !== undefined ? backend.allocUninit(parts[i]!.dtype, n) : allocStorage(parts[i]!.dtype, n));
+    outs[i] = a.parts?.[i] ?? (uninit !== undefined ? uninit(parts[i]!.dtype, n) : allocStorage(parts[i]!.dtype, n));
   }
   return { def, label, device, kernels, parts, counted: l.counted, args: { batch, ins: a.ins, inShapes, inDTypes: a.inDTypes, outs, attrs: a.attrs } };
 }

@@ -91,12 +91,12 @@ export function createNativeBackend(addon: NativeAddon): Backend {
         case 'opaque':
           // Registered ops on the native kernels their modules registered (kernel-registry.ts); data movement in C++.
           // Awaited, a large call runs on the pool where the op offers runAsync (op-registry.ts: runOpAsync).
-          if (k.name === 'registered') return opaqueKernel(k, (a) => runOp('native', a), (a) => runOpAsync('native', a)); // as runOp below
+          if (k.name === 'registered') return opaqueKernel(k, (a) => runOp('native', a, allocUninit), (a) => runOpAsync('native', a, allocUninit)); // as runOp below
           return compileOpaque(addon, k, slotShapes);
       }
     },
     alloc,
     allocUninit,
-    runOp: (a) => runOp('native', a),
+    runOp: (a) => runOp('native', a, allocUninit),
   };
 }
