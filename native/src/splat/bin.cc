@@ -18,32 +18,60 @@
 
 #include "pool/pool.h"
 #include "splat/bin_cache.h"
+#include "splat/simd.h"
 #include "splat/splat.h"
 
 namespace rlx {
 namespace splat {
 namespace {
 
-/** v as an int in [lo, hi]; NaN gives lo (never converts NaN or ±∞ to int). */
-inline int clamp_to_int(double v, int lo, int hi) {
-  if (!(v > lo)) return lo;
-  if (!(v < hi)) return hi;
-  return static_cast<int>(v);
+/**
+ * Splat (u, v, r)'s tile rectangle [x0, x1) × [y0, y1) into r4 (all zero
+ * when r is not > 0): the box edges u − r, u + r + ts − 1 (likewise v) over
+ * ts, floored, clamped to the tile grid (NaN to 0), four lanes at once.
+ *
+ * ⌊x / ts⌋ without the division (four a splat were a third of the binning's
+ * first pass): x·inv (inv = 1/ts) is within 2⁻⁵¹ relative of x/ts, so its
+ * floor is off by at most one, only where x/ts is next to an integer, and the
+ * exact products q·ts, (q + 1)·ts say which way (|q| < 2⁵⁰: past that the
+ * clamp decides anyway). NaN stays NaN and ±∞ ±∞.
+ */
+RLX_ALWAYS_INLINE void tile_rect_of(double u, double v, double r, int ts, double inv, int tilesX, int tilesY, int32_t* r4) {
+  if (!(r > 0)) {
+    r4[0] = r4[1] = r4[2] = r4[3] = 0;
+    return;
+  }
+  const v4d x = {u - r, u + r + ts - 1, v - r, v + r + ts - 1}, d = v4_splat(ts);
+  const v4d q = v4_floor(x * inv);
+  const v4d f = v4_select(q * d > x, q - 1.0, v4_select((q + 1.0) * d <= x, q + 1.0, q));
+  clamp_int4(f[0], f[1], f[2], f[3], tilesX, tilesY, r4);
 }
 
-/**
- * ⌊x / d⌋ for an integer d > 0 with inv = 1/d, without the division (four a
- * splat were a third of the binning's first pass): x·inv is within 2⁻⁵¹
- * relative of x/d, so its floor is off by at most one, only where x/d is
- * next to an integer, and the exact products q·d, (q + 1)·d say which way
- * (|q| < 2⁵⁰: past that the callers clamp anyway). NaN stays NaN and ±∞ ±∞.
- */
-inline double floor_div(double x, double d, double inv) {
-  double q = std::floor(x * inv);
-  if (q * d > x) q -= 1;
-  else if ((q + 1) * d <= x) q += 1;
-  return q;
+RLX_ALWAYS_INLINE bool listed(const int32_t* r4) { return r4[1] > r4[0] && r4[3] > r4[2]; }
+
+/** The rectangles of splats [begin, end) (rect: four int32 a splat); returns how many are listed (a non-empty rectangle). */
+template <class T>
+RLX_ALWAYS_INLINE int64_t rects_body(const RasterIn<T>& in, int64_t begin, int64_t end, int tilesX, int tilesY, int32_t* rect) {
+  const int ts = in.tileSize;
+  const double inv = 1.0 / ts;
+  int64_t count = 0;
+  for (int64_t i = begin; i < end; i++) {
+    int32_t* r4 = &rect[4 * i];
+    tile_rect_of(in.means2d[2 * i], in.means2d[2 * i + 1], in.radii[i], ts, inv, tilesX, tilesY, r4);
+    count += listed(r4);
+  }
+  return count;
 }
+template <class T>
+int64_t rects_baseline(const RasterIn<T>& in, int64_t begin, int64_t end, int tilesX, int tilesY, int32_t* rect) {
+  return rects_body(in, begin, end, tilesX, tilesY, rect);
+}
+#if RLX_SPLAT_X86_DISPATCH
+template <class T>
+__attribute__((target("avx2"))) int64_t rects_avx2(const RasterIn<T>& in, int64_t begin, int64_t end, int tilesX, int tilesY, int32_t* rect) {
+  return rects_body(in, begin, end, tilesX, tilesY, rect);
+}
+#endif
 
 /** Order-preserving unsigned bits of a float / double (−0 as +0, so it ties with +0 as in JS). */
 inline uint32_t order_bits(float f) {
@@ -128,30 +156,27 @@ void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* 
   bins->tilesX = tilesX, bins->tilesY = tilesY;
   Pool& pool = Pool::instance();
 
-  // Each splat's tile rectangle [x0, x1) × [y0, y1) (empty when radius ≤ 0).
+  // Each splat's tile rectangle [x0, x1) × [y0, y1) (empty when radius ≤ 0), and how many splats each chunk lists.
   double t0 = now_ms();
   std::unique_ptr<int32_t[]> rect(new int32_t[4 * n]);  // every element written below
-  const double inv = 1.0 / ts;
   constexpr int64_t CHUNK = 4096;
-  pool.parallelFor((n + CHUNK - 1) / CHUNK, [&](int64_t ch) {
-    const int64_t end = std::min(n, (ch + 1) * CHUNK);
-    for (int64_t i = ch * CHUNK; i < end; i++) {
-      int32_t* r4 = &rect[4 * i];
-      const double r = in.radii[i];
-      if (!(r > 0)) {
-        r4[0] = r4[1] = r4[2] = r4[3] = 0;
-        continue;
-      }
-      const double u = in.means2d[2 * i], v = in.means2d[2 * i + 1];
-      r4[0] = clamp_to_int(floor_div(u - r, ts, inv), 0, tilesX);
-      r4[1] = clamp_to_int(floor_div(u + r + ts - 1, ts, inv), 0, tilesX);
-      r4[2] = clamp_to_int(floor_div(v - r, ts, inv), 0, tilesY);
-      r4[3] = clamp_to_int(floor_div(v + r + ts - 1, ts, inv), 0, tilesY);
+  const int64_t nRectChunks = (n + CHUNK - 1) / CHUNK;
+  std::vector<int64_t> listedBefore(nRectChunks + 1, 0);
+  const bool avx2 = has_avx2();
+  pool.parallelFor(nRectChunks, [&](int64_t ch) {
+    const int64_t begin = ch * CHUNK, end = std::min(n, begin + CHUNK);
+#if RLX_SPLAT_X86_DISPATCH
+    if (avx2) {
+      listedBefore[ch + 1] = rects_avx2(in, begin, end, tilesX, tilesY, rect.get());
+      return;
     }
+#endif
+    listedBefore[ch + 1] = rects_baseline(in, begin, end, tilesX, tilesY, rect.get());
   });
+  for (int64_t ch = 0; ch < nRectChunks; ch++) listedBefore[ch + 1] += listedBefore[ch];
   auto area = [&](int64_t i) -> int64_t {
     const int32_t* r4 = &rect[4 * i];
-    return r4[1] > r4[0] && r4[3] > r4[2] ? static_cast<int64_t>(r4[1] - r4[0]) * (r4[3] - r4[2]) : 0;
+    return listed(r4) ? static_cast<int64_t>(r4[1] - r4[0]) * (r4[3] - r4[2]) : 0;
   };
   if (withSlots) {
     bins->firstSlot.assign(n + 1, 0);
@@ -181,10 +206,13 @@ void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* 
   std::vector<int32_t> order;
   {
     using K = typename KeyOf<T>::type;
-    std::vector<K> keys;
-    order.reserve(n), keys.reserve(n);
-    for (int64_t i = 0; i < n; i++)
-      if (area(i) > 0) order.push_back(static_cast<int32_t>(i)), keys.push_back(order_bits(in.depths[i]));
+    std::vector<K> keys(listedBefore[nRectChunks]);
+    order.resize(keys.size());
+    pool.parallelFor(nRectChunks, [&](int64_t ch) {
+      int64_t j = listedBefore[ch];
+      for (int64_t i = ch * CHUNK; i < std::min(n, (ch + 1) * CHUNK); i++)
+        if (listed(&rect[4 * i])) order[j] = static_cast<int32_t>(i), keys[j++] = order_bits(in.depths[i]);
+    });
     radix_sort_pairs(order, keys, pool);
   }
   double t2 = now_ms();
@@ -194,8 +222,9 @@ void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* 
   const int64_t nChunks = std::max<int64_t>(1, std::min<int64_t>(4 * pool.size(), (m + 1023) / 1024));
   const int64_t per = (m + nChunks - 1) / std::max<int64_t>(1, nChunks);
   std::vector<int64_t> cursor(nChunks * nTiles, 0);
-  auto forTiles = [&](int32_t i, auto&& f) {
-    const int32_t* r4 = &rect[4 * static_cast<int64_t>(i)];
+  // The rectangles in depth order (the scatter reads them in order; only the count pass reads rect at random).
+  std::unique_ptr<int32_t[]> sortedRect(new int32_t[4 * m]);  // every element written below
+  auto forTiles = [&](const int32_t* r4, auto&& f) {
     for (int ty = r4[2]; ty < r4[3]; ty++)
       for (int tx = r4[0]; tx < r4[1]; tx++) f(static_cast<int64_t>(ty) * tilesX + tx);
   };
@@ -205,7 +234,9 @@ void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* 
     for (int64_t j = c * per; j < end; j++) {
       // order is depth order, so rect is read at random: fetch ahead (a miss per splat otherwise stalls the loop).
       if (j + 16 < end) __builtin_prefetch(&rect[4 * static_cast<int64_t>(order[j + 16])]);
-      forTiles(order[j], [&](int64_t t) { cnt[t]++; });
+      int32_t* r4 = &sortedRect[4 * j];
+      std::memcpy(r4, &rect[4 * static_cast<int64_t>(order[j])], 16);
+      forTiles(r4, [&](int64_t t) { cnt[t]++; });
     }
   });
   bins->offsets.assign(nTiles + 1, 0);
@@ -225,13 +256,10 @@ void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* 
     int64_t* cur = &cursor[c * nTiles];
     const int64_t end = std::min(m, (c + 1) * per);
     for (int64_t j = c * per; j < end; j++) {
-      if (j + 16 < end) {
-        __builtin_prefetch(&rect[4 * static_cast<int64_t>(order[j + 16])]);
-        if (withSlots) __builtin_prefetch(&bins->firstSlot[order[j + 16]]);
-      }
+      if (withSlots && j + 16 < end) __builtin_prefetch(&bins->firstSlot[order[j + 16]]);
       const int32_t i = order[j];
       int64_t slot = withSlots ? bins->firstSlot[i] : 0;
-      forTiles(i, [&](int64_t t) {
+      forTiles(&sortedRect[4 * j], [&](int64_t t) {
         const int64_t e = cur[t]++;
         bins->entries[e] = i;
         if (withSlots) bins->slotEntries[slot++] = e;

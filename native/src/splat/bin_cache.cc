@@ -2,7 +2,13 @@
 
 #include "splat/bin_cache.h"
 
+#include "pool/pool.h"
+
 #include <algorithm>
+#include <array>
+#include <atomic>
+#include <tuple>
+#include <utility>
 #include <cstring>
 #include <list>
 #include <memory>
@@ -17,11 +23,13 @@ struct Entry {
   int64_t n = 0;
   int width = 0, height = 0, tileSize = 0, itemBytes = 0;
   /** means2d, radii, depths, as the forward had them. */
-  std::vector<char> inputs;
+  std::unique_ptr<char[]> inputs;
+  int64_t inputBytes = 0;
   int tilesX = 0, tilesY = 0;
   std::vector<int64_t> offsets;
-  std::vector<int32_t> entries;
-  int64_t bytes() const { return static_cast<int64_t>(inputs.size() + 8 * offsets.size() + 4 * entries.size()); }
+  /** The forward's own list (shared, never written after binning). */
+  std::shared_ptr<int32_t[]> entries;
+  int64_t bytes() const { return inputBytes + static_cast<int64_t>(8 * offsets.size() + 4 * (offsets.empty() ? 0 : offsets.back())); }
 };
 
 std::mutex& lock() {
@@ -33,20 +41,36 @@ std::list<std::shared_ptr<const Entry>>& entries() {
   return l;
 }
 
+/** The three arrays the lists depend on, as (pointer, bytes). */
 template <class T>
-void copy_inputs(const RasterIn<T>& in, char* to) {
-  const size_t a = sizeof(T) * 2 * static_cast<size_t>(in.n), b = 4 * static_cast<size_t>(in.n), c = sizeof(T) * static_cast<size_t>(in.n);
-  std::memcpy(to, in.means2d, a);
-  std::memcpy(to + a, in.radii, b);
-  std::memcpy(to + a + b, in.depths, c);
+std::array<std::pair<const char*, size_t>, 3> input_parts(const RasterIn<T>& in) {
+  const size_t n = static_cast<size_t>(in.n);
+  return {{{reinterpret_cast<const char*>(in.means2d), sizeof(T) * 2 * n},
+           {reinterpret_cast<const char*>(in.radii), 4 * n},
+           {reinterpret_cast<const char*>(in.depths), sizeof(T) * n}}};
+}
+
+/** f(offset in the copy, source pointer, bytes) over pieces of ≤ 1 MiB of the inputs, in parallel (tens of MB at a million splats). */
+template <class T, class F>
+void for_input_pieces(const RasterIn<T>& in, F&& f) {
+  constexpr size_t PIECE = size_t(1) << 20;
+  std::vector<std::tuple<size_t, const char*, size_t>> pieces;
+  size_t base = 0;
+  for (const auto& part : input_parts(in)) {
+    for (size_t o = 0; o < part.second; o += PIECE) pieces.emplace_back(base + o, part.first + o, std::min(PIECE, part.second - o));
+    base += part.second;
+  }
+  Pool::instance().parallelFor(static_cast<int64_t>(pieces.size()), [&](int64_t k) { f(std::get<0>(pieces[k]), std::get<1>(pieces[k]), std::get<2>(pieces[k])); });
 }
 
 template <class T>
 bool same_inputs(const RasterIn<T>& in, const Entry& e) {
   if (e.n != in.n || e.width != in.width || e.height != in.height || e.tileSize != in.tileSize || e.itemBytes != static_cast<int>(sizeof(T))) return false;
-  const size_t a = sizeof(T) * 2 * static_cast<size_t>(in.n), b = 4 * static_cast<size_t>(in.n), c = sizeof(T) * static_cast<size_t>(in.n);
-  const char* p = e.inputs.data();
-  return std::memcmp(p, in.means2d, a) == 0 && std::memcmp(p + a, in.radii, b) == 0 && std::memcmp(p + a + b, in.depths, c) == 0;
+  std::atomic<bool> differ{false};
+  for_input_pieces(in, [&](size_t at, const char* p, size_t bytes) {
+    if (!differ.load(std::memory_order_relaxed) && std::memcmp(e.inputs.get() + at, p, bytes) != 0) differ = true;
+  });
+  return !differ;
 }
 
 }  // namespace
@@ -55,13 +79,13 @@ template <class T>
 void remember_bins(const RasterIn<T>& in, const TileBins& bins) {
   auto e = std::make_shared<Entry>();
   e->n = in.n, e->width = in.width, e->height = in.height, e->tileSize = in.tileSize, e->itemBytes = sizeof(T);
-  e->inputs.resize((3 * sizeof(T) + 4) * static_cast<size_t>(in.n));
-  copy_inputs(in, e->inputs.data());
+  e->inputBytes = static_cast<int64_t>(3 * sizeof(T) + 4) * in.n;
   e->tilesX = bins.tilesX, e->tilesY = bins.tilesY;
   e->offsets = bins.offsets;
-  const int64_t total = bins.offsets.empty() ? 0 : bins.offsets.back();
-  e->entries.assign(bins.entries.get(), bins.entries.get() + total);
+  e->entries = bins.entries;
   if (e->bytes() > BIN_CACHE_BYTES) return;  // too large to keep
+  e->inputs.reset(new char[static_cast<size_t>(e->inputBytes)]);
+  for_input_pieces(in, [&](size_t at, const char* p, size_t bytes) { std::memcpy(e->inputs.get() + at, p, bytes); });
   std::lock_guard<std::mutex> g(lock());
   auto& l = entries();
   l.push_front(std::move(e));
@@ -92,8 +116,7 @@ bool recall_bins(const RasterIn<T>& in, TileBins* bins) {
   if (!hit) return false;
   bins->tilesX = hit->tilesX, bins->tilesY = hit->tilesY;
   bins->offsets = hit->offsets;
-  bins->entries.reset(new int32_t[hit->entries.size()]);
-  std::copy(hit->entries.begin(), hit->entries.end(), bins->entries.get());
+  bins->entries = hit->entries;
   return true;
 }
 

@@ -22,11 +22,11 @@ namespace splat {
 constexpr int BIN_CACHE_ENTRIES = 4;
 constexpr int64_t BIN_CACHE_BYTES = int64_t(64) << 20;
 
-/** Keeps a copy of in's binning inputs with its lists (offsets, entries; slots are not kept). */
+/** Keeps a copy of in's binning inputs with its lists (offsets copied, entries shared: never written after binning; slots are not kept). */
 template <class T>
 void remember_bins(const RasterIn<T>& in, const TileBins& bins);
 
-/** Copies into bins the lists (tilesX, tilesY, offsets, entries) of a remembered forward whose inputs equal in's bit for bit; false when there is none. */
+/** Gives bins the lists (tilesX, tilesY, offsets copied, entries shared) of a remembered forward whose inputs equal in's bit for bit; false when there is none. */
 template <class T>
 bool recall_bins(const RasterIn<T>& in, TileBins* bins);
 

@@ -121,21 +121,6 @@ inline float float_up(double d) { return static_cast<float>(d + (std::fabs(d) * 
 inline float float_down(double d) { return static_cast<float>(d - (std::fabs(d) * 2.4e-7 + 1e-37)); }
 
 /**
- * raster_tile.h's clamp_int of four values at once, without branches (vector
- * selects): the same ints for every input, NaN included (lo: the first
- * select keeps lo where v > lo is false).
- */
-RLX_ALWAYS_INLINE void clamp_int4(double v0, double v1, double v2, double v3, int hiX, int hiY, int out[4]) {
-  typedef double v4d __attribute__((vector_size(32)));
-  typedef int32_t v4i __attribute__((vector_size(16)));
-  const v4d v = {v0, v1, v2, v3}, lo = {0, 0, 0, 0}, hi = {static_cast<double>(hiX), static_cast<double>(hiX), static_cast<double>(hiY), static_cast<double>(hiY)};
-  v4d a = v > lo ? v : lo;
-  a = a < hi ? a : hi;
-  const v4i r = __builtin_convertvector(a, v4i);
-  out[0] = r[0], out[1] = r[1], out[2] = r[2], out[3] = r[3];
-}
-
-/**
  * Fills s for splat p as the tile at r sees it (its box clipped to the tile;
  * the bands are the splat's); false if the splat is not trusted, or, for the
  * backward (failFlags = PACKED_MAY_CLAMP), may reach the α clamp. Inline: it runs once per

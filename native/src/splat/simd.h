@@ -102,6 +102,25 @@ RLX_ALWAYS_INLINE v4d v4_ceil(v4d x) {
   return x;
 }
 
+/** ⌊x⌋ per lane (std::floor, likewise). */
+RLX_ALWAYS_INLINE v4d v4_floor(v4d x) {
+  for (int l = 0; l < 4; l++) x[l] = std::floor(x[l]);
+  return x;
+}
+
+/**
+ * raster_tile.h's clamp_int of four values at once, without branches (vector
+ * selects): the same ints for every input, NaN included (lo: the first
+ * select keeps lo where v > lo is false).
+ */
+RLX_ALWAYS_INLINE void clamp_int4(double v0, double v1, double v2, double v3, int hiX, int hiY, int out[4]) {
+  const v4d v = {v0, v1, v2, v3}, lo = {0, 0, 0, 0}, hi = {static_cast<double>(hiX), static_cast<double>(hiX), static_cast<double>(hiY), static_cast<double>(hiY)};
+  v4d a = v > lo ? v : lo;
+  a = a < hi ? a : hi;
+  const v4i r = __builtin_convertvector(a, v4i);
+  out[0] = r[0], out[1] = r[1], out[2] = r[2], out[3] = r[3];
+}
+
 /** All ones where x is finite (not ±∞, not NaN). */
 RLX_ALWAYS_INLINE v4m v4_finite(v4d x) { return v4_abs(x) < __builtin_inf(); }
 

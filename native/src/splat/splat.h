@@ -89,7 +89,8 @@ struct TileBins {
   int tilesX = 0, tilesY = 0;
   std::vector<int64_t> offsets;
   /** Every element is written by bin_splats, so these two are allocated without the zero fill a std::vector would do (~20 MB at 1M splats). */
-  std::unique_ptr<int32_t[]> entries;
+  /** Shared: the bin cache keeps a forward's lists without copying them (they are not written after binning). */
+  std::shared_ptr<int32_t[]> entries;
   std::unique_ptr<int64_t[]> slotEntries;
   std::vector<int64_t> firstSlot;
 };
