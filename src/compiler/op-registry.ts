@@ -381,9 +381,9 @@ function prepareCall(device: string, a: OpKernelArgs, allocUninit?: UninitAlloc)
   const parts = l.parts;
   const outs: StorageArray[] = new Array(parts.length);
   outs[0] = a.out;
-  // Outputs the graph does not use: scratch the kernel writes, from the backend's allocUninit (when it passes one)
-  // if the kernel writes them in full (writesAll), as the executable's planned buffers are (a plain render discards
-  // 7.7 MB of rasterize outputs).
+  // Outputs the graph holds no node for: scratch the kernel writes, from the backend's allocUninit (when it passes one)
+  // if the kernel writes them in full (writesAll), as the executable's planned buffers are. (A call's parts are
+  // realized together (realize.ts), so a render's alpha, depth and residuals are planned outputs, not scratch.)
   const uninit = def.writesAll === true ? allocUninit : undefined;
   for (let i = 1; i < parts.length; i++) {
     const n = batch * size(parts[i]!.shape);
