@@ -49,26 +49,35 @@ RLX_ALWAYS_INLINE void tile_rect_of(double u, double v, double r, int ts, double
 
 RLX_ALWAYS_INLINE bool listed(const int32_t* r4) { return r4[1] > r4[0] && r4[3] > r4[2]; }
 
-/** The rectangles of splats [begin, end) (rect: four int32 a splat); returns how many are listed (a non-empty rectangle). */
+/** Tiles a rectangle covers (0 when empty). */
+RLX_ALWAYS_INLINE int64_t area_of(const int32_t* r4) { return listed(r4) ? static_cast<int64_t>(r4[1] - r4[0]) * (r4[3] - r4[2]) : 0; }
+
+/** How many splats of a range are listed (a non-empty rectangle), and their list entries (tiles) in all. */
+struct RangeCount {
+  int64_t listed = 0, entries = 0;
+};
+
+/** The rectangles of splats [begin, end) (rect: four int32 a splat). */
 template <class T>
-RLX_ALWAYS_INLINE int64_t rects_body(const RasterIn<T>& in, int64_t begin, int64_t end, int tilesX, int tilesY, int32_t* rect) {
+RLX_ALWAYS_INLINE RangeCount rects_body(const RasterIn<T>& in, int64_t begin, int64_t end, int tilesX, int tilesY, int32_t* rect) {
   const int ts = in.tileSize;
   const double inv = 1.0 / ts;
-  int64_t count = 0;
+  RangeCount c;
   for (int64_t i = begin; i < end; i++) {
     int32_t* r4 = &rect[4 * i];
     tile_rect_of(in.means2d[2 * i], in.means2d[2 * i + 1], in.radii[i], ts, inv, tilesX, tilesY, r4);
-    count += listed(r4);
+    c.listed += listed(r4);
+    c.entries += area_of(r4);
   }
-  return count;
+  return c;
 }
 template <class T>
-int64_t rects_baseline(const RasterIn<T>& in, int64_t begin, int64_t end, int tilesX, int tilesY, int32_t* rect) {
+RangeCount rects_baseline(const RasterIn<T>& in, int64_t begin, int64_t end, int tilesX, int tilesY, int32_t* rect) {
   return rects_body(in, begin, end, tilesX, tilesY, rect);
 }
 #if RLX_SPLAT_X86_DISPATCH
 template <class T>
-__attribute__((target("avx2"))) int64_t rects_avx2(const RasterIn<T>& in, int64_t begin, int64_t end, int tilesX, int tilesY, int32_t* rect) {
+__attribute__((target("avx2"))) RangeCount rects_avx2(const RasterIn<T>& in, int64_t begin, int64_t end, int tilesX, int tilesY, int32_t* rect) {
   return rects_body(in, begin, end, tilesX, tilesY, rect);
 }
 #endif
@@ -155,44 +164,50 @@ void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* 
   const int64_t n = in.n;
   bins->tilesX = tilesX, bins->tilesY = tilesY;
   Pool& pool = Pool::instance();
-
-  // Each splat's tile rectangle [x0, x1) × [y0, y1) (empty when radius ≤ 0), and how many splats each chunk lists.
   double t0 = now_ms();
+
+  // Each splat's tile rectangle [x0, x1) × [y0, y1) (empty when radius ≤ 0), and per chunk how many splats it lists
+  // and their entries.
   std::unique_ptr<int32_t[]> rect(new int32_t[4 * n]);  // every element written below
   constexpr int64_t CHUNK = 4096;
   const int64_t nRectChunks = (n + CHUNK - 1) / CHUNK;
-  std::vector<int64_t> listedBefore(nRectChunks + 1, 0);
+  std::vector<RangeCount> before(nRectChunks + 1);
   const bool avx2 = has_avx2();
   pool.parallelFor(nRectChunks, [&](int64_t ch) {
     const int64_t begin = ch * CHUNK, end = std::min(n, begin + CHUNK);
 #if RLX_SPLAT_X86_DISPATCH
     if (avx2) {
-      listedBefore[ch + 1] = rects_avx2(in, begin, end, tilesX, tilesY, rect.get());
+      before[ch + 1] = rects_avx2(in, begin, end, tilesX, tilesY, rect.get());
       return;
     }
 #endif
-    listedBefore[ch + 1] = rects_baseline(in, begin, end, tilesX, tilesY, rect.get());
+    before[ch + 1] = rects_baseline(in, begin, end, tilesX, tilesY, rect.get());
   });
-  for (int64_t ch = 0; ch < nRectChunks; ch++) listedBefore[ch + 1] += listedBefore[ch];
-  auto area = [&](int64_t i) -> int64_t {
-    const int32_t* r4 = &rect[4 * i];
-    return listed(r4) ? static_cast<int64_t>(r4[1] - r4[0]) * (r4[3] - r4[2]) : 0;
-  };
+  for (int64_t ch = 0; ch < nRectChunks; ch++) before[ch + 1].listed += before[ch].listed, before[ch + 1].entries += before[ch].entries;
   if (withSlots) {
-    bins->firstSlot.assign(n + 1, 0);
-    for (int64_t i = 0; i < n; i++) bins->firstSlot[i + 1] = bins->firstSlot[i] + area(i);
+    bins->firstSlot.reset(new int64_t[n + 1]);  // every element written below
+    bins->firstSlot[0] = 0;
+    pool.parallelFor(nRectChunks, [&](int64_t ch) {
+      int64_t at = before[ch].entries;
+      for (int64_t i = ch * CHUNK; i < std::min(n, (ch + 1) * CHUNK); i++) bins->firstSlot[i + 1] = at += area_of(&rect[4 * i]);
+    });
   }
   if (source == BinSource::recall && recall_bins(in, bins)) {
-    // The forward's lists; the slots as the scatter below numbers them: splat i's tiles in row-major order of its rectangle.
+    // The forward's lists; each entry's slot as the scatter below numbers them (splat i's tiles in row-major order of
+    // its rectangle), tile by tile (rect and firstSlot are read at random: fetched ahead).
     if (withSlots) {
-      bins->slotEntries.reset(new int64_t[bins->offsets[nTiles]]);
+      bins->entrySlots.reset(new int64_t[bins->offsets[nTiles]]);  // every element written below
       pool.parallelFor(tilesY, [&](int64_t ty) {
         for (int64_t tx = 0; tx < tilesX; tx++) {
-          const int64_t t = ty * tilesX + tx;
-          for (int64_t e = bins->offsets[t]; e < bins->offsets[t + 1]; e++) {
+          const int64_t t = ty * tilesX + tx, end = bins->offsets[t + 1];
+          for (int64_t e = bins->offsets[t]; e < end; e++) {
+            if (e + 16 < end) {
+              __builtin_prefetch(&rect[4 * static_cast<int64_t>(bins->entries[e + 16])]);
+              __builtin_prefetch(&bins->firstSlot[bins->entries[e + 16]]);
+            }
             const int32_t i = bins->entries[e];
             const int32_t* r4 = &rect[4 * static_cast<int64_t>(i)];
-            bins->slotEntries[bins->firstSlot[i] + (ty - r4[2]) * (r4[1] - r4[0]) + (tx - r4[0])] = e;
+            bins->entrySlots[e] = bins->firstSlot[i] + (ty - r4[2]) * (r4[1] - r4[0]) + (tx - r4[0]);
           }
         }
       });
@@ -206,10 +221,10 @@ void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* 
   std::vector<int32_t> order;
   {
     using K = typename KeyOf<T>::type;
-    std::vector<K> keys(listedBefore[nRectChunks]);
+    std::vector<K> keys(before[nRectChunks].listed);
     order.resize(keys.size());
     pool.parallelFor(nRectChunks, [&](int64_t ch) {
-      int64_t j = listedBefore[ch];
+      int64_t j = before[ch].listed;
       for (int64_t i = ch * CHUNK; i < std::min(n, (ch + 1) * CHUNK); i++)
         if (listed(&rect[4 * i])) order[j] = static_cast<int32_t>(i), keys[j++] = order_bits(in.depths[i]);
     });
@@ -222,8 +237,12 @@ void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* 
   const int64_t nChunks = std::max<int64_t>(1, std::min<int64_t>(4 * pool.size(), (m + 1023) / 1024));
   const int64_t per = (m + nChunks - 1) / std::max<int64_t>(1, nChunks);
   std::vector<int64_t> cursor(nChunks * nTiles, 0);
-  // The rectangles in depth order (the scatter reads them in order; only the count pass reads rect at random).
-  std::unique_ptr<int32_t[]> sortedRect(new int32_t[4 * m]);  // every element written below
+  // The rectangles (and first slots) in depth order: the scatter reads them in order, only the count pass at random.
+  struct Sorted {
+    int32_t r4[4];
+    int64_t slot;
+  };
+  std::unique_ptr<Sorted[]> sorted(new Sorted[m]);  // every element written below
   auto forTiles = [&](const int32_t* r4, auto&& f) {
     for (int ty = r4[2]; ty < r4[3]; ty++)
       for (int tx = r4[0]; tx < r4[1]; tx++) f(static_cast<int64_t>(ty) * tilesX + tx);
@@ -233,10 +252,15 @@ void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* 
     const int64_t end = std::min(m, (c + 1) * per);
     for (int64_t j = c * per; j < end; j++) {
       // order is depth order, so rect is read at random: fetch ahead (a miss per splat otherwise stalls the loop).
-      if (j + 16 < end) __builtin_prefetch(&rect[4 * static_cast<int64_t>(order[j + 16])]);
-      int32_t* r4 = &sortedRect[4 * j];
-      std::memcpy(r4, &rect[4 * static_cast<int64_t>(order[j])], 16);
-      forTiles(r4, [&](int64_t t) { cnt[t]++; });
+      if (j + 16 < end) {
+        __builtin_prefetch(&rect[4 * static_cast<int64_t>(order[j + 16])]);
+        if (withSlots) __builtin_prefetch(&bins->firstSlot[order[j + 16]]);
+      }
+      const int64_t i = order[j];
+      Sorted& s = sorted[j];
+      std::memcpy(s.r4, &rect[4 * i], 16);
+      s.slot = withSlots ? bins->firstSlot[i] : 0;
+      forTiles(s.r4, [&](int64_t t) { cnt[t]++; });
     }
   });
   bins->offsets.assign(nTiles + 1, 0);
@@ -251,18 +275,17 @@ void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* 
   }
   bins->offsets[nTiles] = total;
   bins->entries.reset(new int32_t[total]);
-  if (withSlots) bins->slotEntries.reset(new int64_t[total]);
+  if (withSlots) bins->entrySlots.reset(new int64_t[total]);
   pool.parallelFor(nChunks, [&](int64_t c) {
     int64_t* cur = &cursor[c * nTiles];
     const int64_t end = std::min(m, (c + 1) * per);
     for (int64_t j = c * per; j < end; j++) {
-      if (withSlots && j + 16 < end) __builtin_prefetch(&bins->firstSlot[order[j + 16]]);
       const int32_t i = order[j];
-      int64_t slot = withSlots ? bins->firstSlot[i] : 0;
-      forTiles(&sortedRect[4 * j], [&](int64_t t) {
+      int64_t slot = sorted[j].slot;
+      forTiles(sorted[j].r4, [&](int64_t t) {
         const int64_t e = cur[t]++;
         bins->entries[e] = i;
-        if (withSlots) bins->slotEntries[slot++] = e;
+        if (withSlots) bins->entrySlots[e] = slot++;
       });
     }
   });

@@ -15,11 +15,10 @@
 // Race-free and deterministic: tiles run in parallel (the forward's
 // splat-by-splat loop over the box, four pixels at a time; raster_tile.h,
 // raster.cc), each splat's gradient summed per lane, the lanes in a fixed
-// order, each tile writing one gradient
-// record per list entry (in entry order: a tile's records are contiguous);
-// a second parallel pass sums each Gaussian's records in the fixed order of
-// bin.cc's slots, prefetching them. The result does not depend on the
-// number of threads.
+// order, each tile writing one gradient record per list entry at the
+// entry's slot (bin.cc: a Gaussian's slots are contiguous, its tiles in a
+// fixed order); a second parallel pass sums each Gaussian's run of records
+// in that order. The result does not depend on the number of threads.
 
 #include <algorithm>
 #include <atomic>
@@ -93,9 +92,13 @@ RLX_ALWAYS_INLINE void backward_tile_body(const RasterIn<T>& in, const RasterGra
     }
   splats.resize(static_cast<size_t>(maxLast));
   for (int64_t k = 0; k < maxLast; k++) gather_splat(in, bins.entries[begin + k], r, splats[k]);
-  std::fill_n(records + REC * (begin + maxLast), REC * (len - maxLast), T(0));
+  for (int64_t k = maxLast; k < len; k++) std::fill_n(records + REC * bins.entrySlots[begin + k], REC, T(0));
   const v4d lane = {0, 1, 2, 3}, zero = v4_splat(0);
   for (int64_t k = maxLast - 1; k >= 0; k--) {
+    if (k >= 4) {  // the records are written at their slots, at random: fetch the lines a few splats ahead
+      const T* ahead = records + REC * bins.entrySlots[begin + k - 4];
+      __builtin_prefetch(ahead, 1), __builtin_prefetch(ahead + REC - 1, 1);
+    }
     const TileSplat& s = splats[k];
     v4d gu = zero, gv = zero, gc0 = zero, gc1 = zero, gc2 = zero, go = zero, gcol[3] = {zero, zero, zero}, gz = zero;
     const v4d kk = v4_splat(static_cast<double>(k));
@@ -144,7 +147,7 @@ RLX_ALWAYS_INLINE void backward_tile_body(const RasterIn<T>& in, const RasterGra
         gc2 += v4_select(mg, gSigma * 0.5 * dy * dy, zero);
       }
     }
-    T* rec = records + REC * (begin + k);
+    T* rec = records + REC * bins.entrySlots[begin + k];
     const double vals[REC] = {lane_sum(gu), lane_sum(gv), lane_sum(gc0), lane_sum(gc1), lane_sum(gc2), lane_sum(go), lane_sum(gcol[0]), lane_sum(gcol[1]), lane_sum(gcol[2]), lane_sum(gz)};
     for (int j = 0; j < REC; j++) rec[j] = static_cast<T>(vals[j]);
   }
@@ -221,16 +224,14 @@ void rasterize_backward(const RasterIn<T>& in, const RasterGrad<T>& g, Timings* 
     }
   });
   if (failed) throw std::bad_alloc();
-  // Per Gaussian: the sum of its records, in slot order (records are scattered over the tiles: fetched ahead).
+  // Per Gaussian: the sum of its records, in slot order (one contiguous run).
   constexpr int64_t CHUNK = 2048;
-  const int64_t nSlots = bins.firstSlot[in.n];
   pool.parallelFor((in.n + CHUNK - 1) / CHUNK, [&](int64_t ch) {
     const int64_t end = std::min(in.n, (ch + 1) * CHUNK);
     for (int64_t i = ch * CHUNK; i < end; i++) {
       double acc[REC] = {0};
       for (int64_t sl = bins.firstSlot[i]; sl < bins.firstSlot[i + 1]; sl++) {
-        if (sl + 16 < nSlots) __builtin_prefetch(&records[REC * bins.slotEntries[sl + 16]]);
-        const T* rec = &records[REC * bins.slotEntries[sl]];
+        const T* rec = &records[REC * sl];
         for (int j = 0; j < REC; j++) acc[j] += static_cast<double>(rec[j]);
       }
       g.means2d[2 * i] = static_cast<T>(acc[0]), g.means2d[2 * i + 1] = static_cast<T>(acc[1]);

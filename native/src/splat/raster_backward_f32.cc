@@ -93,9 +93,13 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
     const int32_t id = bins.entries[begin + k];
     if (!gather_f32(packed[id], id, r, sc.splats[k], PACKED_MAY_CLAMP)) return false;
   }
-  std::fill_n(records + GRAD_RECORD * (begin + maxLast), GRAD_RECORD * (len - maxLast), 0.0f);
+  for (int64_t k = maxLast; k < len; k++) std::fill_n(records + GRAD_RECORD * bins.entrySlots[begin + k], GRAD_RECORD, 0.0f);
   const v8f laneCol = block_cols(), laneRow = block_rows(), zero = v8_splat(0);
   for (int64_t k = maxLast - 1; k >= 0; k--) {
+    if (k >= 4) {  // the records are written at their slots, at random: fetch the lines a few splats ahead
+      const float* ahead = records + GRAD_RECORD * bins.entrySlots[begin + k - 4];
+      __builtin_prefetch(ahead, 1), __builtin_prefetch(ahead + GRAD_RECORD - 1, 1);
+    }
     const TileSplatF& s = sc.splats[k];
     v8f gu = zero, gv = zero, gc0 = zero, gc1 = zero, gc2 = zero, go = zero, gcol[3] = {zero, zero, zero}, gz = zero;
     const v8f kk = v8_splat(static_cast<float>(k));
@@ -153,7 +157,7 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
         gc2 += v8_and(mg, gSigma * 0.5f * dyv * dyv);
       }
     }
-    float* rec = records + GRAD_RECORD * (begin + k);
+    float* rec = records + GRAD_RECORD * bins.entrySlots[begin + k];
     const v8f sums[GRAD_RECORD] = {gu, gv, gc0, gc1, gc2, go, gcol[0], gcol[1], gcol[2], gz};
     for (int j = 0; j < GRAD_RECORD; j++) rec[j] = v8_sum_float(sums[j]);
   }

@@ -81,18 +81,22 @@ struct Timings {
 /**
  * The per-tile lists: tile t's splats are entries[offsets[t] .. offsets[t+1]),
  * in (depth, index) order. With slots (the backward pass): Gaussian g's
- * entries, in a fixed order, are slotEntries[firstSlot[g] .. firstSlot[g+1]),
- * so per-entry gradients (stored in entry order, where the tiles write them
- * sequentially) can be summed per Gaussian in that order.
+ * entries are numbered
+ * firstSlot[g] .. firstSlot[g+1] − 1 (its tiles in row-major order of its
+ * rectangle), entry e's number is entrySlots[e], so the backward writes each
+ * entry's gradient record at its slot and sums every Gaussian's records
+ * from one contiguous run, in that fixed order.
+ *
+ * Every element is written by bin_splats, so the arrays are allocated without
+ * the zero fill a std::vector would do (~30 MB at 1M splats). Shared: the bin
+ * cache keeps a forward's lists without copying them (never written after
+ * binning).
  */
 struct TileBins {
   int tilesX = 0, tilesY = 0;
   std::vector<int64_t> offsets;
-  /** Every element is written by bin_splats, so these two are allocated without the zero fill a std::vector would do (~20 MB at 1M splats). */
-  /** Shared: the bin cache keeps a forward's lists without copying them (they are not written after binning). */
   std::shared_ptr<int32_t[]> entries;
-  std::unique_ptr<int64_t[]> slotEntries;
-  std::vector<int64_t> firstSlot;
+  std::shared_ptr<int64_t[]> entrySlots, firstSlot;
 };
 
 template <class T>
