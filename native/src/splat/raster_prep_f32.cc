@@ -72,13 +72,18 @@ RLX_ALWAYS_INLINE v4f v4_float_up(v4d d) { return __builtin_convertvector(d + (v
 RLX_ALWAYS_INLINE v4f v4_float_down(v4d d) { return __builtin_convertvector(d - (v4_abs(d) * 2.4e-7 + 1e-37), v4f); }
 RLX_ALWAYS_INLINE v4f v4f_min(v4f a, v4f b) { return b < a ? b : a; }  // std::min(a, b)
 
+/** ln(255·o) of an opacity the passes draw (o ≥ ALPHA_MIN; 0 otherwise: unused), as prepare_one computes it. */
+inline double log_threshold(double o) { return o >= ALPHA_MIN ? std::log(255.0 * o) : 0; }
+
 /**
  * prepare_one of splats i … i + 3 at once: the same operations in the same
- * order on four lanes (so the same bits; std::log per lane), the records of
- * splats with radius > 0 written. The serial chain of one splat (log, then
- * two square roots, then two more) is what took prepare_one's time.
+ * order on four lanes (so the same bits), the records of splats with radius
+ * > 0 written; logs[l] is log_threshold of splat i + l's opacity, taken
+ * beforehand (a libm call here would spill every vector register the lanes
+ * hold). The serial chain of one splat (log, then two square roots, then two
+ * more) is what took prepare_one's time.
  */
-RLX_ALWAYS_INLINE void prepare_four(const RasterIn<float>& in, int64_t i, PackedSplat* out) {
+RLX_ALWAYS_INLINE void prepare_four(const RasterIn<float>& in, int64_t i, const double* logs, PackedSplat* out) {
   v4d u, v, c0, c1, c2, o, col[3], z;
   for (int l = 0; l < 4; l++) {
     const int64_t j = i + l;
@@ -94,9 +99,9 @@ RLX_ALWAYS_INLINE void prepare_four(const RasterIn<float>& in, int64_t i, Packed
                       (detQ > 1e-6 * c0 * c2) & (v4_abs(o) < huge) & (v4_abs(col[0]) < huge) & (v4_abs(col[1]) < huge) &
                       (v4_abs(col[2]) < huge) & (v4_abs(z) < huge);
   const v4m drawn = trusted & (o >= ALPHA_MIN);
-  v4d thr = v4_splat(0);
-  for (int l = 0; l < 4; l++)
-    if (drawn[l]) thr[l] = std::log(255.0 * o[l]);
+  v4d logs4;
+  std::memcpy(&logs4, logs, 32);
+  const v4d thr = v4_select(drawn, logs4, v4_splat(0));
   const v4d thrM = thr + 1e-6 * (1 + v4_abs(thr));
   const v4d invDet = 1 / detQ, sx = v4_sqrt(c2 * invDet), sy = v4_sqrt(c0 * invDet), r1 = v4_sqrt(2 * thrM);
   v4f ex = v4_float_up(r1 * sx * (1 + 1e-6) + 1), ey = v4_float_up(r1 * sy * (1 + 1e-6) + 1);
@@ -131,8 +136,15 @@ RLX_ALWAYS_INLINE void prepare_four(const RasterIn<float>& in, int64_t i, Packed
 }
 
 RLX_ALWAYS_INLINE void prepare_body(const RasterIn<float>& in, int64_t begin, int64_t end, PackedSplat* out) {
+  constexpr int64_t RUN = 64;  // the logs of a run first, then its vector passes without calls
+  double logs[RUN];
   int64_t i = begin;
-  for (; i + 4 <= end; i += 4) prepare_four(in, i, out);
+  while (i + 4 <= end) {
+    const int64_t run = std::min(RUN, (end - i) & ~int64_t(3));
+    for (int64_t j = 0; j < run; j++) logs[j] = log_threshold(in.opacities[i + j]);
+    for (int64_t j = 0; j < run; j += 4) prepare_four(in, i + j, logs + j, out);
+    i += run;
+  }
   for (; i < end; i++)
     if (in.radii[i] > 0) prepare_one(in, i, out[i]);
 }
