@@ -170,6 +170,57 @@ export class Node {
   }
 }
 
+// Outputs of registered calls inside a differentiated function that the
+// function neither returned nor used (a render's alpha when the loss reads
+// the image): like JAX's intermediates, they are not computed with their
+// call unless asked for later (then the call runs again). Other outputs of a
+// call are computed with it, so that reading one after another costs one
+// call (realize.ts). A WeakSet: a few nodes a step, not a slot on every node.
+const intermediateParts = new WeakSet<Node>();
+/** Marks part p of a registered call as an intermediate of a differentiated function (reverse mode, autodiff.ts). */
+export function markIntermediatePart(p: Node): void {
+  intermediateParts.add(p);
+}
+export function isIntermediatePart(p: Node): boolean {
+  return intermediateParts.has(p);
+}
+
+/** The id the next node will get: nodes built from now on have ids at least this. */
+export function nextNodeId(): number {
+  return nextId;
+}
+
+/**
+ * Takes back the uses (Node.users) held by nodes that their builder threw
+ * away: each of `dead` built since id `since`, used by nothing and not
+ * reachable from `keep`, and then each input of such a node, built since
+ * `since`, that this leaves unused. `users` only decides which interior
+ * nodes realize() also computes (realize.ts, escapingNodes): a discarded
+ * node never runs, so counting it made its inputs look used elsewhere.
+ */
+export function releaseDead(dead: readonly Node[], keep: readonly Node[], since: number): void {
+  if (dead.length === 0) return;
+  const live = new Set<Node>();
+  const stack = [...keep];
+  while (stack.length) {
+    const n = stack.pop()!;
+    if (n.id < since || live.has(n)) continue;
+    live.add(n);
+    for (const x of n.inputs) stack.push(x);
+  }
+  const released = new Set<Node>();
+  const todo = dead.filter((n) => n.id >= since);
+  while (todo.length) {
+    const n = todo.pop()!;
+    if (n.users !== 0 || live.has(n) || released.has(n)) continue;
+    released.add(n);
+    for (const x of new Set(n.inputs)) {
+      x.users--;
+      if (x.id >= since && x.users === 0) todo.push(x);
+    }
+  }
+}
+
 /** Inputs as autodiff sees them: a realized tracked node still has its history. */
 export const parentsOf = (n: Node): Node[] => n.history?.inputs ?? n.inputs;
 /** The primitive that produced n (its history's op once realized). */

@@ -4,7 +4,7 @@
 import { withGroupMembers } from './realize-groups.js';
 import { DeviceError, ValueError } from '../tensor/errors.js';
 import { defaultDevice } from '../backends/registry.js';
-import type { Node } from './ir.js';
+import { type Node, isIntermediatePart } from './ir.js';
 import { callOutputs, kindOf, setDeepRealizer } from './primitives.js';
 import { capture, buildGraph } from './graph.js';
 import { cacheGet, cachePut } from './cache.js';
@@ -35,6 +35,15 @@ export function escapingNodes(order: readonly Node[], roots: readonly Node[]): N
   if (!any) return [];
   const inGraph = new Map<Node, number>();
   for (const n of order) for (const x of new Set(n.inputs)) inGraph.set(x, (inGraph.get(x) ?? 0) + 1);
+  // An intermediate output of a differentiated function (ir.ts, isIntermediatePart) is not a use of its call elsewhere:
+  // it is computed when asked for (a render's alpha in a loss that reads only the image). Counted, it made the call,
+  // and with it all its parts, extra outputs in fresh buffers every training step.
+  let inOrder: Set<Node> | undefined;
+  for (const n of order) {
+    if (n.parts === undefined) continue;
+    inOrder ??= new Set(order);
+    for (const p of n.parts) if (p !== n && p.users === 0 && isIntermediatePart(p) && !inOrder.has(p)) inGraph.set(n, (inGraph.get(n) ?? 0) + 1);
+  }
   const rootSet = new Set(roots);
   const extra = new Set<Node>();
   for (const n of order) {

@@ -44,6 +44,10 @@ const KERNELS: Record<string, (a: OpRunArgs) => void> = {
   expRes({ ins: [x], outs: [y, r] }) {
     for (let i = 0; i < x!.length; i++) (r![i] = Math.exp(x![i]!)), (y![i] = r![i]!);
   },
+  // [exp x, x²] (float64)
+  expSq({ ins: [x], outs: [y, q] }) {
+    for (let i = 0; i < x!.length; i++) (y![i] = Math.exp(x![i]!)), (q![i] = x![i]! * x![i]!);
+  },
   // indices of the positive entries (bound: the length) and their count
   positive({ ins: [x], outs: [idx, count], attrs }) {
     let k = 0;
@@ -98,6 +102,21 @@ registerOp('test.expRes', {
     return [g ? g.mul(r!) : null];
   },
 });
+registerOp('test.expSq', {
+  family: FAMILY,
+  coreRanks: [1],
+  outputs: ([x]: readonly Aval[]) => [
+    { shape: [...x!.shape], dtype: 'float64' },
+    { shape: [...x!.shape], dtype: 'float64' },
+  ],
+  run: run('expSq'),
+  // reads y and x, never x²: a loss of y alone leaves x² unused
+  vjp: ({ inputs: [x], outs: [y] }, [gy, gq]) => {
+    let g: Tensor | null = gy ? gy.mul(y!) : null;
+    if (gq) g = g ? g.add(gq.mul(x!).mul(2)) : gq.mul(x!).mul(2);
+    return [g];
+  },
+});
 registerOp('test.positive', {
   family: FAMILY,
   coreRanks: [1],
@@ -140,6 +159,39 @@ describe('registered ops with several outputs', () => {
     expect(total).toBeCloseTo(Math.sin(0.5) + Math.sin(1), 14);
     expect(Array.from(c2.toArray() as Float32Array)).toEqual([Math.fround(Math.cos(0.5)), Math.fround(Math.cos(1))]);
     expect(kernels.calls).toBe(1);
+  });
+
+  it('an output of a call in a differentiated function that nothing used and the function did not return is its intermediate: computed only when read', () => {
+    const expSq = (t: Tensor) => bindOp('test.expSq', [t]) as [Tensor, Tensor];
+    let leaked: Tensor | undefined;
+    kernels.calls = 0;
+    const [v, g] = rlx.valueAndGrad((t: Tensor) => {
+      const [y, q] = expSq(t);
+      leaked = q; // not returned: an intermediate, as in JAX
+      return y.sum();
+    })(js([0.5, -1])) as [Tensor, Tensor];
+    v.toArray(); // computes the value and the gradient (one graph)
+    expect(kernels.calls).toBe(1);
+    expect(leaked!.node.op).toBe('part'); // not computed with them (no fresh buffer every step)
+    expect(v.item()).toBeCloseTo(Math.exp(0.5) + Math.exp(-1), 14);
+    Array.from(g.toArray() as Float64Array).forEach((x, i) => expect(x).toBeCloseTo(Math.exp([0.5, -1][i]!), 14));
+    // read afterwards: the call runs again and gives its value
+    expect(Array.from(leaked!.toArray() as Float64Array)).toEqual([0.25, 1]);
+    expect(kernels.calls).toBe(2);
+    // returned (as aux), the same output is computed with the step
+    kernels.calls = 0;
+    const [[v2, aux]] = rlx.valueAndGrad(
+      (t: Tensor) => {
+        const [y, q] = expSq(t);
+        return [y.sum(), q];
+      },
+      { hasAux: true },
+    )(js([0.5, -1])) as unknown as [[Tensor, Tensor], Tensor];
+    v2.toArray();
+    expect(aux.node.op).toBe('buffer');
+    expect(Array.from(aux.toArray() as Float64Array)).toEqual([0.25, 1]);
+    expect(kernels.calls).toBe(1);
+    // outside a differentiated function the call's outputs stay computed together (the test above)
   });
 
   it('a realized call lets go of its other outputs (holding one does not keep the rest alive), unless autodiff may need them', () => {

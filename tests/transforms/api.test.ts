@@ -4,6 +4,8 @@ import { describe, expect, it } from 'vitest';
 import * as rlx from '../../src/index.js';
 import { DEVICES } from '../harness/devices.js';
 import '../harness/allclose.js';
+import { escapingNodes } from '../../src/compiler/realize.js';
+import { topoSort } from '../../src/compiler/ir.js';
 
 /** A tensor constructor pinned to `device`: every input below lives there. */
 const pin = (device: string) => (v: rlx.NestedData) => rlx.tensor(v).on(device);
@@ -34,6 +36,17 @@ describe.each(DEVICES)('grad family on %s', (device) => {
     expect(arr(gw.b)).toEqual(arr(g.b));
     // d/dx sum (x w + b)^2 = 2 (x w + b) w^T, rows (1.5, 2.5, 3.5) times w^T = [1, 2].
     expect(gx.tolist()).toEqual([[3, 6], [5, 10], [7, 14]]);
+  });
+
+  it('a cotangent the backward discards (a constant operand\'s) does not make what it reads look used elsewhere: no extra outputs', () => {
+    const target = rlx.tensor([1, 2, 3]);
+    const [v, g] = rlx.valueAndGrad((t: rlx.Tensor) => t.mul(2).sub(target).square().sum())(rlx.tensor([0.5, 0.25, 4])) as [rlx.Tensor, rlx.Tensor];
+    // sub's rule also gives −cotangent for target, which takes no gradient: that node is dropped, and so is its use
+    // of the cotangent (realize.ts would otherwise compute the cotangent as one more output, a fresh buffer a step).
+    const roots = [v.node, g.node];
+    expect(escapingNodes(topoSort(roots), roots)).toEqual([]);
+    expect(v.item()).toBe(0 + 2.25 + 25); // (2t − target)²: 0, 1.5², 5²
+    expect(Array.from(g.toArray() as Float32Array)).toEqual([0, -6, 20]); // 4 (2t − target)
   });
 
   it("valueAndGrad's value and gradients are computed together: realizing one computes the others, with the same numbers", () => {

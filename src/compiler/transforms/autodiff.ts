@@ -12,7 +12,7 @@
 // them; reverse mode reaches every part before the call (parts use the call)
 // and hands the call's rule the cotangents gathered on each.
 
-import { type Node, topoSortHistory, parentsOf, producerOf, attrsOf } from '../ir.js';
+import { type Node, topoSortHistory, parentsOf, producerOf, attrsOf, nextNodeId, releaseDead, markIntermediatePart } from '../ir.js';
 import { Tensor } from '../../tensor/tensor.js';
 import { isInexact } from '../../tensor/dtype.js';
 import { fmtShape, shapesEqual } from '../../tensor/shape.js';
@@ -87,7 +87,16 @@ export function forwardMode(outs: readonly Node[], wrt: readonly Node[], tangent
 }
 
 /** Cotangents of `wrt` given cotangents of `outs` (null = zero). */
-export function reverseMode(outs: readonly Node[], cts: readonly (Tensor | null)[], wrt: readonly Node[]): (Tensor | null)[] {
+/**
+ * Cotangents of `wrt` given cotangents of `outs` (null = zero). `returned`:
+ * when the graph is a traced function's (grad, vjp), everything it returned;
+ * outputs of its registered calls that nothing used and it did not return
+ * are then its intermediates (ir.ts, markIntermediatePart).
+ */
+export function reverseMode(outs: readonly Node[], cts: readonly (Tensor | null)[], wrt: readonly Node[], returned?: readonly Node[]): (Tensor | null)[] {
+  const since = nextNodeId();
+  // Cotangents a rule gave for inputs that take none (not differentiated, or not depending on wrt): never used.
+  const discarded: Node[] = [];
   const order = topoSortHistory(outs);
   const dep = dependents(order, new Set(wrt));
   const ct = new Map<Node, Tensor>();
@@ -123,9 +132,17 @@ export function reverseMode(outs: readonly Node[], cts: readonly (Tensor | null)
     ps.forEach((x, k) => {
       const gx = gs[k];
       if (gx && dep.has(x) && differentiable(x)) add(x, gx);
+      else if (gx) discarded.push(gx.node);
     });
   }
-  return wrt.map((w) => ct.get(w) ?? null);
+  if (returned !== undefined)
+    for (const n of order)
+      if (n.parts !== undefined && dep.has(n)) for (const p of n.parts) if (p !== n && p.users === 0 && !returned.includes(p)) markIntermediatePart(p);
+  const grads = wrt.map((w) => ct.get(w) ?? null);
+  // Their uses would make the nodes they read look used outside the gradient's graph (realize.ts computes such nodes
+  // as extra outputs, in fresh buffers: a loss's image cotangent, 5.8 MB a splat training step).
+  releaseDead(discarded, grads.filter((g): g is Tensor => g !== null).map((g) => g.node), since);
+  return grads;
 }
 
 /** Throws unless every node is differentiable (float or complex). */

@@ -13,6 +13,7 @@ import { realizeTogether } from '../realize-groups.js';
 import { flatten, unflatten, type PyTree, type TensorTree, type TensorTreeLike } from './pytree.js';
 import { forwardMode, reverseMode, requireDifferentiable } from './autodiff.js';
 import { constNode } from '../primitives.js';
+import type { Node } from '../ir.js';
 
 /** A literal like t (same shape, dtype and device). */
 function literalLike(t: Tensor, v: number): Tensor {
@@ -112,7 +113,8 @@ export function valueAndGrad(f: Fn, opts: GradOptions = {}) {
     const y = scalarOut('grad', value);
     const allLeaves = wrapped.flatMap((w) => w.leaves);
     requireDifferentiable('grad: input', allLeaves.map((l) => l.node));
-    const cts = reverseMode([y.node], [onesLike(y)], allLeaves.map((l) => l.node));
+    const returned = opts.hasAux ? returnedNodes(y, aux) : [y.node];
+    const cts = reverseMode([y.node], [onesLike(y)], allLeaves.map((l) => l.node), returned);
     let k = 0;
     const leaves = wrapped.map((w) => w.leaves.map((l) => cts[k++] ?? zerosLike(l)));
     // Computed together when one is realized (realize-groups.ts): one graph shares the forward's intermediates.
@@ -157,6 +159,15 @@ export function grad(f: Fn, opts: GradOptions = {}) {
  * back(tensor([1, 1, 1]))[0].tolist();   // [2, 4, 6]  (2x · ct)
  * ```
  */
+/** The nodes of value and aux (undefined when aux is not a pytree of tensors: then no output counts as an intermediate). */
+function returnedNodes(value: Tensor, aux: PyTree): Node[] | undefined {
+  try {
+    return [value.node, ...flatten(aux).leaves.map((t) => t.node)];
+  } catch {
+    return undefined;
+  }
+}
+
 export function vjp<F extends Fn>(f: F, ...primals: Parameters<F>): [ReturnType<F>, (ct: TensorTreeLike<ReturnType<F>>) => TensorTree<Parameters<F>>];
 /** Untyped form (primals that do not match f's parameters, e.g. extra ones). */
 export function vjp(f: Fn, ...primals: unknown[]): [PyTree, (ct: PyTree) => PyTree[]];
@@ -172,7 +183,7 @@ export function vjp(f: Fn, ...primals: unknown[]): [PyTree, (ct: PyTree) => PyTr
     cts.forEach((c, i) => {
       if (c.node.shape.join() !== outs[i]!.node.shape.join()) throw new TransformError(`vjp: cotangent ${i} has shape ${fmtShape(c.node.shape)}, output has ${fmtShape(outs[i]!.node.shape)}`);
     });
-    const r = reverseMode(outs.map((o) => o.node), cts.map((c, i) => c.cast(outs[i]!.dtype)), inLeaves.map((l) => l.node));
+    const r = reverseMode(outs.map((o) => o.node), cts.map((c, i) => c.cast(outs[i]!.dtype)), inLeaves.map((l) => l.node), outs.map((o) => o.node));
     let k = 0;
     return wrapped.map((w) => unflatten(w.def, w.leaves.map((l) => r[k++] ?? zerosLike(l))));
   };
