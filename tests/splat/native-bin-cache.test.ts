@@ -70,6 +70,44 @@ describeNative('native splat: the backward reuses its forward tile lists', () =>
     expect(backward(r, f, 8).tm.sort).toBe(0);
   });
 
+  it("a float32 forward's records hold its splats' inputs: a backward whose conics, colours or opacities differ in one splat prepares and bins afresh", () => {
+    const r = argsFor(111);
+    const f = rasterize(N, r);
+    const i = r.radii.findIndex((x) => x > 0);
+    const changed = (k: 'conics' | 'colors' | 'opacities', scale: number): RasterArgs => {
+      const a = Float32Array.from(r[k]);
+      a[k === 'opacities' ? i : 3 * i] = a[k === 'opacities' ? i : 3 * i]! * scale;
+      return { ...r, [k]: a };
+    };
+    const variants = [changed('conics', 1.5), changed('colors', 0.5), changed('opacities', 0.5)];
+    const got = variants.map((v) => backward(v, f, 12));
+    for (const g of got) expect(g.tm.sort).toBeGreaterThan(0); // not the forward's: binned (and prepared) afresh
+    // Each agrees with js on its own inputs, and the change reached the gradients.
+    variants.forEach((v, j) => {
+      const gj = rasterGrads(v);
+      J.rasterizeBackward(v, f, rasterCotangents(v, 12), gj);
+      for (const k of KEYS) expectClose(`variant ${j} ${k}`, got[j]!.g[k], gj[k], 2.5e-4, 2e-3);
+    });
+    const base = backward(r, f, 12);
+    expect(base.tm.sort).toBe(0); // the forward's own splats: kept
+    expect(got[1]!.g.opacities[i]).not.toBe(base.g.opacities[i]);
+  });
+
+  it('a culled splat (radius 0) has no record: its other inputs do not decide whether the lists are kept', () => {
+    const r = argsFor(112);
+    const f = rasterize(N, r);
+    const culled = r.radii.findIndex((x) => x === 0);
+    expect(culled).toBeGreaterThanOrEqual(0);
+    const means2d = Float32Array.from(r.means2d);
+    means2d[2 * culled] = means2d[2 * culled]! + 1000;
+    const kept = backward({ ...r, means2d }, f, 13);
+    expect(kept.tm.sort).toBe(0);
+    for (let s = 0; s < 5; s++) rasterize(N, argsFor(500 + s));
+    const fresh = backward({ ...r, means2d }, f, 13);
+    expect(fresh.tm.sort).toBeGreaterThan(0);
+    for (const k of KEYS) expectEqual(k, kept.g[k], fresh.g[k]);
+  });
+
   it('the lists of the last four forwards (four cameras) are all kept', () => {
     const rs = [301, 302, 303, 304].map((s) => argsFor(s));
     const fs = rs.map((r) => rasterize(N, r));

@@ -157,7 +157,8 @@ struct KeyOf<double> {
 }  // namespace
 
 template <class T>
-void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* tm, BinSource source) {
+void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* tm, BinSource source,
+                std::shared_ptr<const PackedSplat[]>* prepared) {
   const int ts = in.tileSize;
   const int tilesX = (in.width + ts - 1) / ts, tilesY = (in.height + ts - 1) / ts;
   const int64_t nTiles = static_cast<int64_t>(tilesX) * tilesY;
@@ -192,7 +193,7 @@ void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* 
       for (int64_t i = ch * CHUNK; i < std::min(n, (ch + 1) * CHUNK); i++) bins->firstSlot[i + 1] = at += area_of(&rect[4 * i]);
     });
   }
-  if (source == BinSource::recall && recall_bins(in, bins)) {
+  if (source == BinSource::recall && recall_bins(in, bins, prepared)) {
     // The forward's lists; each entry's slot as the scatter below numbers them (splat i's tiles in row-major order of
     // its rectangle), tile by tile (rect and firstSlot are read at random: fetched ahead).
     if (withSlots) {
@@ -289,13 +290,12 @@ void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* 
       });
     }
   });
-  if (source == BinSource::remember) remember_bins(in, *bins);
   double t3 = now_ms();
   if (tm) tm->bin += (t1 - t0) + (t3 - t2), tm->sort += t2 - t1;
 }
 
-template void bin_splats<float>(const RasterIn<float>&, bool, TileBins*, Timings*, BinSource);
-template void bin_splats<double>(const RasterIn<double>&, bool, TileBins*, Timings*, BinSource);
+template void bin_splats<float>(const RasterIn<float>&, bool, TileBins*, Timings*, BinSource, std::shared_ptr<const PackedSplat[]>*);
+template void bin_splats<double>(const RasterIn<double>&, bool, TileBins*, Timings*, BinSource, std::shared_ptr<const PackedSplat[]>*);
 
 }  // namespace splat
 }  // namespace rlx

@@ -6,10 +6,16 @@
 // size is not). Equality is checked on a copy of everything the lists depend
 // on (n, the image and tile size, means2d, radii, depths), so a backward whose
 // splats differ in one bit bins afresh: the cache can only save time.
+// A float32 forward's per-splat records (raster_f32.h, PackedSplat) are kept
+// with them, and a backward takes them too instead of preparing its own: they
+// hold a copy of every listed splat's inputs (means, conic, opacity, colour,
+// depth), so with them only radii are copied, and equality is checked on
+// radii and on each listed splat's inputs against its record; a backward
+// whose splats differ in any of those bins and prepares afresh.
 //
-// Bounded: at most BIN_CACHE_ENTRIES lists and BIN_CACHE_BYTES of copies
-// (least recently stored first out). Only the backward looks: a forward
-// always bins afresh, so repeating one render gains nothing from it.
+// Bounded: at most BIN_CACHE_ENTRIES forwards and BIN_CACHE_BYTES of copies
+// and records (least recently stored first out). Only the backward looks: a
+// forward always bins afresh, so repeating one render gains nothing from it.
 #pragma once
 
 #include <cstdint>
@@ -20,15 +26,24 @@ namespace rlx {
 namespace splat {
 
 constexpr int BIN_CACHE_ENTRIES = 4;
-constexpr int64_t BIN_CACHE_BYTES = int64_t(64) << 20;
+constexpr int64_t BIN_CACHE_BYTES = int64_t(160) << 20;
 
-/** Keeps a copy of in's binning inputs with its lists (offsets copied, entries shared: never written after binning; slots are not kept). */
+/**
+ * Keeps a copy of in's inputs with its lists (offsets copied, entries
+ * shared: never written after binning; slots are not kept) and, when given,
+ * its float32 records (shared).
+ */
 template <class T>
-void remember_bins(const RasterIn<T>& in, const TileBins& bins);
+void remember_forward(const RasterIn<T>& in, const TileBins& bins, std::shared_ptr<const PackedSplat[]> prepared);
 
-/** Gives bins the lists (tilesX, tilesY, offsets copied, entries shared) of a remembered forward whose inputs equal in's bit for bit; false when there is none. */
+/**
+ * Gives bins the lists (tilesX, tilesY, offsets copied, entries shared) of a
+ * remembered forward whose binning inputs equal in's bit for bit, and
+ * *prepared (when asked) its records if all their inputs are equal too;
+ * false when there is none.
+ */
 template <class T>
-bool recall_bins(const RasterIn<T>& in, TileBins* bins);
+bool recall_bins(const RasterIn<T>& in, TileBins* bins, std::shared_ptr<const PackedSplat[]>* prepared);
 
 }  // namespace splat
 }  // namespace rlx

@@ -21,6 +21,7 @@
 #include "errors.h"
 
 #include "pool/pool.h"
+#include "splat/bin_cache.h"
 #include "splat/exp_fdlibm.h"
 #include "splat/raster_f32.h"
 #include "splat/raster_tile.h"
@@ -155,14 +156,14 @@ void check_list_lengths(const TileBins& bins) {
 template <class T>
 void rasterize_forward(const RasterIn<T>& in, const RasterOut<T>& out, Timings* tm) {
   TileBins bins;
-  bin_splats(in, false, &bins, tm, BinSource::remember);
+  bin_splats(in, false, &bins, tm, BinSource::fresh);
   check_list_lengths(bins);
   const double t0 = now_ms();
   const int64_t nTiles = static_cast<int64_t>(bins.tilesX) * bins.tilesY;
   std::atomic<bool> failed{false};
   const bool avx2 = has_avx2();
   // dtype float32: the float passes (raster_f32.h) on the splats packed once; a tile they cannot take runs the double pass below.
-  std::unique_ptr<PackedSplat[]> packed;
+  std::shared_ptr<const PackedSplat[]> packed;
   if constexpr (std::is_same<T, float>::value) packed = prepare_splats_f32(in);
   Pool::instance().parallelFor(nTiles, [&](int64_t tile) {
     // Scratch reused by the tiles a thread runs; an allocation failure is reported after the join (nothing may throw in a pool task).
@@ -185,6 +186,10 @@ void rasterize_forward(const RasterIn<T>& in, const RasterOut<T>& out, Timings* 
   });
   if (failed) throw std::bad_alloc();
   if (tm) tm->raster += now_ms() - t0;
+  // The lists and records, for a backward over the same splats (bin_cache.h).
+  const double tk = now_ms();
+  remember_forward(in, bins, std::move(packed));
+  if (tm) tm->bin += now_ms() - tk;
 }
 
 template void rasterize_forward<float>(const RasterIn<float>&, const RasterOut<float>&, Timings*);

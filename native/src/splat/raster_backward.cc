@@ -174,7 +174,9 @@ __attribute__((target("avx2"))) void backward_tile_avx2(const RasterIn<T>& in, c
 template <class T>
 void rasterize_backward(const RasterIn<T>& in, const RasterGrad<T>& g, Timings* tm) {
   TileBins bins;
-  bin_splats(in, true, &bins, tm, BinSource::recall);
+  // The forward's lists, and its float32 records, when its splats equal these (bin_cache.h).
+  std::shared_ptr<const PackedSplat[]> packed;
+  bin_splats(in, true, &bins, tm, BinSource::recall, std::is_same<T, float>::value ? &packed : nullptr);
   check_list_lengths(bins);
   // lastIndex comes from the caller: each must lie within its tile's list (else it is not this forward's residual).
   // Row by row, tile by tile (no division per pixel: this runs on one thread over every pixel).
@@ -203,8 +205,8 @@ void rasterize_backward(const RasterIn<T>& in, const RasterGrad<T>& g, Timings* 
   Pool& pool = Pool::instance();
   const bool avx2 = has_avx2();
   // dtype float32: the float passes (raster_f32.h); a tile they cannot take runs the double pass below.
-  std::unique_ptr<PackedSplat[]> packed;
-  if constexpr (std::is_same<T, float>::value) packed = prepare_splats_f32(in);
+  if constexpr (std::is_same<T, float>::value)
+    if (!packed) packed = prepare_splats_f32(in);
   pool.parallelFor(nTiles, [&](int64_t tile) {
     thread_local std::vector<TileSplat> splats;
     thread_local AlignedScratch<BackQuad> quads;

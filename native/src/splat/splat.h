@@ -104,12 +104,20 @@ void project_forward(const ProjectIn<T>& in, const Camera& cam, const ProjectOut
 template <class T>
 void project_backward(const ProjectIn<T>& in, const Camera& cam, const int32_t* radii, const ProjectGrad<T>& g);
 
-/** Where bin_splats takes its lists from: sorted and binned afresh; the same, then kept (bin_cache.h); or a kept forward's when its inputs equal in's. */
-enum class BinSource { fresh, remember, recall };
+/** Where bin_splats takes its lists from: sorted and binned afresh, or a kept forward's when its inputs equal in's (bin_cache.h). */
+enum class BinSource { fresh, recall };
 
-/** Builds the lists of `in` (slots too when withSlots); sort: the depth sort's share of the time. */
+/** The float32 passes' per-splat record (raster_f32.h). */
+struct PackedSplat;
+
+/**
+ * Builds the lists of `in` (slots too when withSlots); sort: the depth sort's
+ * share of the time. With BinSource::recall and `prepared`, a kept forward's
+ * float32 records too, when their inputs also equal in's (else left null).
+ */
 template <class T>
-void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* tm, BinSource source = BinSource::fresh);
+void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* tm, BinSource source = BinSource::fresh,
+                std::shared_ptr<const PackedSplat[]>* prepared = nullptr);
 
 template <class T>
 void rasterize_forward(const RasterIn<T>& in, const RasterOut<T>& out, Timings* tm);
