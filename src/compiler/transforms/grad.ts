@@ -148,6 +148,15 @@ export function grad(f: Fn, opts: GradOptions = {}) {
   };
 }
 
+/** The nodes of value and aux (undefined when aux is not a pytree of tensors: then no output counts as an intermediate). */
+function returnedNodes(value: Tensor, aux: PyTree): Node[] | undefined {
+  try {
+    return [value.node, ...flatten(aux).leaves.map((t) => t.node)];
+  } catch {
+    return undefined;
+  }
+}
+
 /**
  * vjp(f, ...primals) → [f(...primals), ct => cotangents for every primal].
  * Typed: ct has the output's structure; the cotangents are a tuple with one
@@ -159,15 +168,6 @@ export function grad(f: Fn, opts: GradOptions = {}) {
  * back(tensor([1, 1, 1]))[0].tolist();   // [2, 4, 6]  (2x · ct)
  * ```
  */
-/** The nodes of value and aux (undefined when aux is not a pytree of tensors: then no output counts as an intermediate). */
-function returnedNodes(value: Tensor, aux: PyTree): Node[] | undefined {
-  try {
-    return [value.node, ...flatten(aux).leaves.map((t) => t.node)];
-  } catch {
-    return undefined;
-  }
-}
-
 export function vjp<F extends Fn>(f: F, ...primals: Parameters<F>): [ReturnType<F>, (ct: TensorTreeLike<ReturnType<F>>) => TensorTree<Parameters<F>>];
 /** Untyped form (primals that do not match f's parameters, e.g. extra ones). */
 export function vjp(f: Fn, ...primals: unknown[]): [PyTree, (ct: PyTree) => PyTree[]];
