@@ -3,9 +3,10 @@
 // bit) takes them instead of sorting and binning again: in a training step
 // the backward's lists are the forward's (the contract rebuilds them because
 // a residual's size must be known before the kernel runs, and the lists'
-// size is not). Equality is checked on a copy of everything the lists depend
-// on (n, the image and tile size, means2d, radii, depths), so a backward whose
-// splats differ in one bit bins afresh: the cache can only save time.
+// size is not). In float64, equality is checked on a copy of everything the
+// lists depend on (n, the image and tile size, means2d, radii, depths), so a
+// backward whose splats differ in one bit bins afresh: the cache can only
+// save time.
 // A float32 forward's per-splat records (raster_f32.h, PackedSplat) are kept
 // with them, and a backward takes them too instead of preparing its own: they
 // hold a copy of every listed splat's inputs (means, conic, opacity, colour,
