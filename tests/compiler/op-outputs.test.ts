@@ -144,6 +144,26 @@ describe('registered ops with several outputs', () => {
     expect(Array.from(idsB!.toArray() as Int32Array)).toEqual([2 ** 30 + 3, 2 ** 30 + 4, 2 ** 30 + 3, 2 ** 30 + 4]);
   });
 
+  it('an operand that reshapes an input or a computed node is read from its buffer under the operand shape, not copied', () => {
+    // coreRanks [1]: [2, 3] would be a batch of two rows (ids restart per row); reshaped to [6] it is one row.
+    const x = js([[1, 2, 3], [4, 5, 6]], 'float32').realize();
+    const kinds = (t: Tensor) => rlx.explain(t, { print: false }).kernels.map((k) => k.kind);
+    const [y, ids] = bindOp('test.twiceAndIds', [x.reshape([6])], { base: 10 }) as [Tensor, Tensor];
+    expect(kinds(ids)).toEqual(['registered']);
+    expect(Array.from(ids.toArray() as Int32Array)).toEqual([10, 11, 12, 13, 14, 15]);
+    expect(Array.from(y.toArray() as Float32Array)).toEqual([2, 4, 6, 8, 10, 12]);
+    // a computed operand: its kernel writes [2, 3], the call reads that buffer as [6]
+    const [y2, ids2] = bindOp('test.twiceAndIds', [x.mul(3).reshape([6])], { base: 0 }) as [Tensor, Tensor];
+    expect(kinds(y2)).toEqual(['elementwise', 'registered']);
+    expect(Array.from(ids2.toArray() as Int32Array)).toEqual([0, 1, 2, 3, 4, 5]);
+    expect(Array.from(y2.toArray() as Float32Array)).toEqual([6, 12, 18, 24, 30, 36]);
+    // a reshape that the call and an elementwise user share: one buffer still serves the call
+    const r = x.add(1).reshape([3, 2]);
+    const [y3] = bindOp('test.twiceAndIds', [r], { base: 0 }) as [Tensor, Tensor];
+    const both = y3.reshape([6]).add(r.reshape([6]));
+    expect(Array.from(both.toArray() as Float32Array)).toEqual([6, 9, 12, 15, 18, 21]);
+  });
+
   it('one kernel call computes every output, whichever is asked for first (also inside a larger graph)', () => {
     const x = js([0.1, 0.2, 0.3]);
     kernels.calls = 0;

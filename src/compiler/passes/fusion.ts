@@ -1,7 +1,8 @@
 // Fusion: splits the graph into kernels.
 //
 // A node is "realized" (gets a buffer) when it is an output, a reduction or an
-// opaque op, an input that an opaque op needs contiguous, a reshape input that
+// opaque op, an input that an opaque op needs contiguous (a registered op reads
+// a reshaped operand from its base's buffer), a reshape input that
 // cannot be viewed without a copy, or an elementwise node whose users fall in
 // different kernels. Everything else fuses into its users' loops: elementwise
 // chains into one loop, a reduction's elementwise producers into its prologue,
@@ -103,6 +104,17 @@ export function fuse(g: Graph, opts: FusionOptions): FusedProgram {
     return y === x || y.op === 'input' || kind(y) === 'movement' ? x : y;
   };
 
+  // A registered op's operand that reshapes a realized node or an input (colours
+  // [N, 3] seen as coefficients [N, 1, 3]) is that node's buffer read under the
+  // operand's shape, not a copy: a buffer is contiguous row-major, and a
+  // registered kernel takes its operands' shapes from the kernel (inShapes),
+  // never from the slots. Other opaque kernels keep their copies.
+  const reshapeBase = (x: Node): Node => {
+    let y = x;
+    while (y.op === 'reshape' && !R.has(y)) y = y.inputs[0]!;
+    return y;
+  };
+
   // 1. Realization forced by the kind of node.
   for (const n of nodes) {
     const k0 = kind(n);
@@ -116,7 +128,12 @@ export function fuse(g: Graph, opts: FusionOptions): FusedProgram {
     if (n.op === 'input') continue;
     const k = kind(n);
     if (outputs.has(n) || k === 'reduce' || k === 'opaque' || k === 'composite') R.add(n);
-    if ((k === 'opaque' && n.op !== 'matmul') || k === 'composite') {
+    if (n.op === 'registered') {
+      for (const x of n.inputs) {
+        const b = reshapeBase(x);
+        if (b.op !== 'input') R.add(b);
+      }
+    } else if ((k === 'opaque' && n.op !== 'matmul') || k === 'composite') {
       for (const x of n.inputs) if (x.op !== 'input') R.add(x);
     }
     if (n.op === 'matmul') for (const x of n.inputs) if (!pureView(x) && !conjView(x)) R.add(operandRoot(x));
@@ -293,7 +310,7 @@ export function fuse(g: Graph, opts: FusionOptions): FusedProgram {
     } else if (kind(n) === 'opaque' || kind(n) === 'composite') {
       kernels.push({
         kind: 'opaque', ...base, op: kind(n) === 'composite' ? 'composite' : (n.op as 'cumsum'), name: n.op,
-        inputs: n.inputs.map((x) => slotOf.get(x)!), inShapes: n.inputs.map((x) => [...x.shape]), inDTypes: n.inputs.map((x) => x.dtype),
+        inputs: n.inputs.map((x) => slotOf.get(n.op === 'registered' ? reshapeBase(x) : x)!), inShapes: n.inputs.map((x) => [...x.shape]), inDTypes: n.inputs.map((x) => x.dtype),
         attrs: n.attrs, fused: [n.op] as Kernel['fused'],
         ...(n.op === 'registered' ? partSlots(n) : {}),
       });
