@@ -9,7 +9,7 @@
 //   threshold thr = ln(255·o) (α ≥ ALPHA_MIN ⇔ σ ≤ thr, up to the last bits
 //   of exp and log: δ) and a bound E on |σ_float − σ_exact| over every lane
 //   any tile can evaluate for that splat (4 × 2 pixel blocks over raster_tile.h's
-//   box, as floats rounded outwards: |dx| < ex + 8, |dy| < ey + 1).
+//   box, as floats rounded outwards: |dx| < ex + 4, |dy| < ey + 1).
 //   Each of the float σ's operations rounds once (relative 2⁻²⁴); with
 //   B = ½(c₀dx² + c₂dy²) + |c₁dx·dy| ≥ |every partial sum|,
 //   |error| ≤ 6·2⁻²⁴·B (to first order), and E = SIGMA_REL·B at those
@@ -30,8 +30,12 @@
 //   (rare: σ within ~1e-6·B of thr) is decided by the js arithmetic itself
 //   in double (exact_alpha).
 // * The stop test: the float T differs from the reference's by at most
-//   Σⱼ Tⱼαⱼ·relⱼ ≤ max relⱼ (to first order; relⱼ = E + EXP8_REL_ERR bounds
-//   α's relative error) plus the rounding of the products (2⁻²² per step).
+//   Σⱼ Tⱼαⱼ·relⱼ ≤ max relⱼ (to first order; relⱼ = E' + EXP8_REL_ERR bounds
+//   α's relative error on the lanes that add, E' = min(E, SIGMA_REL·σmax·
+//   (1 + ρ)/(1 − ρ)): such a lane has σ ≤ σmax = skipMin + E, and with
+//   ρ = |c₁|/√(c₀c₂), |c₁dx·dy| ≤ ρ·½(c₀dx² + c₂dy²) gives B ≤ σ(1 + ρ)/(1 − ρ);
+//   far below the box edge's E for a small splat) plus the rounding of the
+//   products (2⁻²² per step).
 //   Each lane carries that bound (U ← U·(1 − α) + rel·α·T per added splat).
 //   A lane whose T·(1 − α) lies within that band of T_STOP cannot be decided
 //   in float: the pixel is marked and, after the tile, recomputed by the js

@@ -46,14 +46,18 @@ void prepare_one(const RasterIn<float>& in, int64_t i, PackedSplat& p) {
   p.ex = float_up(r1 * sx * (1 + 1e-6) + 1);
   p.ey = float_up(r1 * sy * (1 + 1e-6) + 1);
   // σ's error bound over every lane a tile evaluates: 4 × 2 blocks reach 3 pixels past the box's columns and one row past
-  // its rows (raster_f32.h, BLOCK_W; the 8 is the bound eight-pixel runs needed, kept so the bands stay as they were).
-  const double dxm = static_cast<double>(p.ex) + 8, dym = static_cast<double>(p.ey) + 1;
+  // its rows (raster_f32.h, BLOCK_W; 4 and 1 with a pixel to spare in x).
+  const double dxm = static_cast<double>(p.ex) + 4, dym = static_cast<double>(p.ey) + 1;
   const double B = 0.5 * (c0 * dxm * dxm + c2 * dym * dym) + std::fabs(c1) * dxm * dym;
   const double E = SIGMA_REL * B + 1e-30;
   const double delta = 1e-12 * (1 + std::fabs(thr));
   p.acceptMax = float_down(thr - E - delta);
   p.skipMin = float_up(thr + E + delta);
-  p.relAlpha = float_up(E + EXP8_REL_ERR + 1e-6);
+  // α's bound is needed on the lanes that add only, where σ ≤ skipMin + E, so B ≤ σ (1 + ρ)/(1 − ρ) (raster_f32.h): far
+  // below the box edge's B for a small splat, whose edge lanes are far out in σ.
+  const double sq = std::sqrt(c0 * c2), ac1 = std::fabs(c1);
+  const double Eadd = SIGMA_REL * (static_cast<double>(p.skipMin) + E) * (sq + ac1) / (sq - ac1) * (1 + 1e-6);
+  p.relAlpha = float_up(std::min(E, Eadd) + EXP8_REL_ERR + 1e-6);
   // The box the passes visit, tightened to the ellipse σ ≤ L with L above every σ whose float value can be ≤ skipMin:
   // σ_float ≤ skipMin ⇒ σ ≤ skipMin + E, and skipMin − acceptMax ≥ 2E. Every lane outside it is one the float test
   // skips, and every pixel the reference adds (σ ≤ thr) is inside, so the box drops only lanes that change nothing
@@ -105,13 +109,15 @@ RLX_ALWAYS_INLINE void prepare_four(const RasterIn<float>& in, int64_t i, const 
   const v4d thrM = thr + 1e-6 * (1 + v4_abs(thr));
   const v4d invDet = 1 / detQ, sx = v4_sqrt(c2 * invDet), sy = v4_sqrt(c0 * invDet), r1 = v4_sqrt(2 * thrM);
   v4f ex = v4_float_up(r1 * sx * (1 + 1e-6) + 1), ey = v4_float_up(r1 * sy * (1 + 1e-6) + 1);
-  const v4d dxm = __builtin_convertvector(ex, v4d) + 8, dym = __builtin_convertvector(ey, v4d) + 1;
+  const v4d dxm = __builtin_convertvector(ex, v4d) + 4, dym = __builtin_convertvector(ey, v4d) + 1;
   const v4d B = 0.5 * (c0 * dxm * dxm + c2 * dym * dym) + v4_abs(c1) * dxm * dym;
   const v4d E = SIGMA_REL * B + 1e-30;
   const v4d delta = 1e-12 * (1 + v4_abs(thr));
   const v4f acceptMax = v4_float_down(thr - E - delta), skipMin = v4_float_up(thr + E + delta);
-  const v4f relAlpha = v4_float_up(E + EXP8_REL_ERR + 1e-6);
   const v4d skipMinD = __builtin_convertvector(skipMin, v4d);
+  const v4d sq = v4_sqrt(c0 * c2), ac1 = v4_abs(c1);
+  const v4d Eadd = SIGMA_REL * (skipMinD + E) * (sq + ac1) / (sq - ac1) * (1 + 1e-6);
+  const v4f relAlpha = v4_float_up((Eadd < E ? Eadd : E) + EXP8_REL_ERR + 1e-6);
   const v4d L = (skipMinD + 2 * (skipMinD - __builtin_convertvector(acceptMax, v4d))) * (1 + 1e-6) + 1e-12;
   const v4d r2 = v4_sqrt(2 * L);
   ex = v4f_min(ex, v4_float_up(r2 * sx * (1 + 1e-6) + 1e-4));
