@@ -143,6 +143,74 @@ void radix_sort_pairs(std::vector<int32_t>& idx, std::vector<K>& keys, Pool& poo
   }
 }
 
+/**
+ * radix_sort_pairs for 32-bit keys, each pair packed in one word (key << 32 |
+ * index): a pass moves one 8-byte word per element into 256 write streams
+ * (not two arrays into 512), and counts the next pass's bytes per part of
+ * its output as it writes, so only the first pass reads the array just to
+ * count. The same stable order as radix_sort_pairs (the words start in input
+ * order).
+ */
+void radix_sort_packed(std::vector<uint64_t>& a, Pool& pool) {
+  const int64_t m = static_cast<int64_t>(a.size());
+  const int64_t parts = std::max<int64_t>(1, std::min<int64_t>(pool.size(), m / 32768));
+  std::vector<int64_t> bound(parts + 1);
+  for (int64_t p = 0; p <= parts; p++) bound[p] = m * p / parts;
+  std::vector<uint64_t> tmp(m);
+  // count[q * 256 + b]: elements of part q with byte b (this pass); seen[(p * parts + q) * 256 + b]: the same for the
+  // next pass, as writer p saw them (each thread its own rows, summed after the pass).
+  std::vector<int64_t> count(parts * 256, 0), seen(parts * parts * 256);
+  pool.parallelFor(parts, [&](int64_t p) {
+    int64_t* c = &count[p * 256];
+    for (int64_t j = bound[p]; j < bound[p + 1]; j++) c[(a[j] >> 32) & 0xff]++;
+  });
+  for (unsigned shift = 32; shift < 64; shift += 8) {
+    bool trivial = false;
+    int64_t total = 0;
+    for (int b = 0; b < 256; b++) {
+      int64_t inByte = 0;
+      for (int64_t p = 0; p < parts; p++) {
+        const int64_t k = count[p * 256 + b];
+        count[p * 256 + b] = total;
+        total += k;
+        inByte += k;
+      }
+      trivial |= inByte == m;
+    }
+    const bool last = shift == 56;
+    std::fill(seen.begin(), seen.end(), 0);
+    const unsigned nextShift = last ? shift : shift + 8;
+    if (trivial) {  // nothing moves: the next pass's counts from the array as it stands
+      if (!last)
+        pool.parallelFor(parts, [&](int64_t p) {
+          int64_t* c = &seen[(p * parts + p) * 256];
+          for (int64_t j = bound[p]; j < bound[p + 1]; j++) c[(a[j] >> nextShift) & 0xff]++;
+        });
+    } else {
+      pool.parallelFor(parts, [&](int64_t p) {
+        int64_t* c = &count[p * 256];
+        int64_t* s = &seen[p * parts * 256];
+        for (int64_t j = bound[p]; j < bound[p + 1]; j++) {
+          const uint64_t x = a[j];
+          const int64_t to = c[(x >> shift) & 0xff]++;
+          tmp[to] = x;
+          int64_t q = 0;  // the part of the output that holds `to` (parts is at most the thread count)
+          for (int64_t r = 1; r < parts; r++) q += to >= bound[r];
+          s[q * 256 + ((x >> nextShift) & 0xff)]++;
+        }
+      });
+      a.swap(tmp);
+    }
+    if (last) break;
+    for (int64_t q = 0; q < parts; q++)
+      for (int b = 0; b < 256; b++) {
+        int64_t k = 0;
+        for (int64_t p = 0; p < parts; p++) k += seen[(p * parts + q) * 256 + b];
+        count[q * 256 + b] = k;
+      }
+  }
+}
+
 template <class T>
 struct KeyOf;
 template <>
@@ -222,14 +290,28 @@ void bin_splats(const RasterIn<T>& in, bool withSlots, TileBins* bins, Timings* 
   std::vector<int32_t> order;
   {
     using K = typename KeyOf<T>::type;
-    std::vector<K> keys(before[nRectChunks].listed);
-    order.resize(keys.size());
-    pool.parallelFor(nRectChunks, [&](int64_t ch) {
-      int64_t j = before[ch].listed;
-      for (int64_t i = ch * CHUNK; i < std::min(n, (ch + 1) * CHUNK); i++)
-        if (listed(&rect[4 * i])) order[j] = static_cast<int32_t>(i), keys[j++] = order_bits(in.depths[i]);
-    });
-    radix_sort_pairs(order, keys, pool);
+    order.resize(before[nRectChunks].listed);
+    if constexpr (sizeof(K) == 4) {  // float depths: (key, index) in one word
+      std::vector<uint64_t> words(order.size());
+      pool.parallelFor(nRectChunks, [&](int64_t ch) {
+        int64_t j = before[ch].listed;
+        for (int64_t i = ch * CHUNK; i < std::min(n, (ch + 1) * CHUNK); i++)
+          if (listed(&rect[4 * i])) words[j++] = static_cast<uint64_t>(order_bits(in.depths[i])) << 32 | static_cast<uint32_t>(i);
+      });
+      radix_sort_packed(words, pool);
+      pool.parallelFor(nRectChunks, [&](int64_t ch) {
+        const int64_t end = std::min<int64_t>(static_cast<int64_t>(order.size()), (ch + 1) * CHUNK);
+        for (int64_t j = ch * CHUNK; j < end; j++) order[j] = static_cast<int32_t>(static_cast<uint32_t>(words[j]));
+      });
+    } else {
+      std::vector<K> keys(order.size());
+      pool.parallelFor(nRectChunks, [&](int64_t ch) {
+        int64_t j = before[ch].listed;
+        for (int64_t i = ch * CHUNK; i < std::min(n, (ch + 1) * CHUNK); i++)
+          if (listed(&rect[4 * i])) order[j] = static_cast<int32_t>(i), keys[j++] = order_bits(in.depths[i]);
+      });
+      radix_sort_pairs(order, keys, pool);
+    }
   }
   double t2 = now_ms();
 
