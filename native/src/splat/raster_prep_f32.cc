@@ -55,8 +55,9 @@ void prepare_one(const RasterIn<float>& in, int64_t i, PackedSplat& p) {
   p.skipMin = float_up(thr + E + delta);
   // α's bound is needed on the lanes that add only, where σ ≤ skipMin + E, so B ≤ σ (1 + ρ)/(1 − ρ) (raster_f32.h): far
   // below the box edge's B for a small splat, whose edge lanes are far out in σ.
-  const double sq = std::sqrt(c0 * c2), ac1 = std::fabs(c1);
-  const double Eadd = SIGMA_REL * (static_cast<double>(p.skipMin) + E) * (sq + ac1) / (sq - ac1) * (1 + 1e-6);
+  // (1 + ρ)/(1 − ρ) = (√(c₀c₂) + |c₁|)²/(c₀c₂ − c₁²): invDet's, no division (c₀c₂ and c₁² are exact in double).
+  const double sq = std::sqrt(c0 * c2) + std::fabs(c1);
+  const double Eadd = SIGMA_REL * (static_cast<double>(p.skipMin) + E) * (sq * sq * invDet) * (1 + 1e-6);
   p.relAlpha = float_up(std::min(E, Eadd) + EXP8_REL_ERR + 1e-6);
   // The box the passes visit, tightened to the ellipse σ ≤ L with L above every σ whose float value can be ≤ skipMin:
   // σ_float ≤ skipMin ⇒ σ ≤ skipMin + E, and skipMin − acceptMax ≥ 2E. Every lane outside it is one the float test
@@ -115,8 +116,8 @@ RLX_ALWAYS_INLINE void prepare_four(const RasterIn<float>& in, int64_t i, const 
   const v4d delta = 1e-12 * (1 + v4_abs(thr));
   const v4f acceptMax = v4_float_down(thr - E - delta), skipMin = v4_float_up(thr + E + delta);
   const v4d skipMinD = __builtin_convertvector(skipMin, v4d);
-  const v4d sq = v4_sqrt(c0 * c2), ac1 = v4_abs(c1);
-  const v4d Eadd = SIGMA_REL * (skipMinD + E) * (sq + ac1) / (sq - ac1) * (1 + 1e-6);
+  const v4d sq = v4_sqrt(c0 * c2) + v4_abs(c1);
+  const v4d Eadd = SIGMA_REL * (skipMinD + E) * (sq * sq * invDet) * (1 + 1e-6);
   const v4f relAlpha = v4_float_up((Eadd < E ? Eadd : E) + EXP8_REL_ERR + 1e-6);
   const v4d L = (skipMinD + 2 * (skipMinD - __builtin_convertvector(acceptMax, v4d))) * (1 + 1e-6) + 1e-12;
   const v4d r2 = v4_sqrt(2 * L);
