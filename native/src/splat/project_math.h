@@ -165,8 +165,13 @@ RLX_ALWAYS_INLINE void project_lanes(const ProjectIn<T>& in, const Camera& cam, 
   p.det = p.a * p.c - p.b * p.b;
   alive &= (p.det > 0.0) & L::finite(p.det);
   p.conic[0] = p.c / p.det, p.conic[1] = -p.b / p.det, p.conic[2] = p.a / p.det;
-  p.ratio = p.det0 / p.det;
-  p.opacity = in.antialiased ? p.opacityIn * L::sqrt(L::js_max(zero, p.ratio)) : p.opacityIn;
+  if (in.antialiased) {  // ratio only feeds the compensation (and its backward): no division otherwise
+    p.ratio = p.det0 / p.det;
+    p.opacity = p.opacityIn * L::sqrt(L::js_max(zero, p.ratio));
+  } else {
+    p.ratio = zero;
+    p.opacity = p.opacityIn;
+  }
 
   // 5. Radius from the larger eigenvalue.
   const V mid = 0.5 * (p.a + p.c);
