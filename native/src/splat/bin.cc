@@ -97,6 +97,27 @@ inline uint64_t order_bits(double d) {
 }
 
 /**
+ * Turns count[p * 256 + b] (part p's elements with byte b) into where they
+ * start in the pass's output: bytes in order, parts in order within a byte.
+ * True when one byte holds all m elements (the pass would move nothing).
+ */
+bool bucket_starts(std::vector<int64_t>& count, int64_t parts, int64_t m) {
+  bool trivial = false;
+  int64_t total = 0;
+  for (int b = 0; b < 256; b++) {
+    int64_t inByte = 0;
+    for (int64_t p = 0; p < parts; p++) {
+      const int64_t k = count[p * 256 + b];
+      count[p * 256 + b] = total;
+      total += k;
+      inByte += k;
+    }
+    trivial |= inByte == m;
+  }
+  return trivial;
+}
+
+/**
  * Stable LSD radix sort of the pairs (keys[j], idx[j]) by key, one byte a
  * pass (a pass where every key has the same byte is skipped), in parallel:
  * the array is cut into one part per thread; each pass counts the bytes per
@@ -117,18 +138,7 @@ void radix_sort_pairs(std::vector<int32_t>& idx, std::vector<K>& keys, Pool& poo
       int64_t* c = &count[p * 256];
       for (int64_t j = lo(p); j < lo(p + 1); j++) c[(keys[j] >> shift) & 0xff]++;
     });
-    bool trivial = false;
-    int64_t total = 0;
-    for (int b = 0; b < 256; b++) {
-      int64_t inByte = 0;
-      for (int64_t p = 0; p < parts; p++) {
-        const int64_t k = count[p * 256 + b];
-        count[p * 256 + b] = total;
-        total += k;
-        inByte += k;
-      }
-      trivial |= inByte == m;
-    }
+    const bool trivial = bucket_starts(count, parts, m);
     if (trivial) continue;
     pool.parallelFor(parts, [&](int64_t p) {
       int64_t* c = &count[p * 256];
@@ -165,18 +175,7 @@ void radix_sort_packed(std::vector<uint64_t>& a, Pool& pool) {
     for (int64_t j = bound[p]; j < bound[p + 1]; j++) c[(a[j] >> 32) & 0xff]++;
   });
   for (unsigned shift = 32; shift < 64; shift += 8) {
-    bool trivial = false;
-    int64_t total = 0;
-    for (int b = 0; b < 256; b++) {
-      int64_t inByte = 0;
-      for (int64_t p = 0; p < parts; p++) {
-        const int64_t k = count[p * 256 + b];
-        count[p * 256 + b] = total;
-        total += k;
-        inByte += k;
-      }
-      trivial |= inByte == m;
-    }
+    const bool trivial = bucket_starts(count, parts, m);
     const bool last = shift == 56;
     std::fill(seen.begin(), seen.end(), 0);
     const unsigned nextShift = last ? shift : shift + 8;
