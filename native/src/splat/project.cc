@@ -51,7 +51,6 @@ using namespace project_detail;
 /** Gaussians per pool task: enough work to amortise the dispatch. */
 constexpr int64_t CHUNK = 1024;
 
-/** Pool task ch (Gaussians ch·CHUNK …) of the forward (inlined into a baseline and an AVX2 build: same arithmetic, no FMA, same bits; AVX2 rounds ceil in one instruction). */
 /** Gaussian i's outputs from lane l of its projection and its colour, or all zeros when culled. */
 template <class V, class T>
 RLX_ALWAYS_INLINE void store_forward(const ProjectOut<T>& out, int64_t i, const ProjT<V>& p, int l, const Shade& sh) {
