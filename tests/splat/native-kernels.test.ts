@@ -211,6 +211,23 @@ describeNative('native splat kernels', () => {
         expectClose('grad means2d', gn.means2d, gj.means2d, BWD[dtype][0], BWD[dtype][1]);
       });
 
+      it('many splats with tied depths (a sort in several parts) are listed in the js reference order, whatever the thread count', () => {
+        // The depth sort splits its array into one part per thread from 65,536 listed splats on; ties must keep index order.
+        const a = scene(dtype, { n: 150_000, width: 64, height: 48, shDegree: -1, seed: 23, scale: [0.01, 0.05] });
+        const r = rasterArgsFrom(project(J, a), a.n, dtype, 64, 48, 16);
+        for (let i = 0; i < a.n; i++) r.depths[i] = 1 + (i % 97) * 0.0137; // 97 depths (every key byte varies) shared by ~1,500 splats each
+        expect(r.radii.filter((x) => x > 0).length).toBeGreaterThan(2 * 32768);
+        const fj = rasterize(J, r);
+        const run = (threads: number) => {
+          setNumThreads(threads);
+          return rasterize(N, r);
+        };
+        const one = run(1), three = run(3);
+        expectEqual('lastIndex, 1 thread', one.lastIndex, fj.lastIndex);
+        expectEqual('lastIndex, 3 threads', three.lastIndex, fj.lastIndex);
+        expectEqual('image, 3 threads against 1', three.image, one.image);
+      });
+
       it('results do not depend on the thread count (bit for bit)', () => {
         const a = scene(dtype, { n: 400, width: 64, height: 48, shDegree: 2, seed: 8 });
         const run = (threads: number) => {
