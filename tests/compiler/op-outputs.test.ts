@@ -58,23 +58,22 @@ const KERNELS: Record<string, (a: OpRunArgs) => void> = {
 
 const run = (name: string) => (k: TestKernels, a: OpRunArgs) => k.run(name, a);
 type Aval = { shape: number[]; dtype: rlx.DType };
+/** Outputs shaped like the operand, one per dtype given. */
+const likeInput =
+  (...dtypes: rlx.DType[]) =>
+  ([x]: readonly Aval[]) =>
+    dtypes.map((dtype) => ({ shape: [...x!.shape], dtype }));
 
 registerOp('test.twiceAndIds', {
   family: FAMILY,
   coreRanks: [1],
-  outputs: ([x]: readonly Aval[]) => [
-    { shape: [...x!.shape], dtype: 'float32' },
-    { shape: [...x!.shape], dtype: 'int32' },
-  ],
+  outputs: likeInput('float32', 'int32'),
   run: run('twiceAndIds'),
 });
 registerOp('test.sincos', {
   family: FAMILY,
   coreRanks: [1],
-  outputs: ([x]: readonly Aval[]) => [
-    { shape: [...x!.shape], dtype: 'float64' },
-    { shape: [...x!.shape], dtype: 'float32' },
-  ],
+  outputs: likeInput('float64', 'float32'),
   run: run('sincos'),
   jvp: ({ outs: [s, c] }, [dx]) => (dx ? [dx.mul(c!.cast('float64')), dx.mul(s!).neg().cast('float32')] : [null, null]),
   vjp: ({ outs: [s, c] }, [gs, gc]) => {
@@ -105,10 +104,7 @@ registerOp('test.expRes', {
 registerOp('test.expSq', {
   family: FAMILY,
   coreRanks: [1],
-  outputs: ([x]: readonly Aval[]) => [
-    { shape: [...x!.shape], dtype: 'float64' },
-    { shape: [...x!.shape], dtype: 'float64' },
-  ],
+  outputs: likeInput('float64', 'float64'),
   run: run('expSq'),
   // reads y and x, never x²: a loss of y alone leaves x² unused
   vjp: ({ inputs: [x], outs: [y] }, [gy, gq]) => {
