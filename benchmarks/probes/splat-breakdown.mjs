@@ -3,7 +3,7 @@
 // kernel set of a device directly (kernelsFor(device, SPLAT_KERNELS), the set
 // the ops dispatch to) on the same scene and camera, and splits the time into
 //   project    projectForward / projectBackward (wall clock around the call)
-//   sort       the depth sort of the visible splats      } filled in by the
+//   sort       the depth sorts of the tile lists          } filled in by the
 //   bin        tile binning (counting + filling the lists) } rasterize kernels
 //   raster     the per-tile pixel loops                    } through `timings`
 //   other      the rest of the rasterize call (argument checks, list and

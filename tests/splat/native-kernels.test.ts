@@ -211,8 +211,9 @@ describeNative('native splat kernels', () => {
         expectClose('grad means2d', gn.means2d, gj.means2d, BWD[dtype][0], BWD[dtype][1]);
       });
 
-      it('many splats with tied depths (a sort in several parts) are listed in the js reference order, whatever the thread count', () => {
-        // The depth sort splits its array into one part per thread from 65,536 listed splats on; ties must keep index order.
+      it('many splats with tied depths (lists built in several parts) are listed in the js reference order, whatever the thread count', () => {
+        // Binning scatters the splats in index ranges (4 per thread, from 8,192 splats each) into the tile lists, then sorts
+        // each list by depth: ties must keep index order across ranges and through the sort's passes.
         const a = scene(dtype, { n: 150_000, width: 64, height: 48, shDegree: -1, seed: 23, scale: [0.01, 0.05] });
         const r = rasterArgsFrom(project(J, a), a.n, dtype, 64, 48, 16);
         for (let i = 0; i < a.n; i++) r.depths[i] = 1 + (i % 97) * 0.0137; // 97 depths (every key byte varies) shared by ~1,500 splats each
