@@ -32,6 +32,8 @@ struct BackOct {
 struct BackwardScratch {
   std::vector<TileSplatF> splats;
   AlignedScratch<BackOct> octs;
+  /** Per block column q of the tile, each lane's pixel-centre x (the forward's float operations, raster_f32.cc). */
+  AlignedScratch<v8f> colCentres;
 };
 
 RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad<float>& g, const TileBins& bins, const PackedSplat* packed,
@@ -95,6 +97,8 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
   }
   for (int64_t k = maxLast; k < len; k++) std::fill_n(records + GRAD_RECORD * bins.entrySlots[begin + k], GRAD_RECORD, 0.0f);
   const v8f laneCol = block_cols(), laneRow = block_rows(), zero = v8_splat(0);
+  v8f* colCentre = sc.colCentres.get(static_cast<size_t>(qw));
+  for (int q = 0; q < qw; q++) colCentre[q] = (static_cast<float>(r.px0 + BLOCK_W * q) + laneCol) + static_cast<float>(PIXEL_CENTER);
   for (int64_t k = maxLast - 1; k >= 0; k--) {
     if (k >= 4) {  // the records are written at their slots, at random: fetch the lines a few splats ahead
       const float* ahead = records + GRAD_RECORD * bins.entrySlots[begin + k - 4];
@@ -113,7 +117,7 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
         BackOct& Q = octs[static_cast<size_t>(by) * qw + q];
         const v8m reached = kk < Q.last;  // the lanes whose walk reached splat k
         if (!v8_any(reached)) continue;
-        const v8f dx = s.u - ((static_cast<float>(r.px0 + BLOCK_W * q) + laneCol) + static_cast<float>(PIXEL_CENTER));
+        const v8f dx = s.u - colCentre[q];
         const v8f sigma = 0.5f * (s.c0 * dx * dx + c2dy2) + c1dy * dx;
         // As in the forward (raster_f32.cc): σ ≤ acceptMax adds, σ > skipMin skips, the band between is decided exactly.
         const v8m maybe = reached & (sigma <= s.skipMin);

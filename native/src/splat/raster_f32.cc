@@ -65,6 +65,8 @@ void replay_pixel(const RasterIn<float>& in, const RasterOut<float>& out, const 
 struct ForwardScratch {
   std::vector<TileSplatF> splats;
   AlignedScratch<PixelOct> octs;
+  /** Per block column q of the tile, each lane's pixel-centre x (the same float operations the visits did per block). */
+  AlignedScratch<v8f> colCentres;
 };
 
 RLX_ALWAYS_INLINE bool forward_body(const RasterIn<float>& in, const RasterOut<float>& out, const TileBins& bins, const PackedSplat* packed,
@@ -91,6 +93,8 @@ RLX_ALWAYS_INLINE bool forward_body(const RasterIn<float>& in, const RasterOut<f
       P.replay = P.done & 0;
     }
   const v8f laneCol = block_cols(), laneRow = block_rows();
+  v8f* colCentre = sc.colCentres.get(static_cast<size_t>(qw));
+  for (int q = 0; q < qw; q++) colCentre[q] = (static_cast<float>(r.px0 + BLOCK_W * q) + laneCol) + static_cast<float>(PIXEL_CENTER);
   const v8f tStop = v8_splat(static_cast<float>(T_STOP));
   for (int64_t k = 0; k < len && active > 0; k++) {
     const TileSplatF& s = sc.splats[k];
@@ -107,7 +111,7 @@ RLX_ALWAYS_INLINE bool forward_body(const RasterIn<float>& in, const RasterOut<f
       for (int q = q0; q < q1; q++) {
         PixelOct& P = octs[static_cast<size_t>(by) * qw + q];
         if (v8_all(P.done)) continue;
-        const v8f dx = s.u - ((static_cast<float>(r.px0 + BLOCK_W * q) + laneCol) + static_cast<float>(PIXEL_CENTER));
+        const v8f dx = s.u - colCentre[q];
         const v8f sigma = 0.5f * (s.c0 * dx * dx + c2dy2) + c1dy * dx;
         // Trusted splats have a positive definite conic, so the reference's σ is never negative (raster_f32.h): α ≥ ALPHA_MIN decides.
         const v8m live = ~P.done;
