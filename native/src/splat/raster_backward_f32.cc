@@ -36,6 +36,7 @@ struct BackwardScratch {
   AlignedScratch<v8f> colCentres;
 };
 
+template <class Isa>
 RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad<float>& g, const TileBins& bins, const PackedSplat* packed,
                                      int64_t tile, float* records, BackwardScratch& sc) {
   const int tx = static_cast<int>(tile % bins.tilesX), ty = static_cast<int>(tile / bins.tilesX);
@@ -116,16 +117,16 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
       for (int q = q0; q < q1; q++) {
         BackOct& Q = octs[static_cast<size_t>(by) * qw + q];
         const v8m reached = kk < Q.last;  // the lanes whose walk reached splat k
-        if (!v8_any(reached)) continue;
+        if (!v8_any<Isa>(reached)) continue;
         const v8f dx = s.u - colCentre[q];
         const v8f sigma = 0.5f * (s.c0 * dx * dx + c2dy2) + c1dy * dx;
         // As in the forward (raster_f32.cc): σ ≤ acceptMax adds, σ > skipMin skips, the band between is decided exactly.
         const v8m maybe = reached & (sigma <= s.skipMin);
-        if (!v8_any(maybe)) continue;
+        if (!v8_any<Isa>(maybe)) continue;
         v8m m = maybe & (sigma <= s.acceptMax);
         const v8m unsure = maybe & ~m;
         v8f exactAlpha = zero;
-        const bool patch = v8_any(unsure);
+        const bool patch = v8_any<Isa>(unsure);
         if (patch) {  // rare: the js arithmetic decides (raster_f32.h)
           for (int l = 0; l < 8; l++) {
             if (!unsure[l]) continue;
@@ -133,7 +134,7 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
             m[l] = a > 0 ? -1 : 0;
             exactAlpha[l] = static_cast<float>(a);
           }
-          if (!v8_any(m)) continue;
+          if (!v8_any<Isa>(m)) continue;
         }
         const v8f G = exp8_nonpositive(v8_select(m, -sigma, zero));
         const v8f oG = s.o * G;
@@ -170,13 +171,13 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
 
 bool backward_baseline(const RasterIn<float>& in, const RasterGrad<float>& g, const TileBins& bins, const PackedSplat* packed, int64_t tile,
                        float* records, BackwardScratch& sc) {
-  return backward_body(in, g, bins, packed, tile, records, sc);
+  return backward_body<IsaBaseline>(in, g, bins, packed, tile, records, sc);
 }
 
 #if RLX_SPLAT_X86_DISPATCH
 __attribute__((target("avx2"))) bool backward_avx2(const RasterIn<float>& in, const RasterGrad<float>& g, const TileBins& bins,
                                                    const PackedSplat* packed, int64_t tile, float* records, BackwardScratch& sc) {
-  return backward_body(in, g, bins, packed, tile, records, sc);
+  return backward_body<IsaAvx2>(in, g, bins, packed, tile, records, sc);
 }
 #endif
 

@@ -69,6 +69,7 @@ struct ForwardScratch {
   AlignedScratch<v8f> colCentres;
 };
 
+template <class Isa>
 RLX_ALWAYS_INLINE bool forward_body(const RasterIn<float>& in, const RasterOut<float>& out, const TileBins& bins, const PackedSplat* packed,
                                     int64_t tile, ForwardScratch& sc) {
   const int tx = static_cast<int>(tile % bins.tilesX), ty = static_cast<int>(tile / bins.tilesX);
@@ -110,24 +111,24 @@ RLX_ALWAYS_INLINE bool forward_body(const RasterIn<float>& in, const RasterOut<f
       const v8f c1dy = s.c1 * dy;
       for (int q = q0; q < q1; q++) {
         PixelOct& P = octs[static_cast<size_t>(by) * qw + q];
-        if (v8_all(P.done)) continue;
+        if (v8_all<Isa>(P.done)) continue;
         const v8f dx = s.u - colCentre[q];
         const v8f sigma = 0.5f * (s.c0 * dx * dx + c2dy2) + c1dy * dx;
         // Trusted splats have a positive definite conic, so the reference's σ is never negative (raster_f32.h): α ≥ ALPHA_MIN decides.
         const v8m live = ~P.done;
         const v8m maybe = live & (sigma <= s.skipMin);
-        if (!v8_any(maybe)) continue;
+        if (!v8_any<Isa>(maybe)) continue;
         v8m ok = maybe & (sigma <= s.acceptMax);
         const v8m unsure = maybe & ~ok;
         v8f exactAlpha = v8_splat(0);
-        const bool patch = v8_any(unsure);
+        const bool patch = v8_any<Isa>(unsure);
         if (patch) {  // rare: σ within ~1e-6·B of thr; the js arithmetic decides
           for (int l = 0; l < 8; l++) {
             if (!unsure[l]) continue;
             const double a = exact_alpha(packed[s.id], r.px0 + BLOCK_W * q + block_col(l), r.py0 + BLOCK_H * by + block_row(l));
             if (a > 0) ok[l] = -1, exactAlpha[l] = static_cast<float>(a);
           }
-          if (!v8_any(ok)) continue;
+          if (!v8_any<Isa>(ok)) continue;
         }
         // −σ ≥ −skipMin > −76 on the lanes that add (trusted: o < 1e30), 0 elsewhere: exp8's range.
         const v8f e = exp8_nonpositive(v8_select(ok, -sigma, v8_splat(0)));
@@ -143,12 +144,12 @@ RLX_ALWAYS_INLINE bool forward_body(const RasterIn<float>& in, const RasterOut<f
         v8f U = P.U * oneMinus + s.relAlpha * w;  // the error bound of next
         const v8f band = U + roundBand;
         v8m add = ok;
-        if (v8_any(ok & (next <= tStop + band))) {  // stops now, or the float T cannot tell: the pixel is replayed
+        if (v8_any<Isa>(ok & (next <= tStop + band))) {  // stops now, or the float T cannot tell: the pixel is replayed
           const v8m ended = ok & (next <= tStop + band);
           P.done |= ended;
           P.replay |= ended & (next > tStop - band);
           add &= ~ended;
-          active -= __builtin_popcount(v8_bits(ended));
+          active -= __builtin_popcount(v8_bits<Isa>(ended));
           alpha = v8_and(add, alpha);  // the ended lanes keep their state too; the others' values are unchanged
           oneMinus = 1.0f - alpha;
           next = P.T * oneMinus;
@@ -170,7 +171,7 @@ RLX_ALWAYS_INLINE bool forward_body(const RasterIn<float>& in, const RasterOut<f
     for (int q = 0; q < qw; q++) {
       const PixelOct& P = octs[static_cast<size_t>(by) * qw + q];
       const int lx0 = BLOCK_W * q, ly0 = BLOCK_H * by;
-      if (lx0 + BLOCK_W <= r.w && ly0 + BLOCK_H <= r.h && !v8_any(P.replay)) {  // the whole block, the same float operations per lane
+      if (lx0 + BLOCK_W <= r.w && ly0 + BLOCK_H <= r.h && !v8_any<Isa>(P.replay)) {  // the whole block, the same float operations per lane
         const v8f tr = P.T;
         const v8f rgb[3] = {P.C[0] + tr * bg[0], P.C[1] + tr * bg[1], P.C[2] + tr * bg[2]};
         const v8f a = 1.0f - tr;
@@ -208,13 +209,13 @@ RLX_ALWAYS_INLINE bool forward_body(const RasterIn<float>& in, const RasterOut<f
 
 bool forward_baseline(const RasterIn<float>& in, const RasterOut<float>& out, const TileBins& bins, const PackedSplat* packed, int64_t tile,
                       ForwardScratch& sc) {
-  return forward_body(in, out, bins, packed, tile, sc);
+  return forward_body<IsaBaseline>(in, out, bins, packed, tile, sc);
 }
 
 #if RLX_SPLAT_X86_DISPATCH
 __attribute__((target("avx2"))) bool forward_avx2(const RasterIn<float>& in, const RasterOut<float>& out, const TileBins& bins,
                                                   const PackedSplat* packed, int64_t tile, ForwardScratch& sc) {
-  return forward_body(in, out, bins, packed, tile, sc);
+  return forward_body<IsaAvx2>(in, out, bins, packed, tile, sc);
 }
 #endif
 

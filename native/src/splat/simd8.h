@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "splat/simd.h"
 
@@ -19,21 +20,44 @@ typedef int32_t v8m __attribute__((vector_size(32)));
 
 RLX_ALWAYS_INLINE v8f v8_splat(float x) { return v8f{x, x, x, x, x, x, x, x}; }
 
+/**
+ * The instruction set a float pass's body is compiled for: its AVX2 clone or
+ * the x86-64 baseline (simd.h). The body is a template over it for the one
+ * operation GCC's vector extensions cannot say: a mask's sign bits, which
+ * AVX takes from the whole register at once (vmovmskps) and SSE2 half by
+ * half. The mask tests of a block visit were a fifth of its instructions.
+ */
+struct IsaBaseline {};
+struct IsaAvx2 {};
+
 /** The lanes of a comparison mask as eight bits (movmskps on x86), to branch on a mask. */
+template <class Isa>
 RLX_ALWAYS_INLINE int v8_bits(v8m m) {
 #if RLX_SPLAT_X86_DISPATCH
-  typedef float v4f __attribute__((vector_size(16)));
-  v4f lo, hi;
-  split_halves(m, lo, hi);
-  return __builtin_ia32_movmskps(lo) | (__builtin_ia32_movmskps(hi) << 4);
+  if constexpr (std::is_same<Isa, IsaAvx2>::value) {  // only ever inlined into the AVX2 clone, where m is one ymm register
+    int b;
+    asm("vmovmskps %1, %0" : "=r"(b) : "x"(m));
+    return b;
+  } else {
+    typedef float v4f __attribute__((vector_size(16)));
+    v4f lo, hi;
+    split_halves(m, lo, hi);
+    return __builtin_ia32_movmskps(lo) | (__builtin_ia32_movmskps(hi) << 4);
+  }
 #else
   int b = 0;
   for (int l = 0; l < 8; l++) b |= m[l] ? 1 << l : 0;
   return b;
 #endif
 }
-RLX_ALWAYS_INLINE bool v8_any(v8m m) { return v8_bits(m) != 0; }
-RLX_ALWAYS_INLINE bool v8_all(v8m m) { return v8_bits(m) == 255; }
+template <class Isa>
+RLX_ALWAYS_INLINE bool v8_any(v8m m) {
+  return v8_bits<Isa>(m) != 0;
+}
+template <class Isa>
+RLX_ALWAYS_INLINE bool v8_all(v8m m) {
+  return v8_bits<Isa>(m) == 255;
+}
 
 /** m ? a : b per lane (m from a comparison): one blend in AVX, and/andnot/or in SSE2. */
 RLX_ALWAYS_INLINE v8f v8_select(v8m m, v8f a, v8f b) { return m ? a : b; }
