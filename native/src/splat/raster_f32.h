@@ -52,6 +52,7 @@
 
 #include <cmath>
 #include <cstdint>
+#include <cstring>
 #include <memory>
 #include <vector>
 
@@ -79,6 +80,32 @@ RLX_ALWAYS_INLINE int block_row(int lane) { return lane / BLOCK_W; }
 /** Each lane's column and row in its block, as floats. */
 RLX_ALWAYS_INLINE v8f block_cols() { return v8f{0, 1, 2, 3, 0, 1, 2, 3}; }
 RLX_ALWAYS_INLINE v8f block_rows() { return v8f{0, 0, 0, 0, 1, 1, 1, 1}; }
+
+/** A block's eight values from its two rows of four (p0: row 0, p1: row 1), joined in registers. */
+template <class T>
+RLX_ALWAYS_INLINE auto block_of(const T* p0, const T* p1) {
+  typedef T v4 __attribute__((vector_size(16)));
+  v4 a, b;
+  std::memcpy(&a, p0, 16);
+  std::memcpy(&b, p1, 16);
+  return __builtin_shufflevector(a, b, 0, 1, 2, 3, 4, 5, 6, 7);
+}
+
+/** A block's three channels from interleaved RGB rows (twelve floats a row at p0, p1), joined in registers. */
+RLX_ALWAYS_INLINE void block_channels(const float* p0, const float* p1, v8f out[3]) {
+  typedef float v4 __attribute__((vector_size(16)));
+  v4 row[2][3];
+  for (int k = 0; k < 3; k++) std::memcpy(&row[0][k], p0 + 4 * k, 16), std::memcpy(&row[1][k], p1 + 4 * k, 16);
+  v4 ch[2][3];
+  for (int y = 0; y < 2; y++) {
+    const v8f lo = __builtin_shufflevector(row[y][0], row[y][1], 0, 1, 2, 3, 4, 5, 6, 7);     // x0 … x7
+    const v8f hi = __builtin_shufflevector(row[y][2], row[y][2], 0, 1, 2, 3, 0, 1, 2, 3);     // x8 … x11, twice
+    ch[y][0] = __builtin_shufflevector(lo, hi, 0, 3, 6, 9);
+    ch[y][1] = __builtin_shufflevector(lo, hi, 1, 4, 7, 10);
+    ch[y][2] = __builtin_shufflevector(lo, hi, 2, 5, 8, 11);
+  }
+  for (int c = 0; c < 3; c++) out[c] = __builtin_shufflevector(ch[0][c], ch[1][c], 0, 1, 2, 3, 4, 5, 6, 7);
+}
 
 /** One splat's rasterize inputs as the float passes read them (64 bytes: one cache line). */
 struct PackedSplat {
