@@ -90,7 +90,8 @@ RLX_ALWAYS_INLINE bool forward_body(const RasterIn<float>& in, const RasterOut<f
       PixelOct& P = octs[static_cast<size_t>(by) * qw + q];
       P.T = v8_splat(1);
       P.C[0] = P.C[1] = P.C[2] = P.D = P.last = P.U = v8_splat(0);
-      for (int l = 0; l < 8; l++) P.done[l] = BLOCK_W * q + block_col(l) < r.w && BLOCK_H * by + block_row(l) < r.h ? 0 : -1;
+      // Lanes past the tile's edge start done (a vector compare: lane stores would make the first visit wait for them).
+      P.done = (v8m{0, 1, 2, 3, 0, 1, 2, 3} + BLOCK_W * q >= r.w) | (v8m{0, 0, 0, 0, 1, 1, 1, 1} + BLOCK_H * by >= r.h);
       P.replay = P.done & 0;
     }
   const v8f laneCol = block_cols(), laneRow = block_rows();
