@@ -151,16 +151,21 @@ RLX_ALWAYS_INLINE bool backward_body(const RasterIn<float>& in, const RasterGrad
         go += v8_and(mg, gAlpha * G);
         const v8f gSigma = -gAlpha * alpha;
         const v8f dyv = dy;
-        gu += v8_and(mg, gSigma * (s.c0 * dx + s.c1 * dyv));
-        gv += v8_and(mg, gSigma * (s.c2 * dyv + s.c1 * dx));
-        gc0 += v8_and(mg, gSigma * 0.5f * dx * dx);
-        gc1 += v8_and(mg, gSigma * dx * dyv);
-        gc2 += v8_and(mg, gSigma * 0.5f * dyv * dyv);
+        // ∂σ/∂(u, v, c0, c1, c2) = (c0·dx + c1·dy, c2·dy + c1·dx, dx²/2, dx·dy, dy²/2): the five sums of gσ times
+        // dx, dy, dx², dx·dy, dy², the splat's conic applied once per splat (below) instead of once per visit.
+        const v8f gSdx = v8_and(mg, gSigma) * dx, gSdy = v8_and(mg, gSigma) * dyv;
+        gu += gSdx;
+        gv += gSdy;
+        gc0 += gSdx * dx;
+        gc1 += gSdx * dyv;
+        gc2 += gSdy * dyv;
       }
     }
     float* rec = records + GRAD_RECORD * bins.entrySlots[begin + k];
     const v8f sums[GRAD_RECORD] = {gu, gv, gc0, gc1, gc2, go, gcol[0], gcol[1], gcol[2], gz};
     for (int j = 0; j < GRAD_RECORD; j++) rec[j] = v8_sum_float(sums[j]);
+    const float sdx = rec[0], sdy = rec[1];  // Σ gσ·dx, Σ gσ·dy
+    rec[0] = s.c0 * sdx + s.c1 * sdy, rec[1] = s.c2 * sdy + s.c1 * sdx, rec[2] *= 0.5f, rec[4] *= 0.5f;
   }
   return true;
 }
