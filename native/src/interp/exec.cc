@@ -78,7 +78,7 @@ bool evalSection(const Plan& pl, Ctx& c, int sec, int64_t f0, int n, double* dir
   const int e = sec == 0 ? P.nPro : static_cast<int>(P.instrs.size());
   for (int i = b; i < e; i++) {
     const Instr& in = P.instrs[i];
-    if (in.hoisted) continue;
+    if (in.hoisted || in.skip) continue;
     if (in.op == kLoad) {
       const Geo& g = pl.geo[in.a[0]];
       if (g.dtype == kFloat64) {

@@ -61,6 +61,14 @@ RLX_CLONES void binR(double* d, double*, const Args& a, int n) {
   const double* y = a.p[2];
   for (int i = 0; i < n; i++) d[i] = static_cast<double>(static_cast<float>(F::f(x[i], y[i])));
 }
+// x·y combined with z (the fused product of prepare.cc's fuseMulAdd).
+template <class F>
+RLX_CLONES void tern(double* d, double*, const Args& a, int n) {
+  const double* x = a.p[0];
+  const double* y = a.p[2];
+  const double* z = a.p[4];
+  for (int i = 0; i < n; i++) d[i] = F::f(x[i], y[i], z[i]);
+}
 template <Cx (*F)(double, double)>
 void cun(double* dr, double* di, const Args& a, int n) {
   const double *xr = a.p[0], *xi = a.p[1];
@@ -510,6 +518,26 @@ int expectedOut(int op, int inT) {
     case kLogicalOr: return kBool;
     default: return op >= kNeg && op < kNumOpcodes ? inT : -1;
   }
+}
+
+namespace {
+struct MulAdd {
+  static inline double f(double x, double y, double z) { return x * y + z; }
+};
+struct AddMul {
+  static inline double f(double x, double y, double z) { return z + x * y; }
+};
+struct MulSub {
+  static inline double f(double x, double y, double z) { return x * y - z; }
+};
+struct SubMul {
+  static inline double f(double x, double y, double z) { return z - x * y; }
+};
+}  // namespace
+
+OpFn mulAddFor(bool sub, bool productFirst) {
+  if (sub) return productFirst ? tern<MulSub> : tern<SubMul>;
+  return productFirst ? tern<MulAdd> : tern<AddMul>;
 }
 
 OpFn opFor(int op, int inT, int outT) {

@@ -54,6 +54,59 @@ int64_t costOf(const Instr& in) {
   }
 }
 
+// A real float64 instruction that is not rounded to float32.
+bool plainF64(const Instr& in) { return in.inT == kFloat64 && in.outT == kFloat64 && !in.round32; }
+
+// Whether argument field k of an instruction names a register it reads (unused fields are -1; a
+// fused add/sub reads three).
+bool readsArg(const Instr& in, int k) { return in.op != kLoad && in.op != kConst && in.op != kAcc && in.a[k] >= 0; }
+
+/**
+ * Folds each float64 product into the add or sub that is its only reader:
+ * that instruction then computes x·y ± z in one pass over the block (each
+ * operation rounded as before: the same bits) and the product is skipped,
+ * one pass fewer over the registers (a Runge–Kutta stage y + h·Σ c_j k_j
+ * runs 6 passes instead of 11). The product's arguments must still hold
+ * their values at the reader (no instruction in between rewrites them).
+ */
+void fuseMulAdd(Program& P) {
+  const int nI = static_cast<int>(P.instrs.size());
+  std::vector<char> fused(nI, 0);  // an add/sub that already computes a product (it takes one)
+  for (int i = 0; i < nI; i++) {
+    const Instr& mul = P.instrs[i];
+    if (mul.op != kMul || !plainF64(mul)) continue;
+    const int end = i < P.nPro ? P.nPro : nI;  // the product's section
+    const int r = mul.dst, x = mul.a[0], y = mul.a[1];
+    int reader = -1, reads = 0;
+    bool argsKept = true, dead = false;
+    for (int j = i + 1; j < end && !dead; j++) {
+      const Instr& in = P.instrs[j];
+      for (int k = 0; k < 3; k++) {
+        if (!readsArg(in, k)) continue;
+        const int a = in.a[k];
+        if (a == r || (in.argC[k] && a + 1 == r)) {
+          reads++;
+          reader = j;
+        }
+      }
+      const int w0 = in.dst, w1 = in.dst + lanesOf(in.outT) - 1;
+      if (reads == 0 && ((x >= w0 && x <= w1) || (y >= w0 && y <= w1))) argsKept = false;
+      if (r >= w0 && r <= w1) dead = true;  // r rewritten: later reads are of another value
+    }
+    if (reads != 1 || !argsKept) continue;
+    Instr& use = P.instrs[reader];
+    if ((use.op != kAdd && use.op != kSub) || !plainF64(use) || fused[reader] || use.a[0] == use.a[1]) continue;
+    const bool first = use.a[0] == r;
+    const int z = first ? use.a[1] : use.a[0];
+    use.fn = mulAddFor(use.op == kSub, first);
+    use.a[0] = x;
+    use.a[1] = y;
+    use.a[2] = z;
+    fused[reader] = 1;
+    P.instrs[i].skip = true;
+  }
+}
+
 }  // namespace
 
 std::string prepare(const int32_t* prog, size_t n, const double* consts, size_t nConsts, Program& P) {
@@ -243,6 +296,7 @@ std::string prepare(const int32_t* prog, size_t n, const double* consts, size_t 
     }
     P.f32 = ok;
   }
+  if (!P.f32) fuseMulAdd(P);
   const int proT = P.instrs[nPro - 1].outT;
   P.proT = proT;
   if (kind == 0) {

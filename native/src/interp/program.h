@@ -98,6 +98,10 @@ OpFn opFor(int op, int inT, int outT);
 // float32 result; nullptr when the op has no such variant and the caller
 // rounds in a separate pass).
 OpFn opForRounded(int op, int inT, int outT);
+// The float64 kernel of x·y + z (add: the product the first operand, or z +
+// x·y when productFirst is false) or x·y − z / z − x·y (sub), two roundings as
+// the separate mul and add/sub give (no FMA). Arguments x, y, z in a.p[0], [2], [4].
+OpFn mulAddFor(bool sub, bool productFirst);
 // Float32 evaluation (exec.cc elementwiseF32): one instruction over n
 // float32 (or bool as 0/1) values, a[k] its argument arrays.
 using F32Fn = void (*)(float* d, const float* const* a, int n);
@@ -121,6 +125,9 @@ struct Instr {
   // computed once per run in double; else fn32 computes it per block.
   bool uniform = false;
   F32Fn fn32 = nullptr;
+  // A float64 product whose only reader is a later add or sub: that
+  // instruction computes it in its own pass (prepare.cc's fuseMulAdd).
+  bool skip = false;
 };
 struct LoadDesc {
   int32_t slot, dtype, section;
