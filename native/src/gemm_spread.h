@@ -46,7 +46,8 @@ struct SpreadPlan {
 /** How a GEMM of `count` products shaped like `pl`'s runs with `threads` threads (the pool's size). */
 inline SpreadPlan spread_for(const GemmPlan& pl, int64_t count, int threads) {
   SpreadPlan s;
-  // Matrix-vector products keep OpenBLAS's gemv threading (an ODE's A·y: 2 threads are ~1.7× faster there).
+  // Matrix-vector products keep their own threading (gemm_blas.h's matvec: rlx's gemv on the pool, or
+  // OpenBLAS's gemv; an ODE's A·y: 2 threads are ~1.7× faster there).
   if (threads <= 1 || count < 1 || pl.m <= 1 || pl.n <= 1 || pl.k == 0) return s;
   const double macs = static_cast<double>(pl.m) * static_cast<double>(pl.n) * static_cast<double>(pl.k);
   if (count > 1) {
