@@ -1,6 +1,6 @@
 // Where a solve of the integrate suite's rk45-linear-1000 row spends its time
-// inside rlx's process: the native calls (the 1124 dgemv calls of gemmFlat and
-// the interpreter's fused stage kernels) timed one by one, and the rest (the
+// inside rlx's process: the native calls (the 1124 matrix-vector products of
+// gemmFlat and the interpreter's fused stage kernels) timed one by one, and the rest (the
 // step's JS). rk45-inside.py measures the same split inside SciPy's process
 // (the dgemv of `A @ y` inside solve_ivp). Run them alternately: this 2-core VM
 // drifts by ±10 % within minutes.
@@ -14,6 +14,12 @@
 // What, if anything, slows the dgemv inside rlx's solve was not found:
 // OPENBLAS_THREAD_TIMEOUT 18 against 28, V8's background threads and huge
 // pages all stayed within the noise.
+// Since 2026-12-05 the products run on rlx's own kernel (native/src/gemv.cc):
+// 52-54 µs a call inside rlx's solve (median), 56.6 inside SciPy's, the same
+// hour; rlx's stage kernels ~4.7 µs a call (median), the step's JS ~4 ms a solve.
+// rlx's mean stays 3-5 µs above its median: ~1 call a solve waits a
+// millisecond or more (a pool thread preempted, by V8's background compiler
+// or GC helpers on this 2-core VM), against ~0.1 in SciPy's.
 //
 //   node benchmarks/probes/rk45-inside.mjs        (after npm run build and npm run build:native)
 //   /usr/bin/python3 benchmarks/probes/rk45-inside.py
