@@ -25,8 +25,8 @@ namespace {
 
 constexpr int64_t kPrefetchElems = 4 * kBlock;
 
-void fill(double* d, double v) {
-  for (int i = 0; i < kBlock; i++) d[i] = v;
+void fill(double* d, double v, int lanes) {
+  for (int i = 0; i < lanes; i++) d[i] = v;
 }
 
 }  // namespace
@@ -41,7 +41,7 @@ void round32(double* d, int n) {
 }
 
 // Constants and invariant loads, once per task.
-void setupHoisted(const Plan& pl, Ctx& c) {
+void setupHoisted(const Plan& pl, Ctx& c, int lanes) {
   const Program& P = *pl.P;
   for (const Instr& in : P.instrs) {
     if (!in.hoisted) continue;
@@ -56,10 +56,10 @@ void setupHoisted(const Plan& pl, Ctx& c) {
       int64_t idx[kMaxDims] = {0};
       gatherAny(g, s, idx, 1, &re, &im);
     }
-    fill(c.reg(in.dst), re);
+    fill(c.reg(in.dst), re, lanes);
     c.val[in.dst] = c.reg(in.dst);
     if (isComplex(in.outT)) {
-      fill(c.reg(in.dst + 1), im);
+      fill(c.reg(in.dst + 1), im, lanes);
       c.val[in.dst + 1] = c.reg(in.dst + 1);
     }
   }
@@ -241,7 +241,7 @@ bool elementwiseF32(const Plan& pl, int64_t begin, int64_t end) {
       const float f = static_cast<float>(v);
       if (static_cast<double>(f) != v && v == v) return false;
       float* b = c.fills + static_cast<size_t>(i) * kBlock;
-      for (int t = 0; t < kBlock; t++) b[t] = f;
+      for (int t = 0, lanes = blockLanes(end - begin); t < lanes; t++) b[t] = f;
       c.fill[i] = b;
     }
   }
@@ -304,7 +304,7 @@ void elementwiseRange(const Plan& pl, int64_t begin, int64_t end) {
   if (pl.P->f32 && elementwiseF32(pl, begin, end)) return;
   Ctx& c = tlsCtx;
   c.init(pl.P->nRegs);
-  setupHoisted(pl, c);
+  setupHoisted(pl, c, blockLanes(end - begin));
   const int outT = pl.P->outT;
   for (int64_t f = begin; f < end; f += kBlock) {
     const int n = static_cast<int>(std::min<int64_t>(kBlock, end - f));

@@ -42,8 +42,16 @@ extern thread_local Ctx tlsCtx;
 /** d[i] rounded to float32 and back, for i < n (an op whose result is float32). */
 void round32(double* d, int n);
 
-/** Constants and invariant loads into their registers, once per task. */
-void setupHoisted(const Plan& pl, Ctx& c);
+/**
+ * Constants and invariant loads into their registers, once per task: the
+ * first `lanes` elements of each (the task's longest block; a small kernel
+ * fills a few lanes, not kBlock: a 10-element RK stage with six hoisted
+ * values spent ~7 % of its run filling them).
+ */
+void setupHoisted(const Plan& pl, Ctx& c, int lanes);
+
+/** The lanes a task's blocks reach: min(kBlock, n) for n elements (at least 1). */
+inline int blockLanes(int64_t n) { return n >= kBlock ? kBlock : n < 1 ? 1 : static_cast<int>(n); }
 
 /**
  * Evaluates one section over flat indices [f0, f0 + n) of its space. When

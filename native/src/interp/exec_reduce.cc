@@ -279,7 +279,8 @@ void reduceRange(const Plan& pl, int64_t begin, int64_t end) {
   const Program& P = *pl.P;
   Ctx& c = tlsCtx;
   c.init(P.nRegs);
-  setupHoisted(pl, c);
+  // Prologue blocks reach (end - begin)·R elements, the epilogue's end - begin.
+  setupHoisted(pl, c, blockLanes(pl.R >= kBlock ? kBlock : (end - begin) * std::max<int64_t>(pl.R, 1)));
   const double init = initOf(P.redOp);
   const bool rows = rowsSum(pl);
   for (int64_t o0 = begin; o0 < end; o0 += kBlock) {
@@ -313,7 +314,7 @@ void reduceChunk(const Plan& pl, int64_t j, int64_t r0, int64_t r1, Partial& out
   const Program& P = *pl.P;
   Ctx& c = tlsCtx;
   c.init(P.nRegs);
-  setupHoisted(pl, c);
+  setupHoisted(pl, c, blockLanes(r1 - r0));
   const int op = P.redOp;
   c.accRe[0] = initOf(op);
   c.accIm[0] = 0;
@@ -374,7 +375,7 @@ void reduceCombine(const Plan& pl, int64_t o0, int m, const Partial* parts, int6
   const Program& P = *pl.P;
   Ctx& c = tlsCtx;
   c.init(P.nRegs);
-  setupHoisted(pl, c);
+  setupHoisted(pl, c, blockLanes(m));
   const int op = P.redOp;
   for (int jj = 0; jj < m; jj++) {
     const Partial* p = parts + (o0 + jj) * nChunks;
