@@ -4,8 +4,9 @@
 // (error within the γ_k bound of expectGemmClose), at sizes around the
 // kernel's edges (groups of 8 rows, two column blocks a step, one block, the
 // scalar tail, the threading threshold), with a padded leading dimension
-// (a column slice of a wider matrix) and a transposed one (rows of Aᵀ are
-// the columns of a column-major view), special values propagated as IEEE
+// (a column slice of a wider matrix), a row vector times a matrix stored
+// transposed (its rows contiguous: the same kernel) and a transposed matrix
+// whose rows are strided (BLAS's gemv), special values propagated as IEEE
 // says, and bit-identical results on one thread and on two.
 
 import { afterAll, expect, it } from 'vitest';
@@ -63,16 +64,15 @@ describeNative('native matrix-vector products (rlx kernel)', () => {
         });
       }
 
-  it('Aᵀ·x with A stored column by column (rows of Aᵀ contiguous) matches the reference', () => {
+  it("M·x with M the transpose of a row-major matrix (its rows strided: BLAS's gemv) matches the reference", () => {
     const rows = 257,
       cols = 515;
-    const { A, x, a, xs } = operands('float64', cols, rows, 0, 9); // stored cols×rows; Aᵀ is rows×cols
-    const got = A.transpose([1, 0]).matmul(rlx.tensor(randomArray(cols, 77)).on('native')).toArray() as Float64Array;
-    const x2 = randomArray(cols, 77);
-    const { y, bound } = reference(rows, cols, (i, j) => a(j, i), x2);
-    expectGemmClose(got, y, bound, 'float64', cols, 'Aᵀ·x');
-    expect(x.shape).toEqual([rows]);
-    expect(xs.length).toBe(rows);
+    const stored = randomArray(rows * cols, 9); // S, cols×rows row-major; M = Sᵀ is rows×cols, M[i][j] = S[j][i]
+    const xs = randomArray(cols, 77);
+    const M = rlx.tensor(stored).on('native').reshape([cols, rows]).transpose([1, 0]);
+    const got = M.matmul(rlx.tensor(xs).on('native')).toArray() as Float64Array;
+    const { y, bound } = reference(rows, cols, (i, j) => stored[j * rows + i]!, xs);
+    expectGemmClose(got, y, bound, 'float64', cols, 'Sᵀ·x');
   });
 
   it('the same bits on one thread and on two (threaded and single-thread sizes)', () => {
